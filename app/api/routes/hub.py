@@ -1,0 +1,62 @@
+"""The hub's own routes: health, readiness, identity documents, metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from sqlalchemy import text
+
+from app.deps import KeysDep, SettingsDep
+from app.errors import Unavailable, problem_responses
+from app.protocol.auth import HubMetadata
+
+router = APIRouter(tags=["hub"])
+
+API_VERSION = "v1"
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz", responses=problem_responses(503))
+async def readyz(request: Request) -> dict[str, str]:
+    try:
+        async with request.app.state.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    except Exception as exc:
+        raise Unavailable("The SQL store does not answer.") from exc
+    return {"status": "ready"}
+
+
+def _base_url(request: Request, public_url: str | None) -> str:
+    return (public_url or str(request.base_url)).rstrip("/")
+
+
+@router.get("/.well-known/agenthub.json", response_model_by_alias=True)
+async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetadata:
+    base = _base_url(request, settings.public_url)
+    return HubMetadata(
+        issuer=settings.issuer,
+        token_endpoint=f"{base}/v1/auth/token",
+        jwks_uri=f"{base}/.well-known/jwks.json",
+        api_version=API_VERSION,
+    )
+
+
+@router.get("/.well-known/jwks.json")
+async def get_jwks(keys: KeysDep) -> dict[str, Any]:
+    return keys.jwks()
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text"}},
+)
+async def get_metrics(request: Request) -> Response:
+    return Response(
+        request.app.state.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
+    )

@@ -1,0 +1,1 @@
+"""Hub identity, tokens and the current-agent dependency. The only package that imports jose."""

@@ -1,0 +1,75 @@
+"""The hub's signing key: made on first start (mode 0600) or loaded, and its JWKS."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from jose import jwk
+from jose.backends.base import Key
+
+from app.protocol.jwk import b64url, jwk_thumbprint
+
+KEY_FILE_MODE = 0o600
+
+
+def public_jwk_of(private_key: ec.EllipticCurvePrivateKey) -> dict[str, str]:
+    numbers = private_key.public_key().public_numbers()
+    return {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": b64url(numbers.x.to_bytes(32, "big")),
+        "y": b64url(numbers.y.to_bytes(32, "big")),
+    }
+
+
+@dataclass(frozen=True)
+class HubKeys:
+    kid: str
+    public_jwk: dict[str, str]
+    signing_key: Key
+    verifying_key: Key
+
+    def jwks(self) -> dict[str, Any]:
+        return {"keys": [{**self.public_jwk, "kid": self.kid, "alg": "ES256", "use": "sig"}]}
+
+
+def _write_new_key(path: Path) -> bytes:
+    private_key = ec.generate_private_key(ec.SECP256R1())
+    pem = private_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # O_EXCL: two replicas starting at once must not overwrite each other's key
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, KEY_FILE_MODE)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(pem)
+    return pem
+
+
+def load_or_create_hub_keys(path: Path) -> HubKeys:
+    try:
+        pem = path.read_bytes()
+    except FileNotFoundError:
+        try:
+            pem = _write_new_key(path)
+        except FileExistsError:
+            pem = path.read_bytes()
+    private_key = serialization.load_pem_private_key(pem, password=None)
+    if not isinstance(private_key, ec.EllipticCurvePrivateKey) or not isinstance(
+        private_key.curve, ec.SECP256R1
+    ):
+        raise ValueError(f"{path} does not hold an EC P-256 private key")
+    public = public_jwk_of(private_key)
+    return HubKeys(
+        kid=jwk_thumbprint(public),
+        public_jwk=public,
+        signing_key=jwk.construct(pem.decode(), "ES256"),
+        verifying_key=jwk.construct(public, "ES256"),
+    )

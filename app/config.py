@@ -1,0 +1,31 @@
+"""Hub settings, read from the environment (prefix ``AGENTHUB_``) or a ``.env`` file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="AGENTHUB_", env_file=".env", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./agenthub.db"
+    broker_url: str = "memory://"
+    issuer: str = "agenthub"
+    signing_key_file: Path = Path("./agenthub-signing-key.pem")
+    operator_token: SecretStr | None = None
+    registration_token: SecretStr | None = Field(
+        default=None, description="a token that may register agents but do nothing else"
+    )
+    open_registration: bool = False
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    access_token_seconds: int = Field(default=900, ge=30, le=86_400)
+    public_url: str | None = Field(
+        default=None, description="the hub's external base URL, for /.well-known/agenthub.json"
+    )
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")

@@ -1,0 +1,60 @@
+"""Annotated dependency aliases used by the routes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.auth.current import Principal, agent_from_access_token, bearer_token, is_operator_token
+from app.auth.keys import HubKeys
+from app.config import Settings
+from app.errors import Unauthenticated
+from app.models import Agent
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_keys(request: Request) -> HubKeys:
+    keys: HubKeys = request.app.state.keys
+    return keys
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.session_factory() as session:
+        yield session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+KeysDep = Annotated[HubKeys, Depends(get_keys)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def get_current_agent(
+    request: Request, session: SessionDep, settings: SettingsDep, keys: KeysDep
+) -> Agent:
+    token = bearer_token(request)
+    if token is None:
+        raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
+    return await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
+
+
+async def get_principal(
+    request: Request, session: SessionDep, settings: SettingsDep, keys: KeysDep
+) -> Principal:
+    token = bearer_token(request)
+    if token is None:
+        raise Unauthenticated("This route needs 'Authorization: Bearer <token>'.")
+    if is_operator_token(settings, token):
+        return Principal(agent=None, is_operator=True)
+    agent = await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
+    return Principal(agent=agent, is_operator=False)
+
+
+CurrentAgent = Annotated[Agent, Depends(get_current_agent)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]

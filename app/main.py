@@ -1,0 +1,69 @@
+"""The application factory: settings in, a ready FastAPI app out."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.api.routes import agents, auth, hub
+from app.auth.keys import load_or_create_hub_keys
+from app.config import Settings
+from app.db import make_engine, make_session_factory
+from app.errors import install_error_handlers
+from app.metrics import HubMetrics, MetricsMiddleware
+from app.middleware import BodySizeLimit
+from app.services.auth import purge_expired_jtis
+
+logger = logging.getLogger(__name__)
+
+JTI_PURGE_INTERVAL_SECONDS = 60
+
+
+async def _purge_jtis_forever(app: FastAPI) -> None:
+    while True:
+        await asyncio.sleep(JTI_PURGE_INTERVAL_SECONDS)
+        try:
+            async with app.state.session_factory() as session:
+                await purge_expired_jtis(session)
+        except Exception:
+            logger.exception("purging used jtis failed; will try again")
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    engine = make_engine(settings.database_url)
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
+    purger = asyncio.create_task(_purge_jtis_forever(app))
+    try:
+        yield
+    finally:
+        purger.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await purger
+        await engine.dispose()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(
+        title="agenthub",
+        version="0.1.0",
+        summary="An agent interaction hub: registry, two-way authentication, sessions, groups.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.metrics = HubMetrics()
+    install_error_handlers(app)
+    for router in (hub.router, auth.router, agents.router):
+        app.include_router(router)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(MetricsMiddleware, metrics=app.state.metrics)
+    return app

@@ -1,0 +1,78 @@
+"""Prometheus metrics: one registry per app, a pure-ASGI middleware, the /metrics body."""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+
+
+class HubMetrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "agenthub_http_requests_total",
+            "HTTP requests handled",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "agenthub_http_request_duration_seconds",
+            "Time to the response's first byte",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS_SECONDS,
+            registry=self.registry,
+        )
+        self.open_streams = Gauge(
+            "agenthub_open_streams", "Server-sent event streams open now", registry=self.registry
+        )
+        self.deliveries = Counter(
+            "agenthub_deliveries_total",
+            "Events written to subscribers' streams",
+            registry=self.registry,
+        )
+        self.tokens_issued = Counter(
+            "agenthub_access_tokens_issued_total", "Access tokens issued", registry=self.registry
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class MetricsMiddleware:
+    def __init__(self, app: ASGIApp, *, metrics: HubMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+        timed = False
+
+        async def observing_send(message: Message) -> None:
+            nonlocal status, timed
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if not timed:
+                    timed = True
+                    self.metrics.latency.labels(scope["method"], _route(scope)).observe(
+                        time.perf_counter() - start
+                    )
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observing_send)
+        finally:
+            self.metrics.requests.labels(scope["method"], _route(scope), str(status)).inc()
+
+
+def _route(scope: Scope) -> str:
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "<unmatched>"

@@ -1,0 +1,49 @@
+"""Pure-ASGI middleware (BaseHTTPMiddleware would break streaming): the body size limit."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import problem_response
+
+
+class BodySizeLimit:
+    """Refuses request bodies over ``max_bytes`` with 413, by header or by counting."""
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+                if declared < 0:
+                    response = problem_response(400, "Content-Length is not a number.")
+                    await response(scope, receive, send)
+                    return
+                if declared > self.max_bytes:
+                    response = problem_response(
+                        413, f"The body is larger than {self.max_bytes} bytes."
+                    )
+                    await response(scope, receive, send)
+                    return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise HTTPException(413, f"The body is larger than {self.max_bytes} bytes.")
+            return message
+
+        await self.app(scope, limited_receive, send)

@@ -1,0 +1,195 @@
+"""Use cases of the agent registry: register, read, update (key rotation), delete, list."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.auth.jws import check_public_jwk
+from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
+from app.models import Agent, AgentKey, AgentLabel
+from app.models.types import utcnow
+from app.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
+from app.protocol.jwk import PublicJwk, jwk_thumbprint
+
+AIC_PREFIX = "1.2.156.3088.1.AGH"  # GB/Z 185.2 AIC shape: OID prefix, version, provider
+AIC_SERIAL_CHARS = 20
+ONLINE_WINDOW_SECONDS = 60
+LAST_SEEN_WRITE_INTERVAL_SECONDS = 10
+
+_BASE36 = string.digits + string.ascii_uppercase
+
+
+def new_agent_id() -> str:
+    serial = "".join(secrets.choice(_BASE36) for _ in range(AIC_SERIAL_CHARS))
+    return f"{AIC_PREFIX}.{serial}"
+
+
+def _search_text(name: str, description: str, skills: list[Skill]) -> str:
+    parts = [name, description]
+    for skill in skills:
+        parts += [skill.id, skill.name, skill.description, *skill.tags]
+    return " ".join(parts).lower()
+
+
+def _labels(agent_id: str, skills: list[Skill]) -> list[AgentLabel]:
+    values = {("skill", s.id) for s in skills} | {("tag", t) for s in skills for t in s.tags}
+    return [AgentLabel(agent_id=agent_id, kind=k, value=v) for k, v in sorted(values)]
+
+
+async def _usable_key(session: AsyncSession, jwk: PublicJwk, *, owner: str | None) -> str:
+    public = jwk.public_dict()
+    if not check_public_jwk(public):
+        raise InvalidInput("publicJwk is not a valid P-256 public key (point not on the curve).")
+    thumbprint = jwk_thumbprint(public)
+    taken = await session.scalar(
+        select(Agent.id).where(Agent.key_thumbprint == thumbprint, col(Agent.deleted_at).is_(None))
+    )
+    if taken is not None and taken != owner:
+        raise Conflict("Another agent is registered with this public key.")
+    return thumbprint
+
+
+async def register_agent(session: AsyncSession, *, body: AgentRegistration) -> Agent:
+    thumbprint = await _usable_key(session, body.public_jwk, owner=None)
+    now = utcnow()
+    agent = Agent(
+        id=new_agent_id(),
+        name=body.name,
+        description=body.description,
+        version=body.version,
+        provider=body.provider,
+        skills=[s.to_wire() for s in body.skills],
+        endpoint_url=str(body.endpoint_url) if body.endpoint_url else None,
+        public_jwk=body.public_jwk.public_dict(),
+        key_thumbprint=thumbprint,
+        search_text=_search_text(body.name, body.description, body.skills),
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(agent)
+    await session.flush()
+    session.add(
+        AgentKey(
+            agent_id=agent.id, thumbprint=thumbprint, public_jwk=agent.public_jwk, created_at=now
+        )
+    )
+    session.add_all(_labels(agent.id, body.skills))
+    await session.commit()
+    return agent
+
+
+async def get_agent(session: AsyncSession, agent_id: str) -> Agent:
+    agent = await session.get(Agent, agent_id)
+    if agent is None or agent.deleted_at is not None:
+        raise NotFound(f"No agent {agent_id!r}.")
+    return agent
+
+
+async def update_agent(
+    session: AsyncSession, *, agent: Agent, caller_id: str, body: AgentUpdate
+) -> Agent:
+    if agent.id != caller_id:
+        raise Forbidden("An agent may change only its own card.")
+    fields = body.model_fields_set
+    if not fields:
+        raise BadRequest("The patch changes nothing.")
+    now = utcnow()
+    for name in ("name", "description", "version", "provider"):
+        if name in fields:
+            value = getattr(body, name)
+            if name in ("name", "description") and value is None:
+                raise InvalidInput(f"{name} cannot be null.")
+            setattr(agent, name, value)
+    if "endpoint_url" in fields:
+        agent.endpoint_url = str(body.endpoint_url) if body.endpoint_url else None
+    skills = [Skill.model_validate(s) for s in agent.skills]
+    if "skills" in fields:
+        skills = body.skills or []
+        agent.skills = [s.to_wire() for s in skills]
+        await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
+        session.add_all(_labels(agent.id, skills))
+    if "public_jwk" in fields and body.public_jwk is not None:
+        await _rotate_key(session, agent, body.public_jwk, now)
+    agent.search_text = _search_text(agent.name, agent.description, skills)
+    agent.updated_at = now
+    session.add(agent)
+    await session.commit()
+    return agent
+
+
+async def _rotate_key(session: AsyncSession, agent: Agent, jwk: PublicJwk, now: datetime) -> None:
+    """A new key voids every token bound to the old one (access tokens carry cnf.jkt)."""
+    thumbprint = await _usable_key(session, jwk, owner=agent.id)
+    if thumbprint == agent.key_thumbprint:
+        return
+    await session.exec(
+        update(AgentKey)
+        .where(col(AgentKey.agent_id) == agent.id, col(AgentKey.retired_at).is_(None))
+        .values(retired_at=now)
+    )
+    session.add(
+        AgentKey(
+            agent_id=agent.id, thumbprint=thumbprint, public_jwk=jwk.public_dict(), created_at=now
+        )
+    )
+    agent.public_jwk = jwk.public_dict()
+    agent.key_thumbprint = thumbprint
+
+
+async def delete_agent(
+    session: AsyncSession, *, agent_id: str, caller_id: str | None, is_operator: bool
+) -> None:
+    agent = await get_agent(session, agent_id)
+    if not is_operator and agent.id != caller_id:
+        raise Forbidden("Only the agent itself or the operator may deregister it.")
+    now = utcnow()
+    agent.deleted_at = now
+    agent.updated_at = now
+    await session.exec(
+        update(AgentKey)
+        .where(col(AgentKey.agent_id) == agent.id, col(AgentKey.retired_at).is_(None))
+        .values(retired_at=now)
+    )
+    await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
+    session.add(agent)
+    await session.commit()
+
+
+async def touch_agent(session: AsyncSession, agent: Agent) -> None:
+    """Note that the agent was seen, writing at most every few seconds per agent."""
+    now = utcnow()
+    last = agent.last_seen_at
+    if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
+        await session.exec(update(Agent).where(col(Agent.id) == agent.id).values(last_seen_at=now))
+        await session.commit()
+        agent.last_seen_at = now
+
+
+def is_online(agent: Agent, now: datetime | None = None) -> bool:
+    if agent.last_seen_at is None:
+        return False
+    return (now or utcnow()) - agent.last_seen_at < timedelta(seconds=ONLINE_WINDOW_SECONDS)
+
+
+def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = None) -> AgentCard:
+    return AgentCard(
+        id=agent.id,
+        name=agent.name,
+        description=agent.description,
+        version=agent.version,
+        provider=agent.provider,
+        skills=[Skill.model_validate(s) for s in agent.skills],
+        endpoint_url=agent.endpoint_url,
+        public_jwk=agent.public_jwk,
+        status="online" if is_online(agent, now) else "offline",
+        last_seen_at=agent.last_seen_at,
+        created_at=agent.created_at,
+        updated_at=agent.updated_at,
+        score=score,
+    )
