@@ -16,7 +16,7 @@ from app.config import Settings
 from app.db import make_engine, make_session_factory
 from app.errors import install_error_handlers
 from app.metrics import HubMetrics, MetricsMiddleware
-from app.middleware import BodySizeLimit
+from app.middleware import BodySizeLimit, RejectNul
 from app.services.auth import purge_expired_jtis
 
 logger = logging.getLogger(__name__)
@@ -65,5 +65,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (hub.router, auth.router, agents.router):
         app.include_router(router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RejectNul)
     app.add_middleware(MetricsMiddleware, metrics=app.state.metrics)
     return app

@@ -47,3 +47,19 @@ class BodySizeLimit:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+class RejectNul:
+    """Refuses NUL characters in the path or query with 400: SQL text cannot hold them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (
+            "\x00" in scope["path"] or b"%00" in scope["query_string"].lower()
+        ):
+            response = problem_response(400, "NUL characters are not accepted in paths or queries.")
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -18,6 +18,24 @@ class WireModel(BaseModel):
         ser_json_timedelta="float",
     )
 
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        """NUL characters are refused everywhere: SQL text columns cannot hold them."""
+        if _holds_nul(value):
+            raise ValueError("NUL characters (\\u0000) are not accepted")
+        return value
+
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict as it goes on the wire: camelCase, no unset optionals."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list | tuple):
+        return any(_holds_nul(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    return False

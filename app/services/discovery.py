@@ -100,7 +100,7 @@ async def list_agents(
         online = and_(seen.is_not(None), seen >= since)
         conditions.append(online if filters.status == "online" else ~online)
     terms = _terms(filters.q) if filters.q else []
-    score = _score(terms) if terms else literal(None, type_=Float)
+    score: ColumnElement[float] = _score(terms) if terms else literal(None, type_=Float)
     if terms:
         conditions.append(score > 0)
     stmt = select(Agent, score.label("score")).where(*conditions)
@@ -121,7 +121,7 @@ async def list_agents(
                 raise BadRequest("The cursor is not one this hub issued.")
             stmt = stmt.where(col(Agent.id) > last_id)
         stmt = stmt.order_by(Agent.id)
-    rows = (await session.execute(stmt.limit(limit + 1))).all()
+    rows = (await session.exec(stmt.limit(limit + 1))).all()  # type: ignore[call-overload]
     page = rows[:limit]
     items = [to_card(row[0], score=row[1], now=now) for row in page]
     next_cursor = None

@@ -1,0 +1,178 @@
+"""Hub routes and the error contract: problem+json everywhere, 413, routing errors, metrics."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from app.agent import AgentKey
+from app.auth.keys import load_or_create_hub_keys
+from tests.conftest import ISSUER, REGISTRATION_TOKEN, MakeAgent, card, problem
+
+
+async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    assert (await client.get("/readyz")).status_code == 200
+
+
+async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> None:
+    from app.main import create_app
+
+    settings.database_url = f"sqlite+aiosqlite:///{tmp_path}/missing-dir/none.db"
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+            problem(await http.get("/readyz"), 503)
+
+
+async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None:
+    meta = (await client.get("/.well-known/agenthub.json")).json()
+    assert meta == {
+        "issuer": ISSUER,
+        "tokenEndpoint": "http://hub.test/v1/auth/token",
+        "jwksUri": "http://hub.test/.well-known/jwks.json",
+        "apiVersion": "v1",
+    }
+    jwks = (await client.get("/.well-known/jwks.json")).json()
+    assert len(jwks["keys"]) == 1
+    key = jwks["keys"][0]
+    assert key["kid"] == hub.state.keys.kid and key["alg"] == "ES256" and "d" not in key
+
+
+def test_hub_key_made_with_mode_0600_and_reloaded(tmp_path: Any) -> None:
+    path = tmp_path / "keys" / "hub.pem"
+    first = load_or_create_hub_keys(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    again = load_or_create_hub_keys(path)
+    assert again.kid == first.kid and again.public_jwk == first.public_jwk
+
+
+def test_hub_key_file_of_wrong_kind_is_refused(tmp_path: Any) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    path = tmp_path / "p384.pem"
+    key = ec.generate_private_key(ec.SECP384R1())
+    path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    try:
+        load_or_create_hub_keys(path)
+    except ValueError as exc:
+        assert "P-256" in str(exc)
+    else:
+        raise AssertionError("a P-384 key must be refused")
+
+
+async def test_unknown_route_and_method_are_problems(client: httpx.AsyncClient) -> None:
+    problem(await client.get("/nowhere"), 404)
+    problem(await client.put("/healthz"), 405)
+    problem(await client.delete("/v1/agents"), 405)
+
+
+async def test_malformed_json_is_400(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/v1/auth/token", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    problem(response, 400)
+
+
+async def test_wrong_shapes_are_422(client: httpx.AsyncClient) -> None:
+    for body in ({}, {"assertion": 1}, {"assertion": ""}, [], "x", None):
+        problem(await client.post("/v1/auth/token", json=body), 422)
+
+
+async def test_body_over_limit_is_413_by_header(client: httpx.AsyncClient, hub: Any) -> None:
+    big = {"assertion": "x" * (hub.state.settings.max_body_bytes + 1)}
+    problem(await client.post("/v1/auth/token", json=big), 413)
+
+
+async def test_body_over_limit_is_413_when_streamed(client: httpx.AsyncClient, hub: Any) -> None:
+    limit = hub.state.settings.max_body_bytes
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"assertion": "'
+        for _ in range(limit // 1024 + 2):
+            yield b"x" * 1024
+        yield b'"}'
+
+    response = await client.post(
+        "/v1/auth/token", content=chunks(), headers={"content-type": "application/json"}
+    )
+    problem(response, 413)
+
+
+async def test_bad_content_length_is_400(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/v1/auth/token",
+        content=b"{}",
+        headers={"content-length": "abc", "content-type": "application/json"},
+    )
+    problem(response, 400)
+
+
+async def test_nul_characters_are_refused(client: httpx.AsyncClient, make_agent: MakeAgent) -> None:
+    caller = await make_agent("caller")
+    problem(await caller.request("GET", "/v1/agents/abc%00def"), 400)
+    problem(await caller.request("GET", "/v1/agents", params={"q": "a\x00b"}), 400)
+    key = AgentKey.generate()
+    response = await client.post(
+        "/v1/agents",
+        json=card("nul\x00name", key),
+        headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"},
+    )
+    problem(response, 422)
+    skills = [{"id": "s", "name": "S", "tags": ["ok", "bad\x00"]}]
+    response = await client.post(
+        "/v1/agents",
+        json=card("n", key, skills=skills),
+        headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"},
+    )
+    problem(response, 422)
+
+
+async def test_odd_inputs_never_500(client: httpx.AsyncClient, make_agent: MakeAgent) -> None:
+    caller = await make_agent("caller")
+    odd = ["\ud7ff", "é" * 300, "../../etc/passwd", "%2e%2e", "a" * 5000, "💥", "' OR '1'='1"]
+    for text in odd:
+        for path in (f"/v1/agents/{text}", f"/v1/agents?q={text}&skill={text}&tag={text}"):
+            response = await caller.request("GET", path)
+            assert response.status_code < 500, (path, response.text)
+        response = await caller.request(
+            "PATCH", f"/v1/agents/{caller.agent_id}", json={"description": text[:4000]}
+        )
+        assert response.status_code < 500
+
+
+async def test_metrics_count_requests(client: httpx.AsyncClient) -> None:
+    await client.get("/healthz")
+    await client.get("/nowhere")
+    text = (await client.get("/metrics")).text
+    assert 'agenthub_http_requests_total{method="GET",route="/healthz",status="200"} 1.0' in text
+    assert 'route="<unmatched>",status="404"' in text
+    assert "agenthub_http_request_duration_seconds_bucket" in text
+    assert "agenthub_open_streams" in text
+
+
+async def test_tokens_issued_metric(client: httpx.AsyncClient, make_agent: MakeAgent) -> None:
+    kit = await make_agent("alice")
+    await kit.access_token()
+    text = (await client.get("/metrics")).text
+    assert "agenthub_access_tokens_issued_total 1.0" in text
+
+
+async def test_registration_token_header_variants(client: httpx.AsyncClient) -> None:
+    body = card("alice", AgentKey.generate())
+    ok = await client.post(
+        "/v1/agents", json=body, headers={"Authorization": f"bearer {REGISTRATION_TOKEN}"}
+    )
+    assert ok.status_code == 201
