@@ -175,10 +175,6 @@ class Problem(BaseModel):
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries for the error statuses a route can answer."""
     return {
-        status: {
-            "model": Problem,
-            "description": _STATUS_CODES.get(status, ("error", "Error"))[1],
-            "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
-        }
+        status: {"description": _STATUS_CODES.get(status, ("error", "Error"))[1]}
         for status in statuses
     }

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.api.openapi import install_openapi
 from app.api.routes import agents, auth, hub
 from app.auth.keys import load_or_create_hub_keys
 from app.config import Settings
@@ -58,10 +59,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="An agent interaction hub: registry, two-way authentication, sessions, groups.",
         lifespan=lifespan,
+        generate_unique_id_function=lambda route: route.name,
     )
     app.state.settings = settings
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
+    install_openapi(app)
     for router in (hub.router, auth.router, agents.router):
         app.include_router(router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

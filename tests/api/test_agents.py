@@ -8,7 +8,8 @@ import httpx
 from sqlalchemy import func, select
 
 from app.agent import AgentKey, HubClient
-from app.models import Agent, AgentKey as AgentKeyRow, AgentLabel
+from app.models import Agent, AgentLabel
+from app.models import AgentKey as AgentKeyRow
 from tests.conftest import (
     HUB_BASE,
     OPERATOR_TOKEN,

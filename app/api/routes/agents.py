@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 
 from app.auth.current import bearer_token, may_register
 from app.deps import CurrentAgent, PrincipalDep, SessionDep, SettingsDep
@@ -17,6 +17,7 @@ from app.services.discovery import list_agents as find_agents
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
 MAX_PAGE = 500
+AgentIdPath = Annotated[str, Path(alias="agentId", max_length=200)]
 
 
 def require_registrar(request: Request, settings: SettingsDep) -> None:
@@ -60,14 +61,14 @@ async def list_agents(
     )
 
 
-@router.get("/{agent_id}", responses=problem_responses(401, 404))
-async def get_agent(agent_id: str, caller: CurrentAgent, session: SessionDep) -> AgentCard:
+@router.get("/{agentId}", responses=problem_responses(401, 404))
+async def get_agent(agent_id: AgentIdPath, caller: CurrentAgent, session: SessionDep) -> AgentCard:
     return service.to_card(await service.get_agent(session, agent_id))
 
 
-@router.patch("/{agent_id}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
+@router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
 async def update_agent(
-    agent_id: str, body: AgentUpdate, caller: CurrentAgent, session: SessionDep
+    agent_id: AgentIdPath, body: AgentUpdate, caller: CurrentAgent, session: SessionDep
 ) -> AgentCard:
     agent = await service.get_agent(session, agent_id)
     agent = await service.update_agent(session, agent=agent, caller_id=caller.id, body=body)
@@ -75,11 +76,11 @@ async def update_agent(
 
 
 @router.delete(
-    "/{agent_id}",
+    "/{agentId}",
     status_code=status.HTTP_204_NO_CONTENT,
     responses=problem_responses(401, 403, 404),
 )
-async def delete_agent(agent_id: str, principal: PrincipalDep, session: SessionDep) -> None:
+async def delete_agent(agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep) -> None:
     await service.delete_agent(
         session, agent_id=agent_id, caller_id=principal.agent_id, is_operator=principal.is_operator
     )

@@ -1,0 +1,45 @@
+# The two set-up commands of the README:
+#   make serve   install (first time) and run the hub on SQLite
+#   make test    install (first time) and run ruff, mypy and the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: serve test lint typecheck pytest openapi clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "agenthub needs Python 3.11+"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.serve-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.serve-installed
+
+serve: $(VENV)/.serve-installed
+	$(BIN)/agenthub serve --host $(HOST) --port $(PORT)
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check app tests migrations/env.py
+	$(BIN)/ruff format --check app tests migrations/env.py
+
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
+
+pytest: $(VENV)/.dev-installed
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+openapi: $(VENV)/.serve-installed
+	$(BIN)/agenthub openapi openapi/openapi.json
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
