@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from collections.abc import AsyncIterator
@@ -28,6 +29,7 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
             problem(await http.get("/readyz"), 503)
+    await asyncio.sleep(0.2)  # let aiosqlite's failed connect thread end before the loop does
 
 
 async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None:
