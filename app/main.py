@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api.openapi import install_openapi
-from app.api.routes import agents, auth, hub
+from app.api.routes import agents, auth, hub, sessions, tasks
 from app.auth.keys import load_or_create_hub_keys
 from app.config import Settings
 from app.db import make_engine, make_session_factory
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)
-    for router in (hub.router, auth.router, agents.router):
+    for router in (hub.router, auth.router, agents.router, sessions.router, tasks.router):
         app.include_router(router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RejectNul)

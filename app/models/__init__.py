@@ -14,5 +14,17 @@ SQLModel.metadata.naming_convention = {
 
 from app.models.agent import Agent, AgentKey, AgentLabel  # noqa: E402
 from app.models.auth import UsedJti  # noqa: E402
+from app.models.message import StoredMessage  # noqa: E402
+from app.models.session import Session, SessionParticipant  # noqa: E402
+from app.models.task import Task  # noqa: E402
 
-__all__ = ["Agent", "AgentKey", "AgentLabel", "UsedJti"]
+__all__ = [
+    "Agent",
+    "AgentKey",
+    "AgentLabel",
+    "Session",
+    "SessionParticipant",
+    "StoredMessage",
+    "Task",
+    "UsedJti",
+]

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+)
 from pydantic.alias_generators import to_camel
 
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -29,6 +36,16 @@ class WireModel(BaseModel):
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict as it goes on the wire: camelCase, no unset optionals."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class CompactWireModel(WireModel):
+    """A protocol object: absent optionals are left out of its JSON, as acps-sdk does."""
+
+    # no return annotation on purpose: with one, pydantic would publish it as the schema
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        return {k: v for k, v in data.items() if v is not None}
 
 
 def _holds_nul(value: Any) -> bool:

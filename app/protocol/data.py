@@ -8,12 +8,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from app.protocol.base import WireModel
+from app.protocol.base import CompactWireModel
 
 MAX_TEXT_CHARS = 1_000_000
 
 
-class _DataItemBase(WireModel):
+class _DataItemBase(CompactWireModel):
     metadata: dict[str, Any] | None = None
 
 

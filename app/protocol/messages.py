@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from app.protocol.base import Identifier, WireModel
+from app.protocol.base import CompactWireModel, Identifier
 from app.protocol.data import DataItem
 
 MAX_DATA_ITEMS = 100
@@ -35,20 +35,20 @@ class TaskCommandType(StrEnum):
     RE_STREAM = "re-stream"
 
 
-class TaskStatus(WireModel):
+class TaskStatus(CompactWireModel):
     state: TaskState
     state_changed_at: datetime
     data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
 
 
-class Product(WireModel):
+class Product(CompactWireModel):
     id: Identifier
     name: str | None = Field(default=None, max_length=500)
     description: str | None = Field(default=None, max_length=4000)
     data_items: list[DataItem] = Field(max_length=MAX_DATA_ITEMS)
 
 
-class MessageBase(WireModel):
+class MessageBase(CompactWireModel):
     """Fields every message carries (GB/Z Table 3, AIP v2 Message)."""
 
     id: Identifier
@@ -66,6 +66,9 @@ class MessageBase(WireModel):
     final: bool | None = None
     chunk_index: int | None = Field(default=None, ge=0)
     last_chunk: bool | None = None
+    # set by the hub when it records the message; ignored when an agent sends them
+    seq: int | None = Field(default=None, description="per-group order (hub-assigned)")
+    received_at: datetime | None = Field(default=None, description="when the hub recorded it")
 
 
 class Message(MessageBase):

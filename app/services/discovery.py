@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from sqlalchemy import Float, and_, case, cast, exists, func, literal, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.errors import BadRequest
 from app.models import Agent, AgentLabel
 from app.models.types import utcnow
 from app.protocol.agents import AgentPage
 from app.services.agents import ONLINE_WINDOW_SECONDS, to_card
+from app.services.pages import decode_cursor, encode_cursor
 
 MAX_QUERY_TERMS = 10
 MAX_TERM_CHARS = 50
@@ -33,20 +30,6 @@ class AgentFilters:
     status: str | None = None
     provider: str | None = None
     include_self: bool = False
-
-
-def encode_cursor(values: list[Any]) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps(values)).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str, *, arity: int) -> list[Any]:
-    try:
-        values = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError, orjson.JSONDecodeError) as exc:
-        raise BadRequest("The cursor is not one this hub issued.") from exc
-    if not isinstance(values, list) or len(values) != arity:
-        raise BadRequest("The cursor is not one this hub issued.")
-    return values
 
 
 def _like_pattern(term: str) -> str:
@@ -106,9 +89,7 @@ async def list_agents(
     stmt = select(Agent, score.label("score")).where(*conditions)
     if terms:
         if cursor:
-            last_score, last_id = decode_cursor(cursor, arity=2)
-            if not isinstance(last_score, int | float) or not isinstance(last_id, str):
-                raise BadRequest("The cursor is not one this hub issued.")
+            last_score, last_id = decode_cursor(cursor, types=(int | float, str))
             conditions_after = or_(
                 score < last_score, and_(score == last_score, col(Agent.id) > last_id)
             )
@@ -116,9 +97,7 @@ async def list_agents(
         stmt = stmt.order_by(score.desc(), Agent.id)
     else:
         if cursor:
-            (last_id,) = decode_cursor(cursor, arity=1)
-            if not isinstance(last_id, str):
-                raise BadRequest("The cursor is not one this hub issued.")
+            (last_id,) = decode_cursor(cursor, types=(str,))
             stmt = stmt.where(col(Agent.id) > last_id)
         stmt = stmt.order_by(Agent.id)
     rows = (await session.exec(stmt.limit(limit + 1))).all()  # type: ignore[call-overload]

@@ -1,0 +1,116 @@
+"""Sessions and their point-to-point message history."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Path, Query, Response, status
+from fastapi.responses import JSONResponse
+
+from app.deps import CurrentAgent, SessionDep
+from app.errors import problem_responses
+from app.protocol.messages import AnyMessage
+from app.protocol.sessions import (
+    MessagePage,
+    SessionCreate,
+    SessionPage,
+    SessionUpdate,
+    SessionView,
+)
+from app.services import messages as message_service
+from app.services import sessions as service
+
+router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
+
+MAX_PAGE = 500
+SessionIdPath = Annotated[str, Path(alias="sessionId", max_length=200)]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+Cursor = Annotated[str | None, Query(max_length=1000)]
+
+MESSAGE_EXAMPLE = {
+    "type": "task-command",
+    "id": "cmd-1",
+    "sentAt": "2026-11-30T12:00:00Z",
+    "senderRole": "leader",
+    "senderId": "1.2.156.3088.1.AGH.LEADER",
+    "command": "start",
+    "taskId": "task-1",
+    "partnerId": "1.2.156.3088.1.AGH.PARTNER",
+    "dataItems": [{"type": "text", "text": "calculate sqrt(9!)"}],
+}
+
+
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, responses=problem_responses(400, 401, 409, 413, 422)
+)
+async def create_session(
+    body: SessionCreate, caller: CurrentAgent, db: SessionDep, response: Response
+) -> SessionView:
+    view = await service.create_session(db, leader=caller, body=body)
+    response.headers["Location"] = f"/v1/sessions/{view.id}"
+    return view
+
+
+@router.get("", responses=problem_responses(400, 401, 422))
+async def list_sessions(
+    caller: CurrentAgent,
+    db: SessionDep,
+    state: Literal["open", "closed"] | None = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
+) -> SessionPage:
+    return await service.list_sessions(
+        db, agent_id=caller.id, state=state, limit=limit, cursor=cursor
+    )
+
+
+@router.get("/{sessionId}", responses=problem_responses(401, 404, 422))
+async def get_session(
+    session_id: SessionIdPath, caller: CurrentAgent, db: SessionDep
+) -> SessionView:
+    await service.participant_session(db, session_id, caller.id)
+    return await service.session_view(db, session_id)
+
+
+@router.patch("/{sessionId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
+async def update_session(
+    session_id: SessionIdPath, body: SessionUpdate, caller: CurrentAgent, db: SessionDep
+) -> SessionView:
+    return await service.update_session(db, session_id=session_id, caller=caller, body=body)
+
+
+@router.post(
+    "/{sessionId}/messages",
+    status_code=status.HTTP_201_CREATED,
+    response_model=AnyMessage,
+    responses={
+        200: {
+            "description": "The same id was posted before: the stored message",
+            "model": AnyMessage,
+        },
+        **problem_responses(400, 401, 403, 404, 409, 413, 422),
+    },
+)
+async def post_session_message(
+    session_id: SessionIdPath,
+    message: Annotated[AnyMessage, Body(openapi_examples={"start": {"value": MESSAGE_EXAMPLE}})],
+    caller: CurrentAgent,
+    db: SessionDep,
+) -> JSONResponse:
+    body, created = await message_service.record_session_message(
+        db, caller=caller, session_id=session_id, message=message
+    )
+    return JSONResponse(body, status_code=201 if created else 200)
+
+
+@router.get("/{sessionId}/messages", responses=problem_responses(400, 401, 404, 422))
+async def list_session_messages(
+    session_id: SessionIdPath,
+    caller: CurrentAgent,
+    db: SessionDep,
+    after: Cursor = None,
+    limit: Limit = 50,
+) -> MessagePage:
+    return await message_service.list_session_messages(
+        db, caller=caller, session_id=session_id, after=after, limit=limit
+    )

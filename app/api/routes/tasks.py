@@ -1,0 +1,49 @@
+"""Tasks as the hub projects them from task messages."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query
+
+from app.deps import CurrentAgent, SessionDep
+from app.errors import problem_responses
+from app.protocol.messages import TaskState
+from app.protocol.sessions import TaskPage, TaskView
+from app.services import task_queries as service
+
+router = APIRouter(prefix="/v1/tasks", tags=["tasks"])
+
+MAX_PAGE = 500
+
+
+@router.get("", responses=problem_responses(400, 401, 422))
+async def list_tasks(
+    caller: CurrentAgent,
+    db: SessionDep,
+    session_id: Annotated[str | None, Query(alias="sessionId", max_length=200)] = None,
+    group_id: Annotated[str | None, Query(alias="groupId", max_length=200)] = None,
+    state: TaskState | None = None,
+    role: Literal["leader", "partner"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    cursor: Annotated[str | None, Query(max_length=1000)] = None,
+) -> TaskPage:
+    return await service.list_tasks(
+        db,
+        agent_id=caller.id,
+        session_id=session_id,
+        group_id=group_id,
+        state=state,
+        role=role,
+        limit=limit,
+        cursor=cursor,
+    )
+
+
+@router.get("/{taskId}", responses=problem_responses(401, 404, 422))
+async def get_task(
+    task_id: Annotated[str, Path(alias="taskId", max_length=200)],
+    caller: CurrentAgent,
+    db: SessionDep,
+) -> TaskView:
+    return await service.get_task(db, task_id=task_id, agent_id=caller.id)

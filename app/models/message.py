@@ -1,0 +1,41 @@
+"""Every message the hub recorded, point-to-point or group, in arrival order."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from app.models.types import UTCDateTime, utcnow
+
+
+class StoredMessage(SQLModel, table=True):
+    """The wire message as sent (``body``) plus what the hub adds: ``seq`` and ``received_at``.
+
+    ``(sender_id, message_id)`` is unique, so a retried post finds the stored copy.
+    """
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        UniqueConstraint("sender_id", "message_id", name="uq_messages_sender_message"),
+        Index("ix_messages_session_pk", "session_id", "pk"),
+        Index("ix_messages_task_pk", "task_id", "pk"),
+    )
+
+    pk: int | None = Field(
+        default=None,
+        sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True),
+    )
+    message_id: str = Field(max_length=200)
+    sender_id: str = Field(max_length=80)
+    session_id: str = Field(max_length=200)
+    group_id: str | None = Field(default=None, max_length=200)
+    task_id: str | None = Field(default=None, max_length=200)
+    type: str = Field(max_length=30)
+    seq: int | None = Field(default=None, sa_column=Column(BigInteger()))
+    body: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    received_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
+    )

@@ -1,0 +1,38 @@
+"""The hub's Task: a projection of the task messages posted to sessions and groups."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, SQLModel
+
+from app.models.types import UTCDateTime, utcnow
+
+
+class Task(SQLModel, table=True):
+    __tablename__ = "tasks"
+
+    id: str = Field(primary_key=True, max_length=200)
+    session_id: str = Field(foreign_key="sessions.id", index=True, max_length=200)
+    group_id: str | None = Field(default=None, index=True, max_length=200)
+    parent_task_id: str | None = Field(default=None, max_length=200)
+    leader_id: str = Field(foreign_key="agents.id", index=True, max_length=80)
+    partner_id: str = Field(foreign_key="agents.id", index=True, max_length=80)
+    state: str | None = Field(default=None, max_length=30)
+    status: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    products: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    status_history: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    dependencies: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    version: int = Field(default=0, description="bumped on every move; guards concurrent moves")
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
+    )
+    updated_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
+    )

@@ -1,0 +1,127 @@
+"""Recording point-to-point messages in a session's history; the task projection rides along."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.errors import Conflict, Forbidden, InvalidInput
+from app.models import Agent, SessionParticipant, StoredMessage
+from app.models.types import utcnow
+from app.protocol.messages import parse_message
+from app.protocol.sessions import MessagePage
+from app.services.pages import decode_cursor, encode_cursor
+from app.services.sessions import participant_session
+from app.services.tasks import AnyTaskMessage, StaleTask, apply_task_message
+
+MAX_MOVE_ATTEMPTS = 5
+_HUB_FIELDS = ("seq", "received_at")
+
+
+async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.sender_id) == sender_id, col(StoredMessage.message_id) == message_id
+    )
+    return (await db.exec(stmt)).first()
+
+
+def _check_sender(message: AnyTaskMessage, caller: Agent, session_id: str) -> None:
+    if message.sender_id != caller.id:
+        raise Forbidden("senderId must be the authenticated agent.")
+    if message.session_id not in (None, session_id):
+        raise InvalidInput("The message's sessionId is not this session.")
+    if message.group_id is not None:
+        raise InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
+
+
+async def _members(db: AsyncSession, session_id: str) -> set[str]:
+    rows = await db.exec(
+        select(SessionParticipant.agent_id).where(col(SessionParticipant.session_id) == session_id)
+    )
+    return set(rows.all())
+
+
+async def _insert(
+    db: AsyncSession, message: AnyTaskMessage, *, session_id: str, task_id: str | None
+) -> dict[str, Any]:
+    received_at = utcnow()
+    updates: dict[str, Any] = {"session_id": session_id, "received_at": received_at}
+    if task_id is not None:
+        updates["task_id"] = task_id
+    body = message.model_copy(update=updates).to_wire()
+    await db.exec(
+        insert(StoredMessage).values(
+            message_id=message.id,
+            sender_id=message.sender_id,
+            session_id=session_id,
+            group_id=None,
+            task_id=task_id,
+            type=message.type,
+            body=body,
+            received_at=received_at,
+        )
+    )
+    return body
+
+
+async def record_session_message(
+    db: AsyncSession, *, caller: Agent, session_id: str, message: AnyTaskMessage
+) -> tuple[dict[str, Any], bool]:
+    """Store the message (moving its task); ``(body, False)`` if it was stored before."""
+    session = await participant_session(db, session_id, caller.id)
+    _check_sender(message, caller, session_id)
+    message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
+    existing = await find_message(db, caller.id, message.id)
+    if existing is not None:
+        return _replayed(existing, session_id)
+    if session.state == "closed":
+        raise Conflict("The session is closed.")
+    members = await _members(db, session_id)
+    for _ in range(MAX_MOVE_ATTEMPTS):
+        try:
+            task_id = await apply_task_message(
+                db, message, session_id=session_id, group_id=None, members=members
+            )
+            body = await _insert(db, message, session_id=session_id, task_id=task_id)
+            await db.commit()
+            return body, True
+        except StaleTask:
+            await db.rollback()
+        except IntegrityError:
+            await db.rollback()
+            existing = await find_message(db, caller.id, message.id)
+            if existing is None:
+                raise Conflict("A concurrent change conflicted with this message.") from None
+            return _replayed(existing, session_id)
+        except BaseException:
+            await db.rollback()
+            raise
+    raise Conflict("The task kept changing under this message; send it again.")
+
+
+def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], bool]:
+    if existing.session_id != session_id or existing.group_id is not None:
+        raise Conflict("This message id was already used elsewhere by this sender.")
+    return existing.body, False
+
+
+async def list_session_messages(
+    db: AsyncSession, *, caller: Agent, session_id: str, after: str | None, limit: int
+) -> MessagePage:
+    await participant_session(db, session_id, caller.id)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
+    )
+    if after:
+        (last_pk,) = decode_cursor(after, types=(int,))
+        stmt = stmt.where(col(StoredMessage.pk) > last_pk)
+    rows = list((await db.exec(stmt.order_by(col(StoredMessage.pk)).limit(limit + 1))).all())
+    page = rows[:limit]
+    next_cursor = encode_cursor([page[-1].pk]) if len(rows) > limit else None
+    return MessagePage.model_validate(
+        {"items": [parse_message(r.body) for r in page], "nextCursor": next_cursor}
+    )

@@ -1,0 +1,213 @@
+"""Use cases of sessions: the leader opens, changes and closes them; participants read them."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy import and_, or_
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
+from app.models import Agent, Session, SessionParticipant
+from app.models.types import utcnow
+from app.protocol.sessions import (
+    ReceiverSpec,
+    SessionCreate,
+    SessionPage,
+    SessionReceiver,
+    SessionSender,
+    SessionUpdate,
+    SessionView,
+)
+from app.services.pages import cursor_time, decode_cursor, encode_cursor
+
+LEADER = "leader"
+RECEIVER = "receiver"
+
+
+def new_session_id() -> str:
+    return f"ses-{uuid.uuid4().hex}"
+
+
+async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[ReceiverSpec]) -> None:
+    ids = [r.agent_id for r in receivers]
+    if len(ids) != len(set(ids)):
+        raise InvalidInput("Each receiver may appear once.")
+    if leader_id in ids:
+        raise InvalidInput("The leader is the session's sender, not one of its receivers.")
+    if ids:
+        found = set(
+            (
+                await db.exec(
+                    select(Agent.id).where(col(Agent.id).in_(ids), col(Agent.deleted_at).is_(None))
+                )
+            ).all()
+        )
+        unknown = [i for i in ids if i not in found]
+        if unknown:
+            raise InvalidInput(f"No registered agent {unknown[0]!r} to receive this session.")
+
+
+def _participants(session_id: str, receivers: list[ReceiverSpec]) -> list[SessionParticipant]:
+    return [
+        SessionParticipant(
+            session_id=session_id,
+            agent_id=r.agent_id,
+            role=RECEIVER,
+            mode=r.mode,
+            params=r.params,
+            position=i + 1,
+        )
+        for i, r in enumerate(receivers)
+    ]
+
+
+async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate) -> SessionView:
+    await _check_receivers(db, leader.id, body.receivers)
+    session_id = body.id or new_session_id()
+    if await db.get(Session, session_id) is not None:
+        raise Conflict(f"Session id {session_id!r} is taken.")
+    now = utcnow()
+    db.add(
+        Session(
+            id=session_id,
+            leader_id=leader.id,
+            title=body.title,
+            goal=body.goal,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    await db.flush()
+    db.add(SessionParticipant(session_id=session_id, agent_id=leader.id, role=LEADER, position=0))
+    db.add_all(_participants(session_id, body.receivers))
+    try:
+        await db.commit()
+    except IntegrityError as exc:
+        await db.rollback()
+        raise Conflict(f"Session id {session_id!r} is taken.") from exc
+    return await session_view(db, session_id)
+
+
+async def participant_session(db: AsyncSession, session_id: str, agent_id: str) -> Session:
+    """The session if ``agent_id`` takes part in it; 404 otherwise (others may not see it)."""
+    row = (
+        await db.exec(
+            select(Session)
+            .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
+            .where(col(Session.id) == session_id, col(SessionParticipant.agent_id) == agent_id)
+        )
+    ).first()
+    if row is None:
+        raise NotFound(f"No session {session_id!r}.")
+    return row
+
+
+async def session_view(db: AsyncSession, session_id: str) -> SessionView:
+    session = await db.get(Session, session_id)
+    assert session is not None
+    rows = (
+        await db.exec(
+            select(SessionParticipant, Agent.endpoint_url)
+            .join(Agent, col(Agent.id) == col(SessionParticipant.agent_id))
+            .where(col(SessionParticipant.session_id) == session_id)
+            .order_by(col(SessionParticipant.position))
+        )
+    ).all()
+    return _view(session, rows)
+
+
+def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]]) -> SessionView:
+    sender = SessionSender(agent_id=session.leader_id)
+    receivers = []
+    for participant, address in rows:
+        if participant.role == LEADER:
+            sender = SessionSender(agent_id=participant.agent_id, address=address)
+        else:
+            receivers.append(
+                SessionReceiver(
+                    agent_id=participant.agent_id,
+                    address=address,
+                    mode=participant.mode or "p2p",
+                    params=participant.params,
+                )
+            )
+    return SessionView(
+        id=session.id,
+        sender=sender,
+        receivers=receivers,
+        state="closed" if session.state == "closed" else "open",
+        title=session.title,
+        goal=session.goal,
+        created_at=session.created_at,
+        updated_at=session.updated_at,
+        closed_at=session.closed_at,
+    )
+
+
+async def update_session(
+    db: AsyncSession, *, session_id: str, caller: Agent, body: SessionUpdate
+) -> SessionView:
+    session = await participant_session(db, session_id, caller.id)
+    if session.leader_id != caller.id:
+        raise Forbidden("Only the session's leader may change it.")
+    fields = body.model_fields_set
+    if not fields:
+        raise BadRequest("The patch changes nothing.")
+    if session.state == "closed" and (fields - {"state"} or body.state != "closed"):
+        raise Conflict("The session is closed; a closed session stays closed.")
+    now = utcnow()
+    if "title" in fields:
+        session.title = body.title
+    if "goal" in fields:
+        session.goal = body.goal
+    if "receivers" in fields:
+        receivers = body.receivers or []
+        await _check_receivers(db, caller.id, receivers)
+        await db.exec(
+            delete(SessionParticipant).where(
+                col(SessionParticipant.session_id) == session_id,
+                col(SessionParticipant.role) == RECEIVER,
+            )
+        )
+        db.add_all(_participants(session_id, receivers))
+    if body.state == "closed" and session.state != "closed":
+        session.state = "closed"
+        session.closed_at = now
+    session.updated_at = now
+    db.add(session)
+    await db.commit()
+    return await session_view(db, session_id)
+
+
+async def list_sessions(
+    db: AsyncSession, *, agent_id: str, state: str | None, limit: int, cursor: str | None
+) -> SessionPage:
+    stmt = (
+        select(Session)
+        .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
+        .where(col(SessionParticipant.agent_id) == agent_id)
+    )
+    if state:
+        stmt = stmt.where(col(Session.state) == state)
+    if cursor:
+        created, last_id = decode_cursor(cursor, types=(str, str))
+        when = cursor_time(created)
+        stmt = stmt.where(
+            or_(
+                col(Session.created_at) < when,
+                and_(col(Session.created_at) == when, col(Session.id) < last_id),
+            )
+        )
+    stmt = stmt.order_by(col(Session.created_at).desc(), col(Session.id).desc()).limit(limit + 1)
+    sessions = list((await db.exec(stmt)).all())
+    page = sessions[:limit]
+    items = [await session_view(db, s.id) for s in page]
+    next_cursor = None
+    if len(sessions) > limit:
+        last = page[-1]
+        next_cursor = encode_cursor([last.created_at.isoformat(), last.id])
+    return SessionPage(items=items, next_cursor=next_cursor)

@@ -1,0 +1,233 @@
+"""The task projection: task messages move tasks as the AIP state table allows, nothing else."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlmodel import col, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.errors import Conflict, InvalidInput, NotFound
+from app.models import SessionParticipant, Task
+from app.models.types import utcnow
+from app.protocol.messages import (
+    Message,
+    ProductChunk,
+    TaskCommand,
+    TaskCommandType,
+    TaskResult,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdate,
+)
+from app.protocol.sessions import TaskView
+from app.protocol.tasks import is_final, leader_command_target, partner_may_report
+
+AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
+NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
+
+
+class StaleTask(Exception):
+    """Another transaction moved the task between our read and our write; retry."""
+
+
+def new_task_id() -> str:
+    return f"task-{uuid.uuid4().hex}"
+
+
+async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task:
+    stmt = select(Task).where(col(Task.id) == task_id).with_for_update()
+    task = (await db.exec(stmt)).first()
+    if task is None or task.session_id != session_id:
+        raise Conflict(f"No task {task_id!r} in this session: start it first.")
+    return task
+
+
+def _partner_of(message: TaskCommand) -> str:
+    if message.partner_id:
+        return message.partner_id
+    if isinstance(message.mentions, list) and len(message.mentions) == 1:
+        return message.mentions[0]
+    raise InvalidInput("A start command names its partner in partnerId or mentions exactly one.")
+
+
+async def _start(
+    db: AsyncSession,
+    message: TaskCommand,
+    *,
+    session_id: str,
+    group_id: str | None,
+    members: set[str],
+) -> Task:
+    partner_id = _partner_of(message)
+    if partner_id == message.sender_id:
+        raise InvalidInput("A leader cannot be the partner of its own task.")
+    if partner_id not in members:
+        raise InvalidInput(f"The partner {partner_id!r} does not take part here.")
+    task_id = message.task_id or new_task_id()
+    if await db.get(Task, task_id) is not None:
+        raise Conflict(f"Task {task_id!r} exists already.")
+    for ref in [message.parent_task_id, *(message.dependencies or [])]:
+        if ref is not None and await db.get(Task, ref) is None:
+            raise InvalidInput(f"No task {ref!r} to depend on or descend from.")
+    now = utcnow()
+    task = Task(
+        id=task_id,
+        session_id=session_id,
+        group_id=group_id,
+        parent_task_id=message.parent_task_id,
+        leader_id=message.sender_id,
+        partner_id=partner_id,
+        dependencies=list(message.dependencies or []),
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(task)
+    await db.flush()
+    return task
+
+
+def _merge_products(
+    current: list[dict[str, Any]], new: list[dict[str, Any]], *, append: bool = False
+) -> list[dict[str, Any]]:
+    by_id = {p["id"]: p for p in current}
+    for product in new:
+        old = by_id.get(product["id"])
+        if append and old is not None:
+            merged = {**old, **product, "dataItems": old["dataItems"] + product["dataItems"]}
+            by_id[product["id"]] = merged
+        else:
+            by_id[product["id"]] = product
+    return list(by_id.values())
+
+
+async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
+    """Write a move only if nobody moved the task since we read it (optimistic on SQLite)."""
+    values = {**values, "version": task.version + 1, "updated_at": utcnow()}
+    result = await db.exec(
+        update(Task)
+        .where(col(Task.id) == task.id, col(Task.version) == task.version)
+        .values(**values)
+    )
+    if result.rowcount != 1:
+        raise StaleTask(task.id)
+
+
+def _status_values(task: Task, status: TaskStatus) -> dict[str, Any]:
+    wire = status.to_wire()
+    return {
+        "state": status.state.value,
+        "status": wire,
+        "status_history": [*task.status_history, wire],
+    }
+
+
+async def _leader_command(db: AsyncSession, task: Task, message: TaskCommand) -> None:
+    if message.sender_id != task.leader_id:
+        raise Conflict("Only the task's leader sends it commands.")
+    if message.command in NO_MOVE_COMMANDS:
+        return
+    if message.command == TaskCommandType.START:
+        raise Conflict(f"Task {task.id!r} exists already.")
+    current = TaskState(task.state) if task.state else None
+    target = leader_command_target(current, message.command)
+    if target is None:
+        raise Conflict(
+            f"'{message.command.value}' is not allowed while the task is "
+            f"{current.value if current else 'not yet accepted'}."
+        )
+    status = TaskStatus(
+        state=target, state_changed_at=message.sent_at, data_items=message.data_items
+    )
+    await _save(db, task, _status_values(task, status))
+
+
+async def _partner_report(
+    db: AsyncSession, task: Task, message: TaskResult | TaskStatusUpdate | ProductChunk
+) -> None:
+    if message.sender_id != task.partner_id:
+        raise Conflict("Only the task's partner reports its status and products.")
+    current = TaskState(task.state) if task.state else None
+    if isinstance(message, ProductChunk):
+        if current is None or is_final(current):
+            raise Conflict("Products can be added only to a live task.")
+        products = _merge_products(
+            task.products, [message.product.to_wire()], append=message.append
+        )
+        await _save(db, task, {"products": products})
+        return
+    new = message.status.state
+    if not partner_may_report(current, new):
+        raise Conflict(
+            f"The partner may not move the task from "
+            f"{current.value if current else 'its start'} to {new.value}."
+        )
+    values = _status_values(task, message.status)
+    if isinstance(message, TaskResult) and message.products:
+        values["products"] = _merge_products(task.products, [p.to_wire() for p in message.products])
+    await _save(db, task, values)
+
+
+async def apply_task_message(
+    db: AsyncSession,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    group_id: str | None,
+    members: set[str],
+) -> str | None:
+    """Move the task ``message`` concerns; return its task id (new for a start)."""
+    if (
+        isinstance(message, TaskCommand)
+        and message.command == TaskCommandType.START
+        and (message.task_id is None or await db.get(Task, message.task_id) is None)
+    ):
+        task = await _start(db, message, session_id=session_id, group_id=group_id, members=members)
+        return task.id
+    if message.task_id is None:
+        if isinstance(message, TaskCommand):
+            raise InvalidInput("A task command other than start names its taskId.")
+        return None
+    task = await _load(db, message.task_id, session_id)
+    if isinstance(message, TaskCommand):
+        await _leader_command(db, task, message)
+    elif isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
+        await _partner_report(db, task, message)
+    elif (
+        message.sender_id not in (task.leader_id, task.partner_id)
+        and message.sender_id not in members
+    ):
+        raise Conflict("Only participants may talk about this task.")
+    return task.id
+
+
+def to_view(task: Task) -> TaskView:
+    return TaskView.model_validate(
+        {
+            "id": task.id,
+            "sessionId": task.session_id,
+            "groupId": task.group_id,
+            "parentTaskId": task.parent_task_id,
+            "leaderId": task.leader_id,
+            "partnerId": task.partner_id,
+            "state": task.state,
+            "status": task.status,
+            "products": task.products,
+            "statusHistory": task.status_history,
+            "dependencies": task.dependencies,
+            "createdAt": task.created_at,
+            "updatedAt": task.updated_at,
+        }
+    )
+
+
+async def visible_task(db: AsyncSession, task_id: str, agent_id: str) -> Task:
+    """The task if the caller leads it, executes it or takes part in its session."""
+    task = await db.get(Task, task_id)
+    if task is not None and agent_id not in (task.leader_id, task.partner_id):
+        member = await db.get(SessionParticipant, (task.session_id, agent_id))
+        task = task if member is not None else None
+    if task is None:
+        raise NotFound(f"No task {task_id!r}.")
+    return task

@@ -1,0 +1,245 @@
+"""The task projection: the AIP state table decides every move; 409s change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.agent import HubClient
+from app.protocol import TaskCommandType, TaskState
+from app.protocol.tasks import leader_command_target
+from tests.api.test_sessions import open_session
+from tests.conftest import MakeAgent, problem
+from tests.messages import command, result, text
+
+
+class Pair:
+    def __init__(self, leader: HubClient, partner: HubClient, session_id: str) -> None:
+        self.leader, self.partner, self.session_id = leader, partner, session_id
+        self.path = f"/v1/sessions/{session_id}/messages"
+
+    @property
+    def lid(self) -> str:
+        return self.leader.agent_id or ""
+
+    @property
+    def pid(self) -> str:
+        return self.partner.agent_id or ""
+
+    async def lead(self, name: str, task_id: str | None = None, **extra: Any) -> Any:
+        return await self.leader.request(
+            "POST", self.path, json=command(self.lid, name, task_id=task_id, **extra)
+        )
+
+    async def report(self, task_id: str, state: str, **extra: Any) -> Any:
+        return await self.partner.request(
+            "POST", self.path, json=result(self.pid, task_id, state, **extra)
+        )
+
+    async def task(self, task_id: str) -> dict[str, Any]:
+        response = await self.leader.request("GET", f"/v1/tasks/{task_id}")
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+
+async def pair(make_agent: MakeAgent) -> Pair:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    session = await open_session(leader, partner)
+    return Pair(leader, partner, session["id"])
+
+
+async def started(p: Pair, task_id: str = "task-1") -> str:
+    response = await p.lead("start", task_id, partnerId=p.pid, dataItems=text("sqrt(9!)"))
+    assert response.status_code == 201, response.text
+    return task_id
+
+
+async def test_full_lifecycle_is_projected(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    fresh = await p.task(task_id)
+    assert fresh["state"] is None and fresh["status"] is None
+    assert fresh["leaderId"] == p.lid and fresh["partnerId"] == p.pid
+    for state in ("accepted", "working", "working"):
+        assert (await p.report(task_id, state)).status_code == 201
+    product = {"id": "p1", "name": "answer", "dataItems": text("602.98")}
+    assert (await p.report(task_id, "awaiting-completion", products=[product])).status_code == 201
+    assert (await p.lead("complete", task_id)).status_code == 201
+    task = await p.task(task_id)
+    assert task["state"] == "completed"
+    assert [s["state"] for s in task["statusHistory"]] == [
+        "accepted",
+        "working",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert task["products"] == [product]
+    history = (await p.leader.request("GET", p.path)).json()["items"]
+    assert [m["type"] for m in history] == ["task-command"] + ["task-result"] * 4 + ["task-command"]
+    assert all(m["taskId"] == task_id for m in history)
+
+
+async def test_start_without_task_id_gets_one(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    response = await p.lead("start", mentions=[p.pid])
+    assert response.status_code == 201
+    task_id = response.json()["taskId"]
+    assert task_id.startswith("task-")
+    assert (await p.task(task_id))["partnerId"] == p.pid
+
+
+async def test_bad_starts_are_refused(make_agent: MakeAgent, make_agent_2: Any = None) -> None:
+    p = await pair(make_agent)
+    stranger = await make_agent("stranger")
+    problem(await p.lead("start", "t"), 422)  # no partner
+    problem(await p.lead("start", "t", mentions=[p.pid, p.lid]), 422)  # two mentioned
+    problem(await p.lead("start", "t", partnerId=stranger.agent_id), 422)  # not in the session
+    problem(await p.lead("start", "t", partnerId=p.lid), 422)  # itself
+    problem(await p.lead("start", "t", partnerId=p.pid, parentTaskId="nope"), 422)
+    problem(await p.lead("start", "t", partnerId=p.pid, dependencies=["nope"]), 422)
+    problem(await p.lead("continue"), 422)  # no taskId
+    problem(await p.leader.request("GET", "/v1/tasks/t"), 404)
+    await started(p, "t")
+    problem(await p.lead("start", "t", partnerId=p.pid), 409)  # exists
+
+
+async def test_illegal_moves_are_409_and_change_nothing(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    problem(await p.report(task_id, "working"), 409)  # must accept or reject first
+    problem(await p.lead("cancel", task_id), 409)  # nothing to cancel before accepted
+    assert (await p.report(task_id, "accepted")).status_code == 201
+    problem(await p.lead("complete", task_id), 409)  # not awaiting completion
+    problem(await p.report(task_id, "completed"), 409)  # the partner never completes
+    problem(await p.report(task_id, "awaiting-input"), 409)  # must be working first
+    task = await p.task(task_id)
+    assert task["state"] == "accepted" and len(task["statusHistory"]) == 1
+    history = (await p.leader.request("GET", p.path)).json()["items"]
+    assert len(history) == 2  # the start and the accepted, nothing refused
+
+
+async def test_wrong_roles_are_409(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    assert (await p.report(task_id, "accepted")).status_code == 201
+    # the leader reports a status, the partner sends a command: both wrong roles
+    as_leader = result(p.lid, task_id, "working")
+    problem(await p.leader.request("POST", p.path, json=as_leader), 409)
+    as_partner = command(p.pid, "cancel", task_id=task_id)
+    problem(await p.partner.request("POST", p.path, json=as_partner), 409)
+    assert (await p.task(task_id))["state"] == "accepted"
+
+
+async def test_final_states_are_final(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    assert (await p.report(task_id, "rejected")).status_code == 201
+    for state in ("accepted", "working", "rejected"):
+        problem(await p.report(task_id, state), 409)
+    for name in ("cancel", "continue", "complete"):
+        problem(await p.lead(name, task_id), 409)
+    assert (await p.lead("get", task_id)).status_code == 201  # asking is always fine
+
+
+async def test_continue_and_cancel_paths(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    for state in ("accepted", "working", "awaiting-input"):
+        assert (await p.report(task_id, state)).status_code == 201
+    assert (await p.lead("continue", task_id, dataItems=text("more"))).status_code == 201
+    assert (await p.task(task_id))["state"] == "working"
+    assert (await p.lead("cancel", task_id)).status_code == 201
+    assert (await p.task(task_id))["state"] == "canceled"
+
+
+async def test_task_messages_in_another_session_are_409(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    other = await open_session(p.leader, p.partner)
+    body = result(p.pid, task_id, "accepted")
+    problem(await p.partner.request("POST", f"/v1/sessions/{other['id']}/messages", json=body), 409)
+
+
+async def test_parent_and_dependencies_are_kept(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    parent = await started(p, "parent")
+    sibling = await started(p, "sibling")
+    response = await p.lead(
+        "start", "child", partnerId=p.pid, parentTaskId=parent, dependencies=[sibling]
+    )
+    assert response.status_code == 201, response.text
+    child = await p.task("child")
+    assert child["parentTaskId"] == parent and child["dependencies"] == [sibling]
+
+
+async def test_task_visibility_and_listing(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    stranger = await make_agent("stranger")
+    task_id = await started(p)
+    problem(await stranger.request("GET", f"/v1/tasks/{task_id}"), 404)
+    assert (await p.partner.request("GET", f"/v1/tasks/{task_id}")).status_code == 200
+    await started(p, "task-2")
+    await p.report("task-2", "accepted")
+
+    async def ids(kit: HubClient, **params: Any) -> list[str]:
+        page = (await kit.request("GET", "/v1/tasks", params=params)).json()
+        return sorted(t["id"] for t in page["items"])
+
+    assert await ids(p.leader) == ["task-1", "task-2"]
+    assert await ids(p.leader, role="partner") == []
+    assert await ids(p.partner, role="partner") == ["task-1", "task-2"]
+    assert await ids(p.partner, state="accepted") == ["task-2"]
+    assert await ids(p.leader, sessionId=p.session_id, limit=1) == ["task-1"]
+    assert await ids(stranger) == []
+    problem(await p.leader.request("GET", "/v1/tasks", params={"state": "sleeping"}), 422)
+
+
+async def test_product_chunks_append(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    await p.report(task_id, "accepted")
+    await p.report(task_id, "working")
+    for i, append in enumerate((False, True)):
+        chunk = {
+            "type": "product-chunk",
+            "id": f"chunk-{i}",
+            "sentAt": "2026-11-30T12:00:00Z",
+            "senderRole": "partner",
+            "senderId": p.pid,
+            "taskId": task_id,
+            "product": {"id": "report", "dataItems": text(f"part {i}")},
+            "append": append,
+            "lastChunk": i == 1,
+        }
+        assert (await p.partner.request("POST", p.path, json=chunk)).status_code == 201
+    products = (await p.task(task_id))["products"]
+    assert [d["text"] for d in products[0]["dataItems"]] == ["part 0", "part 1"]
+
+
+async def test_concurrent_conflicting_moves_serialize(make_agent: MakeAgent) -> None:
+    """complete, cancel and continue race on one task: the moves that land form a legal chain."""
+    p = await pair(make_agent)
+    to_state = {"complete": "completed", "cancel": "canceled", "continue": "working"}
+    for round_ in range(4):
+        task_id = await started(p, f"race-{round_}")
+        for state in ("accepted", "working", "awaiting-completion"):
+            assert (await p.report(task_id, state)).status_code == 201
+        moves = ["complete", "cancel", "continue", "complete", "cancel", "continue"]
+        responses = await asyncio.gather(*(p.lead(m, task_id) for m in moves))
+        assert {r.status_code for r in responses} <= {201, 409}
+        landed = sorted(
+            to_state[m] for m, r in zip(moves, responses, strict=True) if r.status_code == 201
+        )
+        task = await p.task(task_id)
+        chain = [s["state"] for s in task["statusHistory"][3:]]
+        assert sorted(chain) == landed  # every 201 moved the task once, every 409 did not
+        current = TaskState.AWAITING_COMPLETION
+        for state in chain:  # and in commit order each move was legal
+            target = {leader_command_target(current, TaskCommandType(m)) for m in to_state}
+            assert TaskState(state) in target, (current, chain)
+            current = TaskState(state)
+        assert task["state"] == chain[-1]
+        assert chain[-1] in ("completed", "canceled") or len(chain) == 1
+        history = (await p.leader.request("GET", p.path, params={"limit": 500})).json()["items"]
+        assert len([m for m in history if m.get("taskId") == task_id]) == 1 + 3 + len(chain)
