@@ -1,14 +1,34 @@
 """The agent kit: what an agent developer imports to take part. Imports only app.protocol."""
 
-from app.agent.errors import HubIdentityError, HubRequestError, KitError, NotRegisteredError
+from app.agent.agent import Agent
+from app.agent.errors import (
+    AnswerSignatureError,
+    CallFailed,
+    CallTokenError,
+    HubIdentityError,
+    HubRequestError,
+    KitError,
+    NotRegisteredError,
+    UnsafeCallbackError,
+)
 from app.agent.hub import HubClient
 from app.agent.keys import AgentKey
+from app.agent.leader import Leader
+from app.agent.partner import TaskContext, TaskHandler
 
 __all__ = [
+    "Agent",
     "AgentKey",
+    "AnswerSignatureError",
+    "CallFailed",
+    "CallTokenError",
     "HubClient",
     "HubIdentityError",
     "HubRequestError",
     "KitError",
+    "Leader",
     "NotRegisteredError",
+    "TaskContext",
+    "TaskHandler",
+    "UnsafeCallbackError",
 ]

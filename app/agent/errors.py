@@ -24,3 +24,27 @@ class HubRequestError(KitError):
 
 class NotRegisteredError(KitError):
     """The agent has no id yet: register it first."""
+
+
+class CallTokenError(KitError):
+    """A call token is missing, malformed, forged, expired, replayed or misdirected."""
+
+
+class AnswerSignatureError(KitError):
+    """A partner's answer is unsigned, forged or tampered with."""
+
+
+class CallFailed(KitError):
+    """A point-to-point call failed: refused (401/403), an HTTP error, or a JSON-RPC error."""
+
+    def __init__(
+        self, message: str, *, status: int | None = None, code: int | None = None, data: Any = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.data = data
+
+
+class UnsafeCallbackError(KitError):
+    """A notification URL points at a link-local or metadata address."""

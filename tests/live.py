@@ -1,0 +1,76 @@
+"""Real servers on loopback for tests: the hub and agents under uvicorn, in the test's loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+
+STARTUP_SECONDS = 10.0
+
+
+def bound_socket(port: int = 0) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class LiveServer:
+    """One uvicorn server on a socket we bound, so the port is ours before it starts."""
+
+    def __init__(self, app: Any, *, sock: socket.socket | None = None, lifespan: str = "on"):
+        self.app = app
+        self.sock = sock or bound_socket()
+        self.port: int = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.lifespan = lifespan
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> LiveServer:
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            lifespan=self.lifespan,
+            loop="asyncio",
+            timeout_graceful_shutdown=2,
+        )
+        self._server = uvicorn.Server(config)
+        self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        self._task = asyncio.create_task(self._server.serve(sockets=[self.sock]))
+        deadline = asyncio.get_running_loop().time() + STARTUP_SECONDS
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()
+            assert asyncio.get_running_loop().time() < deadline, "server did not start"
+            await asyncio.sleep(0.01)
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(self._task, 10)
+        self._server = None
+        self._task = None
+
+    async def restart(self) -> None:
+        """Start again on the same port (after ``stop``)."""
+        self.sock = bound_socket(self.port)
+        await self.start()
+
+
+@contextlib.asynccontextmanager
+async def serving(app: Any, **kwargs: Any) -> AsyncIterator[LiveServer]:
+    server = await LiveServer(app, **kwargs).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
