@@ -62,12 +62,11 @@ class PartnerRuntime:
             self.recorder.record(task.session_id, event)
             await self.recorder.flush(self.record_flush_seconds)
         await task._append(event)
-        if event.get("type") == "task-result":
-            if self.notifier is not None:
-                for config in task.notifications.values():
-                    states = config.get("notifyOnStates")
-                    if not states or event["status"]["state"] in states:
-                        self.notifier.deliver(config, task.leader_id, event)
+        if event.get("type") == "task-result" and self.notifier is not None:
+            for config in task.notifications.values():
+                states = config.get("notifyOnStates")
+                if not states or event["status"]["state"] in states:
+                    self.notifier.deliver(config, task.leader_id, event)
 
     # -- commands -------------------------------------------------------------------------
 
