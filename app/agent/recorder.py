@@ -44,42 +44,47 @@ class HubRecorder:
         self.retry_deadline = retry_deadline_seconds
         self.failures: list[RecordFailure] = []
         self.recorded = 0
-        self._queue: asyncio.Queue[tuple[str, Mapping[str, Any]]] | None = None
-        self._worker: asyncio.Task[None] | None = None
+        # one ordered queue per session: a record stuck in one session holds up no other
+        self._queues: dict[str, asyncio.Queue[Mapping[str, Any]]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
-        if self._queue is None:
-            self._queue = asyncio.Queue()
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.create_task(self._run(), name="agenthub-recorder")
-        self._queue.put_nowait((session_id, message))
+        queue = self._queues.setdefault(session_id, asyncio.Queue())
+        worker = self._workers.get(session_id)
+        if worker is None or worker.done():
+            self._workers[session_id] = asyncio.create_task(
+                self._run(session_id, queue), name=f"agenthub-recorder-{session_id}"
+            )
+        queue.put_nowait(message)
 
-    async def flush(self, timeout: float | None = None) -> bool:
-        """Wait until everything queued reached the hub (or gave up); False on timeout."""
-        if self._queue is None:
-            return True
+    async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
+        """Wait until what was queued (for one session, or all) reached the hub or gave up.
+
+        False if ``timeout`` passed first; the records keep being retried in the background.
+        """
+        queues = [q for s, q in self._queues.items() if session_id in (None, s)]
         try:
-            await asyncio.wait_for(self._queue.join(), timeout)
+            await asyncio.wait_for(asyncio.gather(*(q.join() for q in queues)), timeout)
         except TimeoutError:
             return False
         return True
 
     async def aclose(self, timeout: float = 5.0) -> None:
         await self.flush(timeout)
-        if self._worker is not None:
-            self._worker.cancel()
+        for worker in self._workers.values():
+            worker.cancel()
+        for worker in self._workers.values():
             with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
+                await worker
 
-    async def _run(self) -> None:
-        assert self._queue is not None
+    async def _run(self, session_id: str, queue: asyncio.Queue[Mapping[str, Any]]) -> None:
         while True:
-            session_id, message = await self._queue.get()
+            message = await queue.get()
             try:
                 await self._deliver(session_id, message)
             finally:
-                self._queue.task_done()
+                queue.task_done()
 
     async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:
         deadline = time.monotonic() + self.retry_deadline
