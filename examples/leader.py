@@ -1,0 +1,73 @@
+"""A leader script: finds the echo partner, opens a session, uses all three methods.
+
+AGENTHUB_URL=http://127.0.0.1:8000 AGENTHUB_TOKEN=change-me python examples/leader.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import uvicorn
+
+from app.agent import Agent, AgentKey
+
+HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
+TOKEN = os.environ.get("AGENTHUB_TOKEN")
+PORT = int(os.environ.get("LEADER_PORT", "9002"))
+
+
+async def main() -> None:
+    agent = Agent(HUB, key=AgentKey.generate(), public_url=f"http://127.0.0.1:{PORT}/")
+    await agent.register({"name": "example-leader"}, registration_token=TOKEN)
+    server = uvicorn.Server(
+        uvicorn.Config(agent, host="127.0.0.1", port=PORT, log_level="warning", lifespan="off")
+    )
+    serving = asyncio.create_task(server.serve())  # to receive notifications
+    try:
+        found = (await agent.hub.list_agents(skill="echo")).items
+        if not found:
+            raise SystemExit("no echo agent registered: start examples/echo_partner.py first")
+        partner = found[0].id
+        lead = agent.leader
+        session = await lead.open_session([partner], title="example", goal="echo three ways")
+        print("session", session.id)
+
+        result = await lead.start(partner, session_id=session.id, text="hello by rpc")
+        print("rpc:", result["status"]["state"], result["products"][0]["dataItems"][0]["text"])
+        await lead.complete(partner, session_id=session.id, task_id=result["taskId"])
+
+        async for event in lead.start_streaming(
+            partner, session_id=session.id, text="hello by stream"
+        ):
+            data = event["eventData"]
+            print("stream:", event["eventSeq"], data["type"], data.get("status", {}).get("state"))
+        task_id = data["taskId"]
+        await lead.complete(partner, session_id=session.id, task_id=task_id)
+
+        ack = await lead.start_notified(
+            partner,
+            session_id=session.id,
+            notify_url=agent.notifications_url,
+            text="hello by notification",
+        )
+        print("notification ack:", ack["status"]["state"])
+        pushed = await agent.inbox.wait(
+            ack["taskId"], lambda e: e["status"]["state"] == "awaiting-completion"
+        )
+        print("notified:", pushed["products"][0]["dataItems"][0]["text"])
+        await lead.complete(partner, session_id=session.id, task_id=ack["taskId"])
+        await agent.recorder.flush(10)
+        history = await agent.hub.request(
+            "GET", f"/v1/sessions/{session.id}/messages", params={"limit": 500}
+        )
+        print("hub recorded", len(history.json()["items"]), "messages in the session")
+        await lead.close_session(session.id)
+    finally:
+        server.should_exit = True
+        await serving
+        await agent.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
