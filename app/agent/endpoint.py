@@ -100,33 +100,26 @@ class AgentEndpoint:
         urls = {str(request.url)}
         if self.public_url:
             urls.add(self.public_url.rstrip("/") + suffix if suffix else self.public_url)
-        try:
-            card = await self.directory.card(caller_id)
-        except HubRequestError as exc:
-            raise CallTokenError("the caller is not a registered agent") from exc
-        try:
-            claims = check_call_token(
-                token,
-                card.public_jwk,
-                caller_id=caller_id,
-                callee_id=self.agent_id,
-                method=request.method,
-                urls=urls,
-                body=body,
-            )
-        except CallTokenError as exc:
-            if "signature" not in str(exc):
-                raise
-            card = await self.directory.card(caller_id, refresh=True)  # the key may have rotated
-            claims = check_call_token(
-                token,
-                card.public_jwk,
-                caller_id=caller_id,
-                callee_id=self.agent_id,
-                method=request.method,
-                urls=urls,
-                body=body,
-            )
+        claims: dict[str, Any] = {}
+        for refresh in (False, True):  # a signature failure may mean the key rotated: refetch
+            try:
+                card = await self.directory.card(caller_id, refresh=refresh)
+            except HubRequestError as exc:
+                raise CallTokenError("the caller is not a registered agent") from exc
+            try:
+                claims = check_call_token(
+                    token,
+                    card.public_jwk,
+                    caller_id=caller_id,
+                    callee_id=self.agent_id,
+                    method=request.method,
+                    urls=urls,
+                    body=body,
+                )
+                break
+            except CallTokenError as exc:
+                if refresh or "signature" not in str(exc):
+                    raise
         self.jtis.use(str(claims["jti"]), int(claims["exp"]))
         return _Call(caller_id, str(claims["nonce"]))
 
