@@ -139,12 +139,12 @@ class AgentEndpoint:
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             return Response(status_code=413)
-        body = b""
+        body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY_BYTES:
                 return Response(status_code=413)
-        return body
+        return bytes(body)
 
     # -- JSON-RPC -------------------------------------------------------------------------
 

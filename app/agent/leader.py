@@ -96,6 +96,9 @@ class Leader:
         params: dict[str, Any] | None = None,
         **extra: Any,
     ) -> TaskCommand:
+        """A command from this leader; a ``start`` without ``task_id`` gets a fresh one."""
+        if name == "start" and task_id is None:
+            task_id = f"task-{uuid.uuid4().hex}"
         return TaskCommand.model_validate(
             {
                 "id": f"cmd-{uuid.uuid4().hex}",
@@ -258,7 +261,7 @@ class Leader:
             "start",
             session_id=session_id,
             partner_id=partner_id,
-            task_id=task_id or f"task-{uuid.uuid4().hex}",
+            task_id=task_id,
             text=text,
             data_items=data_items,
             **extra,
@@ -278,7 +281,7 @@ class Leader:
             "start",
             session_id=session_id,
             partner_id=partner_id,
-            task_id=task_id or f"task-{uuid.uuid4().hex}",
+            task_id=task_id,
             text=text,
             **extra,
         )

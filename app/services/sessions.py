@@ -106,18 +106,28 @@ async def participant_session(db: AsyncSession, session_id: str, agent_id: str) 
     return row
 
 
-async def session_view(db: AsyncSession, session_id: str) -> SessionView:
-    session = await db.get(Session, session_id)
-    assert session is not None
+async def _participants_of(
+    db: AsyncSession, session_ids: Sequence[str]
+) -> dict[str, list[tuple[SessionParticipant, str | None]]]:
+    """Each session's participants with their addresses, in one query for all of them."""
     rows = (
         await db.exec(
             select(SessionParticipant, Agent.endpoint_url)
             .join(Agent, col(Agent.id) == col(SessionParticipant.agent_id))
-            .where(col(SessionParticipant.session_id) == session_id)
+            .where(col(SessionParticipant.session_id).in_(session_ids))
             .order_by(col(SessionParticipant.position))
         )
     ).all()
-    return _view(session, rows)
+    grouped: dict[str, list[tuple[SessionParticipant, str | None]]] = {i: [] for i in session_ids}
+    for participant, address in rows:
+        grouped[participant.session_id].append((participant, address))
+    return grouped
+
+
+async def session_view(db: AsyncSession, session_id: str) -> SessionView:
+    session = await db.get(Session, session_id)
+    assert session is not None
+    return _view(session, (await _participants_of(db, [session_id]))[session_id])
 
 
 def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]]) -> SessionView:
@@ -205,7 +215,8 @@ async def list_sessions(
     stmt = stmt.order_by(col(Session.created_at).desc(), col(Session.id).desc()).limit(limit + 1)
     sessions = list((await db.exec(stmt)).all())
     page = sessions[:limit]
-    items = [await session_view(db, s.id) for s in page]
+    participants = await _participants_of(db, [s.id for s in page])
+    items = [_view(s, participants[s.id]) for s in page]
     next_cursor = None
     if len(sessions) > limit:
         last = page[-1]
