@@ -26,6 +26,22 @@ class Settings(BaseSettings):
         default=None, description="the hub's external base URL, for /.well-known/agenthub.json"
     )
 
+    keepalive_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        le=300,
+        description="idle SSE streams get a keep-alive comment this often",
+    )
+    stream_queue_frames: int = Field(
+        default=256,
+        ge=8,
+        le=100_000,
+        description="per-subscriber queue; past it, catch up from SQL",
+    )
+    trigger_poll_seconds: float = Field(
+        default=1.0, gt=0, le=60, description="how often trigger deadlines are checked"
+    )
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")

@@ -38,8 +38,10 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
 SessionFactory = async_sessionmaker[AsyncSession]
 
 
-def make_session_factory(engine: AsyncEngine) -> SessionFactory:
-    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+def make_session_factory(engine: AsyncEngine, *, broker: Any = None) -> SessionFactory:
+    """Sessions whose commits publish staged events to ``broker`` (see services/events)."""
+    info = {"broker": broker} if broker is not None else {}
+    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False, info=info)
 
 
 @asynccontextmanager

@@ -14,6 +14,14 @@ SQLModel.metadata.naming_convention = {
 
 from app.models.agent import Agent, AgentKey, AgentLabel  # noqa: E402
 from app.models.auth import UsedJti  # noqa: E402
+from app.models.group import (  # noqa: E402
+    Group,
+    GroupEvent,
+    GroupMember,
+    GroupTrigger,
+    GroupTriggerTask,
+)
+from app.models.inbox import InboxEvent  # noqa: E402
 from app.models.message import StoredMessage  # noqa: E402
 from app.models.session import Session, SessionParticipant  # noqa: E402
 from app.models.task import Task  # noqa: E402
@@ -22,6 +30,12 @@ __all__ = [
     "Agent",
     "AgentKey",
     "AgentLabel",
+    "Group",
+    "GroupEvent",
+    "GroupMember",
+    "GroupTrigger",
+    "GroupTriggerTask",
+    "InboxEvent",
     "Session",
     "SessionParticipant",
     "StoredMessage",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index
+from sqlalchemy import JSON, BigInteger, Column, Index
 from sqlmodel import Field, SQLModel
 
 from app.models.types import UTCDateTime, utcnow
@@ -26,6 +26,7 @@ class Agent(SQLModel, table=True):
     public_jwk: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     key_thumbprint: str = Field(max_length=64, index=True)
     search_text: str = Field(default="", max_length=20000)
+    inbox_seq: int = Field(default=0, sa_column=Column(BigInteger(), nullable=False))
     last_seen_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)

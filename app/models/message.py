@@ -22,6 +22,7 @@ class StoredMessage(SQLModel, table=True):
         UniqueConstraint("sender_id", "message_id", name="uq_messages_sender_message"),
         Index("ix_messages_session_pk", "session_id", "pk"),
         Index("ix_messages_task_pk", "task_id", "pk"),
+        Index("ix_messages_group_seq", "group_id", "seq"),
     )
 
     pk: int | None = Field(

@@ -1,7 +1,12 @@
-"""Recording point-to-point messages in a session's history; the task projection rides along."""
+"""Recording messages in a session's history; the task projection rides along.
+
+Point-to-point messages are recorded here; group messages (services/group_messages) share
+the insert, the retry loop and what a task move sets off.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import insert
@@ -10,13 +15,14 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.errors import Conflict, Forbidden, InvalidInput
-from app.models import Agent, SessionParticipant, StoredMessage
+from app.models import Agent, SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
-from app.protocol.messages import parse_message
+from app.protocol.messages import TaskCommand, parse_message
 from app.protocol.sessions import MessagePage
+from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.sessions import participant_session
-from app.services.tasks import AnyTaskMessage, StaleTask, apply_task_message
+from app.services.tasks import NO_MOVE_COMMANDS, AnyTaskMessage, StaleTask, apply_task_message
 
 MAX_MOVE_ATTEMPTS = 5
 _HUB_FIELDS = ("seq", "received_at")
@@ -45,27 +51,81 @@ async def _members(db: AsyncSession, session_id: str) -> set[str]:
     return set(rows.all())
 
 
-async def _insert(
-    db: AsyncSession, message: AnyTaskMessage, *, session_id: str, task_id: str | None
+async def insert_message(
+    db: AsyncSession,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    task_id: str | None,
+    group_id: str | None = None,
+    seq: int | None = None,
 ) -> dict[str, Any]:
+    """One Core INSERT of the message as stored: what the hub adds is in ``body`` too."""
     received_at = utcnow()
     updates: dict[str, Any] = {"session_id": session_id, "received_at": received_at}
     if task_id is not None:
         updates["task_id"] = task_id
+    if group_id is not None:
+        updates["group_id"] = group_id
+        updates["seq"] = seq
     body = message.model_copy(update=updates).to_wire()
     await db.exec(
         insert(StoredMessage).values(
             message_id=message.id,
             sender_id=message.sender_id,
             session_id=session_id,
-            group_id=None,
+            group_id=group_id,
             task_id=task_id,
             type=message.type,
+            seq=seq,
             body=body,
             received_at=received_at,
         )
     )
     return body
+
+
+async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: str | None) -> None:
+    """What a task message sets off: the partner's inbox copy, and ready triggers."""
+    from app.services.triggers import fire_ready_triggers
+
+    if task_id is None:
+        return
+    if isinstance(message, TaskCommand):
+        task = await db.get(Task, task_id)
+        if task is not None and message.command not in NO_MOVE_COMMANDS:
+            await append_inbox_event(db, task.partner_id, "task", message.to_wire())
+    else:
+        await fire_ready_triggers(db, task_id)
+
+
+async def store_with_retries(
+    db: AsyncSession,
+    message: AnyTaskMessage,
+    attempt: Callable[[], Awaitable[dict[str, Any]]],
+    replayed: Callable[[StoredMessage], dict[str, Any]],
+) -> tuple[dict[str, Any], bool]:
+    """Run ``attempt`` and commit; retry when the task moved under us; a duplicate id replays.
+
+    Returns ``(body, True)`` for a new message, ``(stored body, False)`` for a retried one.
+    """
+    for _ in range(MAX_MOVE_ATTEMPTS):
+        try:
+            body = await attempt()
+            await db.commit()
+            return body, True
+        except StaleTask:
+            await db.rollback()
+        except IntegrityError:
+            await db.rollback()
+            existing = await find_message(db, message.sender_id, message.id)
+            if existing is None:
+                raise Conflict("A concurrent change conflicted with this message.") from None
+            return replayed(existing), False
+        except BaseException:
+            await db.rollback()
+            raise
+    raise Conflict("The task kept changing under this message; send it again.")
 
 
 async def record_session_message(
@@ -81,26 +141,16 @@ async def record_session_message(
     if session.state == "closed":
         raise Conflict("The session is closed.")
     members = await _members(db, session_id)
-    for _ in range(MAX_MOVE_ATTEMPTS):
-        try:
-            task_id = await apply_task_message(
-                db, message, session_id=session_id, group_id=None, members=members
-            )
-            body = await _insert(db, message, session_id=session_id, task_id=task_id)
-            await db.commit()
-            return body, True
-        except StaleTask:
-            await db.rollback()
-        except IntegrityError:
-            await db.rollback()
-            existing = await find_message(db, caller.id, message.id)
-            if existing is None:
-                raise Conflict("A concurrent change conflicted with this message.") from None
-            return _replayed(existing, session_id)
-        except BaseException:
-            await db.rollback()
-            raise
-    raise Conflict("The task kept changing under this message; send it again.")
+
+    async def attempt() -> dict[str, Any]:
+        task_id = await apply_task_message(
+            db, message, session_id=session_id, group_id=None, members=members
+        )
+        body = await insert_message(db, message, session_id=session_id, task_id=task_id)
+        await after_task_move(db, message, task_id)
+        return body
+
+    return await store_with_retries(db, message, attempt, lambda m: _replayed(m, session_id)[0])
 
 
 def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], bool]:

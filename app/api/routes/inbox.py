@@ -1,0 +1,43 @@
+"""The caller's inbox: what is addressed to it (invitations, applications, tasks, triggers)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Request
+from sse_starlette import EventSourceResponse
+
+from app.api.sse import SSE_RESPONSE, resume_point, stream_response
+from app.broker import Delivery
+from app.deps import CurrentAgent, SessionDep
+from app.errors import problem_responses
+from app.services.events import inbox_backlog, inbox_channel
+
+router = APIRouter(prefix="/v1/agents/me", tags=["agents"])
+
+
+@router.get(
+    "/events",
+    response_class=EventSourceResponse,
+    responses={**SSE_RESPONSE, **problem_responses(400, 401, 422)},
+)
+async def stream_inbox(
+    request: Request,
+    caller: CurrentAgent,
+    db: SessionDep,
+    after: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
+) -> EventSourceResponse:
+    """The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events."""
+    start = resume_point(after, last_event_id)
+    agent_id = caller.id
+    await db.close()
+    factory = request.app.state.session_factory
+
+    async def backlog(last: int, limit: int) -> list[Delivery]:
+        async with factory() as session:
+            return await inbox_backlog(session, agent_id, last, limit)
+
+    return stream_response(
+        request, channel=inbox_channel(agent_id), after=start, backlog=backlog, agent_id=agent_id
+    )

@@ -1,0 +1,85 @@
+"""Serving a numbered event stream over SSE (sse-starlette, with frames we encode ourselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from sqlalchemy import update
+from sqlmodel import col
+from sse_starlette import EventSourceResponse
+
+from app.broker import Broker
+from app.config import Settings
+from app.errors import BadRequest
+from app.metrics import HubMetrics
+from app.models import Agent
+from app.models.types import utcnow
+from app.services.streams import Backlog, StreamPlan, event_stream
+
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Server-sent events: `id: <seq>`, `event: <kind>`, `data: <json>`",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+
+
+def resume_point(after: int | None, last_event_id: str | None) -> int:
+    """Where a stream resumes: ``Last-Event-ID`` wins over ``?after=``; 0 is the beginning."""
+    if last_event_id is not None and last_event_id.strip():
+        try:
+            value = int(last_event_id.strip())
+        except ValueError:
+            raise BadRequest("Last-Event-ID must be the seq of an event.") from None
+        if value < 0:
+            raise BadRequest("Last-Event-ID must not be negative.")
+        return value
+    return after or 0
+
+
+def stream_response(
+    request: Request,
+    *,
+    channel: str,
+    after: int,
+    backlog: Backlog,
+    agent_id: str,
+    ends_after_seq: int | None = None,
+) -> EventSourceResponse:
+    settings: Settings = request.app.state.settings
+    broker: Broker = request.app.state.broker
+    metrics: HubMetrics = request.app.state.metrics
+    factory = request.app.state.session_factory
+    plan = StreamPlan(
+        channel=channel,
+        after=after,
+        backlog=backlog,
+        me=agent_id,
+        keepalive_seconds=settings.keepalive_seconds,
+        queue_frames=settings.stream_queue_frames,
+        ends_after_seq=ends_after_seq,
+    )
+
+    async def still_here() -> None:
+        """An agent holding a stream is online: refresh its last-seen time."""
+        async with factory() as db:
+            await db.exec(
+                update(Agent).where(col(Agent.id) == agent_id).values(last_seen_at=utcnow())
+            )
+            await db.commit()
+
+    async def frames() -> Any:
+        metrics.open_streams.inc()
+        try:
+            async for chunk in event_stream(
+                broker, plan, on_keepalive=still_here, on_frames=metrics.deliveries.inc
+            ):
+                yield chunk
+        finally:
+            metrics.open_streams.dec()
+
+    return EventSourceResponse(
+        frames(), headers=SSE_HEADERS, ping=0, send_timeout=settings.keepalive_seconds * 4
+    )

@@ -1,0 +1,102 @@
+"""The broker interface: publish pre-encoded frames, subscribe with a bounded queue."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from app.broker.memory import MemoryBroker
+
+DEFAULT_QUEUE_FRAMES = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One committed event of one channel, encoded once for every subscriber.
+
+    ``sender_id`` is left out of its own streams; ``ends_for`` names the agent whose
+    membership (and so whose stream) this event ends.
+    """
+
+    seq: int
+    frame: bytes
+    sender_id: str | None = None
+    ends_for: str | None = None
+
+
+class Subscription:
+    """A subscriber's bounded queue. On overflow it drops everything and says so.
+
+    The reader then resets it and catches up from SQL, so a reader that stops
+    reading costs at most ``maxlen`` frames of hub memory.
+    """
+
+    __slots__ = ("_items", "_wake", "channel", "maxlen", "overflowed")
+
+    def __init__(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> None:
+        self.channel = channel
+        self.maxlen = maxlen
+        self.overflowed = False
+        self._items: deque[Delivery] = deque()
+        self._wake = asyncio.Event()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def offer(self, delivery: Delivery) -> None:
+        if self.overflowed:
+            return
+        if len(self._items) >= self.maxlen:
+            self.overflowed = True
+            self._items.clear()
+        else:
+            self._items.append(delivery)
+        self._wake.set()
+
+    def drain(self) -> list[Delivery]:
+        items = list(self._items)
+        self._items.clear()
+        self._wake.clear()
+        return items
+
+    def reset(self) -> None:
+        """Forget the overflow; what is published from now on is queued again."""
+        self._items.clear()
+        self.overflowed = False
+
+    async def wait(self, timeout: float) -> bool:
+        """True when something arrived (or the queue overflowed) within ``timeout``."""
+        if self._items or self.overflowed:
+            return True
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+class Broker(Protocol):
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> None:
+        """Raise if the broker cannot be reached."""
+
+    def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription: ...
+
+    def unsubscribe(self, subscription: Subscription) -> None: ...
+
+    def publish(self, channel: str, delivery: Delivery) -> None:
+        """Hand a committed event to every subscriber of ``channel``; never blocks."""
+
+
+def make_broker(url: str) -> MemoryBroker:
+    from app.broker.memory import MemoryBroker
+
+    if url.startswith("memory:"):
+        return MemoryBroker()
+    raise ValueError(f"Unsupported AGENTHUB_BROKER_URL {url!r}; this hub knows memory://")

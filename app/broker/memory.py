@@ -1,0 +1,42 @@
+"""The in-process broker: the embedded default, for one hub process."""
+
+from __future__ import annotations
+
+from app.broker.base import DEFAULT_QUEUE_FRAMES, Delivery, Subscription
+
+
+class MemoryBroker:
+    def __init__(self) -> None:
+        self._channels: dict[str, set[Subscription]] = {}
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._channels.clear()
+
+    async def ping(self) -> None:
+        return None
+
+    def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription:
+        subscription = Subscription(channel, maxlen)
+        self._channels.setdefault(channel, set()).add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        subscribers = self._channels.get(subscription.channel)
+        if subscribers is not None:
+            subscribers.discard(subscription)
+            if not subscribers:
+                del self._channels[subscription.channel]
+
+    def publish(self, channel: str, delivery: Delivery) -> None:
+        for subscription in self._channels.get(channel, ()):
+            subscription.offer(delivery)
+
+    def subscriber_count(self, channel: str) -> int:
+        return len(self._channels.get(channel, ()))
+
+    def queued_frames(self) -> int:
+        """Frames waiting in all queues: what the broker holds in memory now."""
+        return sum(len(s) for subs in self._channels.values() for s in subs)

@@ -1,0 +1,164 @@
+"""Numbered events: the per-group and per-inbox counters, their rows, and their frames.
+
+An event is written inside the caller's transaction and *staged*; it reaches the broker
+only after that transaction commits (``after_commit``), so nothing uncommitted is ever
+delivered, and a rolled-back transaction delivers nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from sqlalchemy import event, insert, update
+from sqlalchemy.orm import Session as SyncSession
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.broker import Broker, Delivery
+from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
+from app.models.types import utcnow
+from app.protocol.base import WireModel
+
+BROKER_KEY = "broker"
+_STAGED_KEY = "staged_deliveries"
+ENDING_STATES = frozenset({"left", "removed"})
+
+
+def group_channel(group_id: str) -> str:
+    return f"group:{group_id}"
+
+
+def inbox_channel(agent_id: str) -> str:
+    return f"inbox:{agent_id}"
+
+
+def encode_frame(seq: int, kind: str, data: bytes) -> bytes:
+    """One SSE frame, built once and shared by every subscriber."""
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode(), data)
+
+
+def stage(db: AsyncSession, channel: str, delivery: Delivery) -> None:
+    db.sync_session.info.setdefault(_STAGED_KEY, []).append((channel, delivery))
+
+
+@event.listens_for(SyncSession, "after_commit")
+def _publish_staged(session: SyncSession) -> None:
+    staged = session.info.pop(_STAGED_KEY, None)
+    broker: Broker | None = session.info.get(BROKER_KEY)
+    if staged and broker is not None:
+        for channel, delivery in staged:
+            broker.publish(channel, delivery)
+
+
+@event.listens_for(SyncSession, "after_rollback")
+def _drop_staged(session: SyncSession) -> None:
+    session.info.pop(_STAGED_KEY, None)
+
+
+async def next_group_seq(db: AsyncSession, group_id: str) -> int:
+    """Take the group's next seq; the row lock holds later writers until we commit."""
+    result = await db.exec(
+        update(Group)
+        .where(col(Group.id) == group_id)
+        .values(last_seq=col(Group.last_seq) + 1)
+        .returning(col(Group.last_seq))
+    )
+    return int(result.scalar_one())
+
+
+async def _next_inbox_seq(db: AsyncSession, agent_id: str) -> int:
+    result = await db.exec(
+        update(Agent)
+        .where(col(Agent.id) == agent_id)
+        .values(inbox_seq=col(Agent.inbox_seq) + 1)
+        .returning(col(Agent.inbox_seq))
+    )
+    return int(result.scalar_one())
+
+
+def _json(data: WireModel | dict[str, Any]) -> dict[str, Any]:
+    return data.to_wire() if isinstance(data, WireModel) else data
+
+
+async def append_group_event(
+    db: AsyncSession,
+    group_id: str,
+    kind: str,
+    data: WireModel | dict[str, Any],
+    *,
+    actor_id: str | None = None,
+    subject_id: str | None = None,
+) -> int:
+    seq = await next_group_seq(db, group_id)
+    body = _json(data)
+    await db.exec(
+        insert(GroupEvent).values(
+            group_id=group_id,
+            seq=seq,
+            kind=kind,
+            actor_id=actor_id,
+            subject_id=subject_id,
+            data=body,
+            created_at=utcnow(),
+        )
+    )
+    stage(db, group_channel(group_id), _group_event_delivery(seq, kind, subject_id, body))
+    return seq
+
+
+async def append_inbox_event(
+    db: AsyncSession, agent_id: str, kind: str, data: WireModel | dict[str, Any]
+) -> int:
+    seq = await _next_inbox_seq(db, agent_id)
+    body = _json(data)
+    await db.exec(
+        insert(InboxEvent).values(
+            agent_id=agent_id, seq=seq, kind=kind, data=body, created_at=utcnow()
+        )
+    )
+    stage(db, inbox_channel(agent_id), Delivery(seq, encode_frame(seq, kind, orjson.dumps(body))))
+    return seq
+
+
+def message_delivery(seq: int, sender_id: str, body: dict[str, Any]) -> Delivery:
+    return Delivery(seq, encode_frame(seq, "message", orjson.dumps(body)), sender_id=sender_id)
+
+
+def _group_event_delivery(
+    seq: int, kind: str, subject_id: str | None, body: dict[str, Any]
+) -> Delivery:
+    ends = kind == "member" and body.get("state") in ENDING_STATES
+    return Delivery(
+        seq, encode_frame(seq, kind, orjson.dumps(body)), ends_for=subject_id if ends else None
+    )
+
+
+async def group_backlog(db: AsyncSession, group_id: str, after: int, limit: int) -> list[Delivery]:
+    """Up to ``limit`` committed events of the group after ``after``, in seq order."""
+    messages = await db.exec(
+        select(StoredMessage.seq, StoredMessage.sender_id, StoredMessage.body)
+        .where(col(StoredMessage.group_id) == group_id, col(StoredMessage.seq) > after)
+        .order_by(col(StoredMessage.seq))
+        .limit(limit)
+    )
+    events = await db.exec(
+        select(GroupEvent.seq, GroupEvent.kind, GroupEvent.subject_id, GroupEvent.data)
+        .where(col(GroupEvent.group_id) == group_id, col(GroupEvent.seq) > after)
+        .order_by(col(GroupEvent.seq))
+        .limit(limit)
+    )
+    out = [message_delivery(int(s or 0), sender, dict(body)) for s, sender, body in messages.all()]
+    out += [_group_event_delivery(s, k, subject, dict(d)) for s, k, subject, d in events.all()]
+    out.sort(key=lambda d: d.seq)
+    return out[:limit]
+
+
+async def inbox_backlog(db: AsyncSession, agent_id: str, after: int, limit: int) -> list[Delivery]:
+    rows = await db.exec(
+        select(InboxEvent.seq, InboxEvent.kind, InboxEvent.data)
+        .where(col(InboxEvent.agent_id) == agent_id, col(InboxEvent.seq) > after)
+        .order_by(col(InboxEvent.seq))
+        .limit(limit)
+    )
+    return [Delivery(s, encode_frame(s, k, orjson.dumps(d))) for s, k, d in rows.all()]

@@ -1,0 +1,110 @@
+"""Group messages: committed with the group's next seq, then fanned out by the broker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.auth.current import Principal
+from app.errors import Conflict, Forbidden, InvalidInput
+from app.models import Agent, Group, GroupMember, Session, StoredMessage
+from app.protocol.groups import ConversationState, GroupMessagePage, MemberState
+from app.protocol.messages import Message, parse_message
+from app.services.events import group_channel, message_delivery, next_group_seq, stage
+from app.services.groups import active_group
+from app.services.members import grant_mentions, use_speak_grant
+from app.services.messages import (
+    after_task_move,
+    find_message,
+    insert_message,
+    store_with_retries,
+)
+from app.services.tasks import AnyTaskMessage, apply_task_message
+
+_HUB_FIELDS = ("seq", "received_at")
+
+
+def _check(message: AnyTaskMessage, caller: Agent, group: Group) -> None:
+    if message.sender_id != caller.id:
+        raise Forbidden("senderId must be the authenticated agent.")
+    if message.group_id not in (None, group.id):
+        raise InvalidInput("The message's groupId is not this group.")
+    if message.session_id not in (None, group.session_id):
+        raise InvalidInput("The message's sessionId is not this group's session.")
+
+
+def _replayed(existing: StoredMessage, group_id: str) -> dict[str, Any]:
+    if existing.group_id != group_id:
+        raise Conflict("This message id was already used elsewhere by this sender.")
+    return existing.body
+
+
+async def _active_members(db: AsyncSession, group_id: str) -> set[str]:
+    rows = await db.exec(
+        select(GroupMember.agent_id).where(
+            col(GroupMember.group_id) == group_id,
+            col(GroupMember.state) == MemberState.ACTIVE.value,
+        )
+    )
+    return set(rows.all())
+
+
+async def post_group_message(
+    db: AsyncSession, *, caller: Agent, group_id: str, message: AnyTaskMessage
+) -> tuple[dict[str, Any], bool]:
+    """Store the message under the group's next seq; ``(body, False)`` if stored before."""
+    group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    _check(message, caller, group)
+    message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
+    existing = await find_message(db, caller.id, message.id)
+    if existing is not None:
+        return _replayed(existing, group_id), False
+    if group.conversation_state == ConversationState.CONCLUSION.value:
+        raise Conflict("The group has concluded.")
+    session = await db.get(Session, group.session_id)
+    if session is not None and session.state == "closed":
+        raise Conflict("The session is closed.")
+    plain = isinstance(message, Message) and message.task_id is None
+    members = set() if plain else await _active_members(db, group_id)
+    muted = member.muted
+
+    async def attempt() -> dict[str, Any]:
+        if muted:
+            await use_speak_grant(db, group_id, caller.id)
+        task_id = None
+        if not plain:
+            task_id = await apply_task_message(
+                db, message, session_id=group.session_id, group_id=group_id, members=members
+            )
+        seq = await next_group_seq(db, group_id)
+        body = await insert_message(
+            db, message, session_id=group.session_id, task_id=task_id, group_id=group_id, seq=seq
+        )
+        if message.mentions:
+            await grant_mentions(db, group_id, caller.id, message.mentions)
+        if not plain:
+            await after_task_move(db, message, task_id)
+        stage(db, group_channel(group_id), message_delivery(seq, caller.id, body))
+        return body
+
+    return await store_with_retries(db, message, attempt, lambda m: _replayed(m, group_id))
+
+
+async def list_group_messages(
+    db: AsyncSession, *, caller: Agent, group_id: str, after: int, limit: int
+) -> GroupMessagePage:
+    await active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    rows = await db.exec(
+        select(StoredMessage.seq, StoredMessage.body)
+        .where(col(StoredMessage.group_id) == group_id, col(StoredMessage.seq) > after)
+        .order_by(col(StoredMessage.seq))
+        .limit(limit + 1)
+    )
+    found = list(rows.all())
+    page = found[:limit]
+    next_cursor = str(page[-1][0]) if len(found) > limit else None
+    return GroupMessagePage.model_validate(
+        {"items": [parse_message(body) for _, body in page], "nextCursor": next_cursor}
+    )

@@ -1,0 +1,293 @@
+"""Groups: creation (by a leader, or pre-configured by the operator), views, nesting, state."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.auth.current import Principal
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.models import Agent, Group, GroupMember, Session
+from app.models.types import utcnow
+from app.protocol.groups import (
+    CONVERSATION_MOVES,
+    ConversationState,
+    GroupCreate,
+    GroupTreeNode,
+    GroupUpdate,
+    GroupView,
+    MemberState,
+    MemberView,
+    StateEvent,
+)
+from app.services.events import append_group_event
+from app.services.sessions import participant_session
+
+MAX_GROUP_DEPTH = 5
+"""Root groups have depth 0; sub-groups may nest down to depth ``MAX_GROUP_DEPTH``."""
+MANAGERS = frozenset({"owner", "admin"})
+
+
+def new_group_id() -> str:
+    return f"grp-{uuid.uuid4().hex}"
+
+
+async def load_group(db: AsyncSession, group_id: str, *, for_update: bool = False) -> Group:
+    stmt = select(Group).where(col(Group.id) == group_id).execution_options(populate_existing=True)
+    if for_update:
+        stmt = stmt.with_for_update()
+    group = (await db.exec(stmt)).first()
+    if group is None:
+        raise NotFound(f"No group {group_id!r}.")
+    return group
+
+
+async def membership(db: AsyncSession, group_id: str, agent_id: str | None) -> GroupMember | None:
+    if agent_id is None:
+        return None
+    return await db.get(GroupMember, (group_id, agent_id))
+
+
+def is_manager(member: GroupMember | None) -> bool:
+    return member is not None and member.state == MemberState.ACTIVE and member.role in MANAGERS
+
+
+async def visible_group(
+    db: AsyncSession, group_id: str, principal: Principal
+) -> tuple[Group, GroupMember | None]:
+    """The group and the caller's membership; 404 for those who may not see it.
+
+    The operator and anyone with a membership record see a group; open groups are
+    visible to every agent.
+    """
+    group = await load_group(db, group_id)
+    member = await membership(db, group_id, principal.agent_id)
+    if principal.is_operator or member is not None or group.join_policy == "open":
+        return group, member
+    raise NotFound(f"No group {group_id!r}.")
+
+
+async def active_group(
+    db: AsyncSession, group_id: str, principal: Principal
+) -> tuple[Group, GroupMember]:
+    """For history, posting and streaming: active members only (403 for other viewers)."""
+    group, member = await visible_group(db, group_id, principal)
+    if member is None or member.state != MemberState.ACTIVE:
+        raise Forbidden("Only active members of the group may do this.")
+    return group, member
+
+
+async def require_manager(
+    db: AsyncSession, group_id: str, principal: Principal, *, operator_ok: bool = True
+) -> tuple[Group, GroupMember | None]:
+    group, member = await visible_group(db, group_id, principal)
+    if (principal.is_operator and operator_ok) or is_manager(member):
+        return group, member
+    raise Forbidden("Only the group's owner or admins may do this.")
+
+
+def member_view(member: GroupMember) -> MemberView:
+    return MemberView.model_validate(
+        {
+            "agentId": member.agent_id,
+            "role": member.role,
+            "state": member.state,
+            "muted": member.muted,
+            "note": member.note,
+            "updatedAt": member.updated_at,
+        }
+    )
+
+
+async def members_of(db: AsyncSession, group_id: str) -> list[GroupMember]:
+    rows = await db.exec(
+        select(GroupMember)
+        .where(col(GroupMember.group_id) == group_id)
+        .order_by(col(GroupMember.agent_id))
+    )
+    return list(rows.all())
+
+
+async def group_view(db: AsyncSession, group: Group) -> GroupView:
+    members = await members_of(db, group.id)
+    return GroupView.model_validate(
+        {
+            "id": group.id,
+            "sessionId": group.session_id,
+            "parentGroupId": group.parent_group_id,
+            "depth": group.depth,
+            "name": group.name,
+            "goal": group.goal,
+            "joinPolicy": group.join_policy,
+            "ownerId": group.owner_id,
+            "conversationState": group.conversation_state,
+            "lastSeq": group.last_seq,
+            "configuredByOperator": group.configured_by_operator,
+            "members": [member_view(m) for m in members],
+            "createdAt": group.created_at,
+            "updatedAt": group.updated_at,
+        }
+    )
+
+
+async def _live_agents(db: AsyncSession, ids: list[str]) -> None:
+    if not ids:
+        return
+    found = set(
+        (
+            await db.exec(
+                select(Agent.id).where(col(Agent.id).in_(ids), col(Agent.deleted_at).is_(None))
+            )
+        ).all()
+    )
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise InvalidInput(f"No registered agent {missing[0]!r}.")
+
+
+async def _owner_and_session(
+    db: AsyncSession, principal: Principal, body: GroupCreate
+) -> tuple[str, Session]:
+    if principal.agent is not None:
+        if body.owner_id is not None or body.member_ids:
+            raise Forbidden("Only the operator pre-configures owners and members.")
+        session = await participant_session(db, body.session_id, principal.agent.id)
+        return principal.agent.id, session
+    if body.owner_id is None:
+        raise InvalidInput("An operator-configured group names its ownerId.")
+    session_row = await db.get(Session, body.session_id)
+    if session_row is None:
+        raise NotFound(f"No session {body.session_id!r}.")
+    await _live_agents(db, [body.owner_id])
+    return body.owner_id, session_row
+
+
+async def _parent(
+    db: AsyncSession, body: GroupCreate, principal: Principal
+) -> tuple[str | None, int]:
+    if body.parent_group_id is None:
+        return None, 0
+    parent, member = await visible_group(db, body.parent_group_id, principal)
+    if not principal.is_operator and (member is None or member.state != MemberState.ACTIVE):
+        raise Forbidden("Only active members of the parent group open sub-groups in it.")
+    if parent.session_id != body.session_id:
+        raise InvalidInput("A sub-group belongs to its parent group's session.")
+    if parent.depth + 1 > MAX_GROUP_DEPTH:
+        raise InvalidInput(f"Groups nest at most {MAX_GROUP_DEPTH} levels deep.")
+    return parent.id, parent.depth + 1
+
+
+async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCreate) -> GroupView:
+    from app.services.members import set_member  # members import this module
+
+    owner_id, session = await _owner_and_session(db, principal, body)
+    if session.state == "closed":
+        raise Conflict("The session is closed.")
+    parent_id, depth = await _parent(db, body, principal)
+    invited = list(dict.fromkeys(i for i in body.invite_ids if i != owner_id))
+    members = list(dict.fromkeys(i for i in body.member_ids if i != owner_id))
+    if set(invited) & set(members):
+        raise InvalidInput("An agent is either invited or made a member, not both.")
+    await _live_agents(db, invited + members)
+    now = utcnow()
+    group = Group(
+        id=new_group_id(),
+        session_id=session.id,
+        parent_group_id=parent_id,
+        depth=depth,
+        name=body.name,
+        goal=body.goal,
+        join_policy=body.join_policy,
+        owner_id=owner_id,
+        configured_by_operator=principal.is_operator,
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(group)
+    await db.flush()
+    by = principal.agent_id
+    await set_member(db, group, owner_id, MemberState.ACTIVE, by=by, role="owner")
+    for agent_id in members:
+        await set_member(db, group, agent_id, MemberState.ACTIVE, by=by)
+    for agent_id in invited:
+        await set_member(db, group, agent_id, MemberState.INVITED, by=by)
+    await db.commit()
+    return await group_view(db, await load_group(db, group.id))
+
+
+async def move_conversation(
+    db: AsyncSession,
+    group: Group,
+    target: ConversationState,
+    *,
+    by: str | None,
+    reason: str | None = None,
+) -> None:
+    """Move the conversation state if the IoA table allows it; record it as a ``state`` event."""
+    current = ConversationState(group.conversation_state)
+    if target == current:
+        return
+    if target not in CONVERSATION_MOVES[current]:
+        raise Conflict(f"The conversation cannot move from {current.value} to {target.value}.")
+    now = utcnow()
+    group.conversation_state = target.value
+    group.updated_at = now
+    db.add(group)
+    await db.flush()
+    event = StateEvent(
+        group_id=group.id, previous=current, state=target, by=by, reason=reason, at=now
+    )
+    await append_group_event(db, group.id, "state", event, actor_id=by)
+
+
+async def update_group(
+    db: AsyncSession, *, group_id: str, principal: Principal, body: GroupUpdate
+) -> GroupView:
+    await require_manager(db, group_id, principal)
+    group = await load_group(db, group_id, for_update=True)
+    fields = body.model_dump(exclude_unset=True, exclude={"conversation_state"})
+    if any(v is None for v in fields.values()):
+        raise InvalidInput("name and joinPolicy cannot be null.")
+    if fields:
+        for key, value in fields.items():
+            setattr(group, key, value)
+        group.updated_at = utcnow()
+        db.add(group)
+    if body.conversation_state is not None:
+        await move_conversation(db, group, body.conversation_state, by=principal.agent_id)
+    await db.commit()
+    return await group_view(db, await load_group(db, group_id))
+
+
+async def subgroups(
+    db: AsyncSession, *, group_id: str, principal: Principal, whole_tree: bool
+) -> list[GroupTreeNode]:
+    """The children of a group, or (``whole_tree``) all its descendants as a tree."""
+    await visible_group(db, group_id, principal)
+    nodes: dict[str, GroupTreeNode] = {}
+    roots: list[GroupTreeNode] = []
+    frontier = [group_id]
+    while frontier:
+        rows = await db.exec(
+            select(Group)
+            .where(col(Group.parent_group_id).in_(frontier))
+            .order_by(col(Group.created_at), col(Group.id))
+        )
+        children = list(rows.all())
+        for child in children:
+            node = GroupTreeNode(
+                id=child.id,
+                name=child.name,
+                depth=child.depth,
+                parent_group_id=child.parent_group_id,
+                conversation_state=ConversationState(child.conversation_state),
+            )
+            nodes[child.id] = node
+            if child.parent_group_id == group_id:
+                roots.append(node)
+            else:
+                nodes[child.parent_group_id or ""].children.append(node)
+        frontier = [c.id for c in children] if whole_tree else []
+    return roots

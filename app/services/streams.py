@@ -1,0 +1,105 @@
+"""Server-sent event streams of numbered events: subscribe, replay from SQL, then go live.
+
+One loop serves the group streams and the inbox streams. It subscribes to the broker
+*before* it reads the backlog, so nothing committed in between is missed, and it drops
+every delivery whose ``seq`` it has already written, so nothing arrives twice. A gap in
+the live seqs, or a queue that overflowed because the reader is slow, sends it back to
+SQL. Frames that queued up together go out in one write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from app.broker import Broker, Delivery
+
+KEEPALIVE_FRAME = b": keep-alive\n\n"
+BACKLOG_PAGE = 500
+
+Backlog = Callable[[int, int], Awaitable[list[Delivery]]]
+
+
+@dataclass
+class StreamPlan:
+    channel: str
+    after: int
+    backlog: Backlog
+    me: str
+    keepalive_seconds: float
+    queue_frames: int
+    ends_after_seq: int | None = None
+    """Only a membership-ending event after this seq ends the stream (not an older one)."""
+
+
+class _Writer:
+    """Filters deliveries for one subscriber and tracks the last seq it has passed."""
+
+    def __init__(self, plan: StreamPlan) -> None:
+        self.plan = plan
+        self.last = plan.after
+        self.ended = False
+
+    def take(self, deliveries: list[Delivery], *, live: bool) -> tuple[list[bytes], bool]:
+        """The frames to write, and whether a live seq gap was seen (then stop and backfill).
+
+        SQL is the record, so a backlog is taken as it is.
+        """
+        frames: list[bytes] = []
+        for delivery in deliveries:
+            if delivery.seq <= self.last:
+                continue
+            if live and delivery.seq > self.last + 1:
+                return frames, True
+            self.last = delivery.seq
+            if delivery.sender_id != self.plan.me:
+                frames.append(delivery.frame)
+            if delivery.ends_for == self.plan.me and delivery.seq > (self.plan.ends_after_seq or 0):
+                self.ended = True
+                return frames, False
+        return frames, False
+
+
+async def event_stream(
+    broker: Broker,
+    plan: StreamPlan,
+    *,
+    on_keepalive: Callable[[], Awaitable[None]] | None = None,
+    on_frames: Callable[[int], None] | None = None,
+) -> AsyncIterator[bytes]:
+    subscription = broker.subscribe(plan.channel, plan.queue_frames)
+    writer = _Writer(plan)
+    try:
+        backfill = True
+        while not writer.ended:
+            if backfill:
+                backfill = False
+                while not writer.ended:
+                    batch = await plan.backlog(writer.last, BACKLOG_PAGE)
+                    frames, _ = writer.take(batch, live=False)
+                    if frames:
+                        if on_frames:
+                            on_frames(len(frames))
+                        yield b"".join(frames)
+                    if len(batch) < BACKLOG_PAGE:
+                        break
+                continue
+            if subscription.overflowed:
+                subscription.reset()
+                backfill = True
+                continue
+            live = subscription.drain()
+            if not live:
+                if not await subscription.wait(plan.keepalive_seconds):
+                    yield KEEPALIVE_FRAME
+                    if on_keepalive:
+                        await on_keepalive()
+                continue
+            live.sort(key=lambda d: d.seq)
+            frames, backfill = writer.take(live, live=True)
+            if frames:
+                if on_frames:
+                    on_frames(len(frames))
+                yield b"".join(frames)
+    finally:
+        broker.unsubscribe(subscription)

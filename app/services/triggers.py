@@ -1,0 +1,158 @@
+"""Pause and trigger (IoA §2.3.4): fire ``trigger.fired`` once when a trigger's tasks end.
+
+Firing is a conditional UPDATE (``fired_at IS NULL``) in the transaction that makes the
+last task final, or in the timer's transaction when the deadline passes — so a trigger
+fires exactly once, across replicas and restarts. A group that waits in
+``pause-and-trigger`` goes back to ``discussion`` when its trigger fires.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.auth.current import Principal
+from app.errors import Conflict, InvalidInput
+from app.models import GroupTrigger, GroupTriggerTask, Task
+from app.models.types import utcnow
+from app.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
+from app.protocol.tasks import FINAL_STATES
+from app.services.events import append_group_event, append_inbox_event
+from app.services.groups import load_group, move_conversation, require_manager, visible_group
+
+DUE_BATCH = 100
+_FINAL = frozenset(s.value for s in FINAL_STATES)
+
+
+def trigger_view(trigger: GroupTrigger) -> TriggerView:
+    return TriggerView.model_validate(
+        {
+            "id": trigger.id,
+            "groupId": trigger.group_id,
+            "createdBy": trigger.created_by,
+            "taskIds": trigger.task_ids,
+            "deadline": trigger.deadline,
+            "firedAt": trigger.fired_at,
+            "outcome": trigger.outcome,
+            "createdAt": trigger.created_at,
+        }
+    )
+
+
+async def _tasks(db: AsyncSession, task_ids: list[str]) -> list[Task]:
+    """Fresh from the store: a task may have moved in this transaction through Core."""
+    stmt = select(Task).where(col(Task.id).in_(task_ids))
+    rows = await db.exec(stmt.execution_options(populate_existing=True))
+    return list(rows.all())
+
+
+async def create_trigger(
+    db: AsyncSession, *, group_id: str, principal: Principal, body: TriggerCreate
+) -> TriggerView:
+    group, _ = await require_manager(db, group_id, principal)
+    if group.conversation_state == ConversationState.CONCLUSION.value:
+        raise Conflict("The group has concluded.")
+    task_ids = list(dict.fromkeys(body.task_ids))
+    tasks = await _tasks(db, task_ids)
+    known = {t.id for t in tasks if t.session_id == group.session_id}
+    missing = [t for t in task_ids if t not in known]
+    if missing:
+        raise InvalidInput(f"No task {missing[0]!r} in this group's session.")
+    now = utcnow()
+    deadline = now + timedelta(seconds=body.timeout_seconds) if body.timeout_seconds else None
+    trigger = GroupTrigger(
+        id=f"trg-{uuid.uuid4().hex}",
+        group_id=group_id,
+        created_by=principal.agent_id or group.owner_id,
+        task_ids=task_ids,
+        deadline=deadline,
+        created_at=now,
+    )
+    db.add(trigger)
+    db.add_all([GroupTriggerTask(trigger_id=trigger.id, task_id=t) for t in task_ids])
+    await db.flush()
+    if all(t.state in _FINAL for t in tasks):
+        await _fire(db, trigger, "completed", tasks)
+    await db.commit()
+    await db.refresh(trigger)
+    return trigger_view(trigger)
+
+
+async def list_triggers(
+    db: AsyncSession, *, group_id: str, principal: Principal
+) -> list[TriggerView]:
+    await visible_group(db, group_id, principal)
+    rows = await db.exec(
+        select(GroupTrigger)
+        .where(col(GroupTrigger.group_id) == group_id)
+        .order_by(col(GroupTrigger.created_at), col(GroupTrigger.id))
+    )
+    return [trigger_view(t) for t in rows.all()]
+
+
+async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: list[Task]) -> bool:
+    now = utcnow()
+    claimed = await db.exec(
+        update(GroupTrigger)
+        .where(col(GroupTrigger.id) == trigger.id, col(GroupTrigger.fired_at).is_(None))
+        .values(fired_at=now, outcome=outcome)
+    )
+    if claimed.rowcount != 1:
+        return False
+    event = TriggerFired(
+        group_id=trigger.group_id,
+        trigger_id=trigger.id,
+        outcome=outcome,
+        tasks=[{"id": t.id, "state": t.state} for t in tasks],
+        at=now,
+    )
+    await append_group_event(db, trigger.group_id, "trigger.fired", event)
+    await append_inbox_event(db, trigger.created_by, "trigger.fired", event)
+    group = await load_group(db, trigger.group_id, for_update=True)
+    if group.conversation_state == ConversationState.PAUSE_AND_TRIGGER.value:
+        await move_conversation(
+            db, group, ConversationState.DISCUSSION, by=None, reason=f"trigger {trigger.id}"
+        )
+    return True
+
+
+async def fire_ready_triggers(db: AsyncSession, task_id: str) -> None:
+    """After ``task_id`` moved: fire each pending trigger whose tasks are now all final."""
+    rows = await db.exec(
+        select(GroupTrigger)
+        .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
+        .where(col(GroupTriggerTask.task_id) == task_id, col(GroupTrigger.fired_at).is_(None))
+        # two last tasks ending at once: the second waits here and then sees the first
+        .with_for_update(of=GroupTrigger)
+    )
+    for trigger in rows.all():
+        tasks = await _tasks(db, trigger.task_ids)
+        if all(t.state in _FINAL for t in tasks):
+            await _fire(db, trigger, "completed", tasks)
+
+
+async def fire_due_triggers(db: AsyncSession) -> int:
+    """Fire the pending triggers whose deadline has passed; one transaction each."""
+    now = utcnow()
+    rows = await db.exec(
+        select(GroupTrigger.id)
+        .where(col(GroupTrigger.fired_at).is_(None), col(GroupTrigger.deadline) <= now)
+        .order_by(col(GroupTrigger.deadline))
+        .limit(DUE_BATCH)
+    )
+    fired = 0
+    for trigger_id in list(rows.all()):
+        trigger = await db.get(GroupTrigger, trigger_id)
+        if trigger is None:
+            continue
+        try:
+            fired += await _fire(db, trigger, "timeout", await _tasks(db, trigger.task_ids))
+            await db.commit()
+        except BaseException:
+            await db.rollback()
+            raise
+    return fired
