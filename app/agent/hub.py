@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 
 from app.agent.errors import HubIdentityError, HubRequestError, NotRegisteredError
+from app.agent.events import EventStream
+from app.agent.groups import Groups
 from app.agent.keys import AgentKey
 from app.agent.tokens import SignatureError, header_of, verify
 from app.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
@@ -173,6 +178,38 @@ class HubClient:
             self._token = None
             kwargs["headers"] = {k: v for k, v in headers.items() if k != "Authorization"}
         raise AssertionError("unreachable")
+
+    def forget_token(self) -> None:
+        """Drop the access token, so the next call authenticates again."""
+        self._token = None
+
+    @contextlib.asynccontextmanager
+    async def open_stream(
+        self, path: str, *, last_event_id: int, timeout: httpx.Timeout
+    ) -> AsyncIterator[httpx.Response]:
+        """A streaming GET of an SSE route, resuming after ``last_event_id``."""
+        headers = {
+            "Authorization": f"Bearer {await self.access_token()}",
+            "Accept": "text/event-stream",
+            "Last-Event-ID": str(last_event_id),
+        }
+        async with self._http.stream(
+            "GET", f"{self.base_url}{path}", headers=headers, timeout=timeout
+        ) as response:
+            yield response
+
+    def raise_or_json(self, response: httpx.Response) -> Any:
+        """The response's JSON, or ``HubRequestError`` carrying its problem document."""
+        return self._json(response)
+
+    def inbox(self, *, after: int = 0) -> EventStream:
+        """The agent's inbox stream: invitations, applications, task commands, triggers."""
+        return EventStream(self, "/v1/agents/me/events", after=after)
+
+    @functools.cached_property
+    def groups(self) -> Groups:
+        """Group membership, messages and streams (see ``app.agent.groups``)."""
+        return Groups(self)
 
     async def get_agent(self, agent_id: str) -> AgentCard:
         return AgentCard.model_validate(
