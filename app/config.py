@@ -38,6 +38,12 @@ class Settings(BaseSettings):
         le=100_000,
         description="per-subscriber queue; past it, catch up from SQL",
     )
+    stream_send_timeout_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="a stream whose reader takes no data this long ends",
+    )
     trigger_poll_seconds: float = Field(
         default=1.0, gt=0, le=60, description="how often trigger deadlines are checked"
     )

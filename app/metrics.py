@@ -34,6 +34,11 @@ class HubMetrics:
             "Events written to subscribers' streams",
             registry=self.registry,
         )
+        self.stream_catchups = Counter(
+            "agenthub_stream_catchups_total",
+            "Times a slow subscriber's queue overflowed and it caught up from SQL",
+            registry=self.registry,
+        )
         self.tokens_issued = Counter(
             "agenthub_access_tokens_issued_total", "Access tokens issued", registry=self.registry
         )

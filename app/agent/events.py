@@ -3,8 +3,8 @@
 ``EventStream`` is an async iterator of ``HubEvent``. It remembers the last ``seq`` it
 handed out; when the connection drops it reconnects with ``Last-Event-ID`` after a short,
 growing pause, so a consumer sees every event once, in order, across disconnects. It stops
-by itself when the stream ends the agent's membership (a ``member`` event about the agent
-with state ``left`` or ``removed``); a 403 or 404 from the hub raises ``HubRequestError``.
+by itself when the hub ends the stream after a ``member`` event that ends the agent's
+membership (state ``left`` or ``removed``); a 403 or 404 from the hub raises ``HubRequestError``.
 """
 
 from __future__ import annotations
@@ -103,13 +103,19 @@ class EventStream:
                         self.reconnects += 1
                     connected_once = True
                     pause = FIRST_RETRY_SECONDS
+                    ending = False
                     async for event in parse_sse(response.aiter_lines()):
                         if event.seq <= self.last_seq:
                             continue
                         self.last_seq = event.seq
+                        ending = self._ends_me(event)
                         yield event
-                        if self._closed or self._ends_me(event):
+                        if self._closed:
                             return
+                    if ending:
+                        # the hub closed the stream right after ending our membership (an
+                        # older leaving, replayed, is followed by more events instead)
+                        return
             except HubRequestError as error:
                 if error.status < 500 and error.status not in (408, 425, 429):
                     raise

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import Request
 from sqlalchemy import update
 from sqlmodel import col
 from sse_starlette import EventSourceResponse
+from sse_starlette.sse import SendTimeoutError
+from starlette.types import Receive, Scope, Send
 
 from app.broker import Broker
 from app.config import Settings
@@ -16,6 +19,8 @@ from app.metrics import HubMetrics
 from app.models import Agent
 from app.models.types import utcnow
 from app.services.streams import Backlog, StreamPlan, event_stream
+
+logger = logging.getLogger(__name__)
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
@@ -74,12 +79,29 @@ def stream_response(
         metrics.open_streams.inc()
         try:
             async for chunk in event_stream(
-                broker, plan, on_keepalive=still_here, on_frames=metrics.deliveries.inc
+                broker,
+                plan,
+                on_keepalive=still_here,
+                on_frames=metrics.deliveries.inc,
+                on_overflow=metrics.stream_catchups.inc,
             ):
                 yield chunk
         finally:
             metrics.open_streams.dec()
 
-    return EventSourceResponse(
-        frames(), headers=SSE_HEADERS, ping=0, send_timeout=settings.keepalive_seconds * 4
+    return HubEventSource(
+        frames(), headers=SSE_HEADERS, ping=0, send_timeout=settings.stream_send_timeout_seconds
     )
+
+
+class HubEventSource(EventSourceResponse):
+    """sse-starlette's response; a reader that stopped reading is let go quietly.
+
+    Nothing is lost by it: the client resumes with ``Last-Event-ID``.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except SendTimeoutError:
+            logger.info("closed a stream whose reader took nothing for %ss", self.send_timeout)

@@ -34,8 +34,8 @@ class MemoryBroker:
         for subscription in self._channels.get(channel, ()):
             subscription.offer(delivery)
 
-    def subscriber_count(self, channel: str) -> int:
-        return len(self._channels.get(channel, ()))
+    def subscriptions(self, channel: str) -> list[Subscription]:
+        return list(self._channels.get(channel, ()))
 
     def queued_frames(self) -> int:
         """Frames waiting in all queues: what the broker holds in memory now."""

@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.errors import Conflict, Forbidden, InvalidInput
 from app.models import Agent, SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
-from app.protocol.messages import TaskCommand, parse_message
+from app.protocol.messages import TaskCommand, TaskResult, TaskStatusUpdate, parse_message
 from app.protocol.sessions import MessagePage
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
@@ -92,11 +92,14 @@ async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: st
     if task_id is None:
         return
     if isinstance(message, TaskCommand):
+        if message.command in NO_MOVE_COMMANDS:
+            return
         task = await db.get(Task, task_id)
-        if task is not None and message.command not in NO_MOVE_COMMANDS:
+        if task is not None:
             await append_inbox_event(db, task.partner_id, "task", message.to_wire())
-    else:
-        await fire_ready_triggers(db, task_id)
+    elif not isinstance(message, TaskResult | TaskStatusUpdate):
+        return
+    await fire_ready_triggers(db, task_id)
 
 
 async def store_with_retries(

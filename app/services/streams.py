@@ -66,6 +66,7 @@ async def event_stream(
     *,
     on_keepalive: Callable[[], Awaitable[None]] | None = None,
     on_frames: Callable[[int], None] | None = None,
+    on_overflow: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
     subscription = broker.subscribe(plan.channel, plan.queue_frames)
     writer = _Writer(plan)
@@ -85,6 +86,8 @@ async def event_stream(
                         break
                 continue
             if subscription.overflowed:
+                if on_overflow:
+                    on_overflow()
                 subscription.reset()
                 backfill = True
                 continue

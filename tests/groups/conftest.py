@@ -1,0 +1,54 @@
+"""A live hub under uvicorn and kit clients for it, for the group stream tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from app.agent import AgentKey, HubClient
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables
+from tests.live import LiveServer
+
+STREAM_SETTINGS = {
+    "keepalive_seconds": 0.5,
+    "stream_queue_frames": 32,
+    "stream_send_timeout_seconds": 60.0,
+}
+
+
+@pytest.fixture
+async def live(settings: Settings) -> AsyncIterator[LiveServer]:
+    server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+        await _empty_tables(settings.database_url)
+
+
+MakeMember = Callable[[str], Awaitable[HubClient]]
+
+
+@pytest.fixture
+async def make_member(live: LiveServer) -> AsyncIterator[MakeMember]:
+    clients: list[HubClient] = []
+
+    async def make(name: str) -> HubClient:
+        kit = HubClient(live.url, key=AgentKey.generate())
+        body: dict[str, Any] = {
+            "name": name,
+            "description": f"{name} for tests",
+            "skills": [],
+            "publicJwk": kit.key.public_jwk,
+        }
+        await kit.register(body, registration_token=REGISTRATION_TOKEN)
+        clients.append(kit)
+        return kit
+
+    yield make
+    for kit in clients:
+        await kit.aclose()

@@ -1,0 +1,329 @@
+"""Group messages and tasks, conversation states, nesting and triggers (over the API)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlmodel import col
+
+from app.main import create_app
+from app.models import GroupEvent, GroupTrigger, StoredMessage
+from tests.conftest import MakeAgent, problem
+from tests.groups.helpers import count, create_group, post, team
+from tests.messages import chat, command, result
+
+
+async def test_post_assigns_seq_and_is_idempotent(make_agent: MakeAgent, hub: Any) -> None:
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid = group["id"]
+    body = chat(str(a.agent_id), "first", role="partner")
+    first = await a.request("POST", f"/v1/groups/{gid}/messages", json=body)
+    assert first.status_code == 201, first.text
+    stored = first.json()
+    assert stored["groupId"] == gid and stored["sessionId"] == group["sessionId"]
+    assert stored["seq"] == group["lastSeq"] + 2  # after a's invitation and acceptance
+    assert "receivedAt" in stored
+    again = await a.request("POST", f"/v1/groups/{gid}/messages", json=body)
+    assert again.status_code == 200 and again.json() == stored
+    second = await post(leader, gid, "second", role="leader")
+    assert second["seq"] == stored["seq"] + 1
+    page = (await a.request("GET", f"/v1/groups/{gid}/messages", params={"limit": 1})).json()
+    assert [m["id"] for m in page["items"]] == [body["id"]]
+    rest = await a.request(
+        "GET", f"/v1/groups/{gid}/messages", params={"after": page["nextCursor"]}
+    )
+    assert [m["seq"] for m in rest.json()["items"]] == [second["seq"]]
+    assert rest.json()["nextCursor"] is None
+    view = (await leader.request("GET", f"/v1/groups/{gid}")).json()
+    assert view["lastSeq"] == second["seq"]
+
+
+async def test_bad_posts_change_nothing(make_agent: MakeAgent, hub: Any) -> None:
+    leader, a, outsider = (await make_agent("leader"), await make_agent("a"), await make_agent("x"))
+    group = await team(leader, a)
+    gid = group["id"]
+    url = f"/v1/groups/{gid}/messages"
+    before = await count(hub, StoredMessage)
+    problem(await a.request("POST", url, json=chat(str(leader.agent_id), "spoof")), 403)
+    problem(await a.request("POST", url, json=chat(str(a.agent_id), "x", groupId="other")), 422)
+    problem(await a.request("POST", url, json=chat(str(a.agent_id), "x", sessionId="other")), 422)
+    problem(
+        await a.request(
+            "POST", url, json={**chat(str(a.agent_id), "x"), "dataItems": [{"type": "video"}]}
+        ),
+        422,
+    )
+    problem(
+        await a.request(
+            "POST", url, content=b"{not json", headers={"content-type": "application/json"}
+        ),
+        400,
+    )
+    problem(await outsider.request("POST", url, json=chat(str(outsider.agent_id), "x")), 404)
+    problem(await outsider.request("GET", url), 404)
+    problem(await outsider.request("GET", f"/v1/groups/{gid}/events"), 404)
+    problem(await a.request("GET", url, params={"after": -1}), 422)
+    problem(await a.request("GET", f"/v1/groups/{gid}/events", headers={"Last-Event-ID": "x"}), 400)
+    problem(await a.request("GET", "/v1/groups/nope/messages"), 404)
+    problem(await a.request("GET", "/v1/groups/nope"), 404)
+    assert await count(hub, StoredMessage) == before
+    # only a's acceptance came after the group was created
+    last_seq = (await leader.request("GET", f"/v1/groups/{gid}")).json()["lastSeq"]
+    assert last_seq == group["lastSeq"] + 1
+
+
+async def test_task_messages_in_a_group_move_tasks(make_agent: MakeAgent, hub: Any) -> None:
+    leader, a, b = await make_agent("leader"), await make_agent("a"), await make_agent("b")
+    group = await team(leader, a)
+    gid = group["id"]
+    url = f"/v1/groups/{gid}/messages"
+    # the partner must be an active member
+    problem(
+        await leader.request(
+            "POST",
+            url,
+            json=command(str(leader.agent_id), "start", task_id="t-x", partnerId=b.agent_id),
+        ),
+        422,
+    )
+    start = command(str(leader.agent_id), "start", task_id="t-1", partnerId=a.agent_id)
+    assert (await leader.request("POST", url, json=start)).status_code == 201
+    # a partner report by the wrong agent is a 409, the store unchanged
+    problem(
+        await leader.request(
+            "POST",
+            url,
+            json={**result(str(leader.agent_id), "t-1", "accepted"), "senderRole": "leader"},
+        ),
+        409,
+    )
+    for state in ("accepted", "working"):
+        assert (
+            await a.request("POST", url, json=result(str(a.agent_id), "t-1", state))
+        ).status_code == 201
+    problem(await a.request("POST", url, json=result(str(a.agent_id), "t-1", "accepted")), 409)
+    task = (await a.request("GET", "/v1/tasks/t-1")).json()
+    assert task["groupId"] == gid and task["state"] == "working"
+    assert [s["state"] for s in task["statusHistory"]] == ["accepted", "working"]
+    listed = (await leader.request("GET", "/v1/tasks", params={"groupId": gid})).json()
+    assert [t["id"] for t in listed["items"]] == ["t-1"]
+
+
+async def test_conversation_states(make_agent: MakeAgent, hub: Any) -> None:
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid = group["id"]
+    url = f"/v1/groups/{gid}"
+    problem(await a.request("PATCH", url, json={"conversationState": "conclusion"}), 403)
+    problem(
+        await leader.request("PATCH", url, json={"conversationState": "pause-and-trigger"}), 409
+    )
+    problem(await leader.request("PATCH", url, json={"conversationState": "chaos"}), 422)
+    for state in (
+        "sync-task-assignment",
+        "async-task-assignment",
+        "pause-and-trigger",
+        "discussion",
+    ):
+        response = await leader.request("PATCH", url, json={"conversationState": state})
+        assert response.status_code == 200 and response.json()["conversationState"] == state
+    renamed = await leader.request("PATCH", url, json={"name": "renamed", "goal": "new goal"})
+    assert renamed.json()["name"] == "renamed"
+    problem(await leader.request("PATCH", url, json={"name": None}), 422)
+    assert (
+        await leader.request("PATCH", url, json={"conversationState": "conclusion"})
+    ).status_code == 200
+    problem(await leader.request("PATCH", url, json={"conversationState": "discussion"}), 409)
+    reply = chat(str(a.agent_id), "too late", role="partner")
+    problem(await a.request("POST", f"{url}/messages", json=reply), 409)
+    problem(await leader.request("POST", f"{url}/invitations", json={"agentId": a.agent_id}), 409)
+    # every move is recorded in order
+    async with hub.state.session_factory() as db:
+        from sqlmodel import select
+
+        rows = await db.exec(
+            select(GroupEvent.data)
+            .where(col(GroupEvent.group_id) == gid, col(GroupEvent.kind) == "state")
+            .order_by(col(GroupEvent.seq))
+        )
+        moves = [(d["previous"], d["state"]) for d in rows.all()]
+    assert moves == [
+        ("discussion", "sync-task-assignment"),
+        ("sync-task-assignment", "async-task-assignment"),
+        ("async-task-assignment", "pause-and-trigger"),
+        ("pause-and-trigger", "discussion"),
+        ("discussion", "conclusion"),
+    ]
+
+
+async def test_nested_groups_and_the_tree(make_agent: MakeAgent, hub: Any) -> None:
+    leader, a, b, outsider = [await make_agent(n) for n in ("leader", "a", "b", "x")]
+    root = await team(leader, a)
+    session_id = root["sessionId"]
+    child = await create_group(a, session_id, parentGroupId=root["id"], inviteIds=[b.agent_id])
+    assert child["depth"] == 1 and child["parentGroupId"] == root["id"]
+    grandchild = await create_group(a, session_id, parentGroupId=child["id"], name="deep")
+    # only active members of the parent open sub-groups in it
+    await b.request("POST", f"/v1/groups/{child['id']}/invitations/{b.agent_id}/decline")
+    problem(
+        await b.request(
+            "POST",
+            "/v1/groups",
+            json={"sessionId": session_id, "name": "n", "parentGroupId": child["id"]},
+        ),
+        404,
+    )
+    problem(await outsider.request("GET", f"/v1/groups/{root['id']}/subgroups"), 404)
+    parent = grandchild
+    for _ in range(3):
+        parent = await create_group(a, session_id, parentGroupId=parent["id"])
+    assert parent["depth"] == 5
+    problem(
+        await a.request(
+            "POST",
+            "/v1/groups",
+            json={"sessionId": session_id, "name": "n", "parentGroupId": parent["id"]},
+        ),
+        422,
+    )
+    children = (await leader.request("GET", f"/v1/groups/{root['id']}/subgroups")).json()["items"]
+    assert [c["id"] for c in children] == [child["id"]] and children[0]["children"] == []
+    tree = (
+        await leader.request("GET", f"/v1/groups/{root['id']}/subgroups", params={"depth": "all"})
+    ).json()["items"]
+    depths = []
+    node = tree[0]
+    while True:
+        depths.append(node["depth"])
+        if not node["children"]:
+            break
+        node = node["children"][0]
+    assert depths == [1, 2, 3, 4, 5]
+    problem(
+        await leader.request("GET", f"/v1/groups/{root['id']}/subgroups", params={"depth": "7"}),
+        422,
+    )
+
+
+async def _finish(
+    leader: Any, partner: Any, gid: str, task_id: str, end: str = "completed"
+) -> None:
+    url = f"/v1/groups/{gid}/messages"
+    start = command(str(leader.agent_id), "start", task_id=task_id, partnerId=partner.agent_id)
+    assert (await leader.request("POST", url, json=start)).status_code == 201
+    for state in ("accepted", "working"):
+        assert (
+            await partner.request("POST", url, json=result(str(partner.agent_id), task_id, state))
+        ).status_code == 201
+    if end == "failed":
+        assert (
+            await partner.request(
+                "POST", url, json=result(str(partner.agent_id), task_id, "failed")
+            )
+        ).status_code == 201
+        return
+    products = [{"id": "p", "dataItems": [{"type": "text", "text": "done"}]}]
+    done = result(str(partner.agent_id), task_id, "awaiting-completion", products=products)
+    assert (await partner.request("POST", url, json=done)).status_code == 201
+    complete = command(str(leader.agent_id), "complete", task_id=task_id)
+    assert (await leader.request("POST", url, json=complete)).status_code == 201
+
+
+async def _start_only(leader: Any, partner: Any, gid: str, task_id: str) -> None:
+    url = f"/v1/groups/{gid}/messages"
+    start = command(str(leader.agent_id), "start", task_id=task_id, partnerId=partner.agent_id)
+    assert (await leader.request("POST", url, json=start)).status_code == 201
+    assert (
+        await partner.request("POST", url, json=result(str(partner.agent_id), task_id, "accepted"))
+    ).status_code == 201
+
+
+async def fired_events(hub: Any, gid: str) -> list[dict[str, Any]]:
+    from sqlmodel import select
+
+    async with hub.state.session_factory() as db:
+        rows = await db.exec(
+            select(GroupEvent.data).where(
+                col(GroupEvent.group_id) == gid, col(GroupEvent.kind) == "trigger.fired"
+            )
+        )
+        return [dict(d) for d in rows.all()]
+
+
+async def test_trigger_fires_once_when_tasks_end_and_resumes_discussion(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, a, b = await make_agent("leader"), await make_agent("a"), await make_agent("b")
+    group = await team(leader, a, b)
+    gid = group["id"]
+    await _start_only(leader, a, gid, "t-a")
+    await _start_only(leader, b, gid, "t-b")
+    problem(await a.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-a"]}), 403)
+    problem(
+        await leader.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["nope"]}), 422
+    )
+    problem(await leader.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": []}), 422)
+    for state in ("async-task-assignment", "pause-and-trigger"):
+        await leader.request("PATCH", f"/v1/groups/{gid}", json={"conversationState": state})
+    made = await leader.request(
+        "POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-a", "t-b"]}
+    )
+    assert made.status_code == 201, made.text
+    assert made.json()["firedAt"] is None
+    url = f"/v1/groups/{gid}/messages"
+    for state in ("working", "failed"):
+        await a.request("POST", url, json=result(str(a.agent_id), "t-a", state))
+    assert await fired_events(hub, gid) == []
+    await leader.request("POST", url, json=command(str(leader.agent_id), "cancel", task_id="t-b"))
+    fired = await fired_events(hub, gid)
+    assert len(fired) == 1 and fired[0]["outcome"] == "completed"
+    assert {t["id"]: t["state"] for t in fired[0]["tasks"]} == {"t-a": "failed", "t-b": "canceled"}
+    view = (await leader.request("GET", f"/v1/groups/{gid}")).json()
+    assert view["conversationState"] == "discussion"
+    triggers = (await leader.request("GET", f"/v1/groups/{gid}/triggers")).json()["items"]
+    assert triggers[0]["outcome"] == "completed" and triggers[0]["firedAt"] is not None
+    # a trigger on tasks that are already final fires at once
+    again = await leader.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-a"]})
+    assert again.json()["outcome"] == "completed"
+    assert len(await fired_events(hub, gid)) == 2
+
+
+async def test_trigger_on_point_to_point_tasks(make_agent: MakeAgent, hub: Any) -> None:
+    """Asynchronous sub-tasks may run point-to-point in the same session (hybrid mode)."""
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid, session_id = group["id"], group["sessionId"]
+    p2p = f"/v1/sessions/{session_id}/messages"
+    start = command(str(leader.agent_id), "start", task_id="t-p2p", partnerId=a.agent_id)
+    assert (await leader.request("POST", p2p, json=start)).status_code == 201
+    made = await leader.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-p2p"]})
+    assert made.status_code == 201
+    assert (
+        await a.request("POST", p2p, json=result(str(a.agent_id), "t-p2p", "rejected"))
+    ).status_code == 201
+    assert len(await fired_events(hub, gid)) == 1
+
+
+async def test_trigger_timeout_fires_once_across_a_restart(
+    make_agent: MakeAgent, hub: Any, settings: Any
+) -> None:
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid = group["id"]
+    await _start_only(leader, a, gid, "t-slow")
+    made = await leader.request(
+        "POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-slow"], "timeoutSeconds": 0.5}
+    )
+    assert made.status_code == 201
+    # other hub processes on the same store, one after the other: it fires once
+    fast = settings.model_copy(update={"trigger_poll_seconds": 0.05})
+    for _ in range(2):
+        second = create_app(fast)
+        async with second.router.lifespan_context(second):
+            await asyncio.sleep(1.0)
+    fired = await fired_events(hub, gid)
+    assert len(fired) == 1 and fired[0]["outcome"] == "timeout"
+    assert fired[0]["tasks"] == [{"id": "t-slow", "state": "accepted"}]
+    assert await count(hub, GroupTrigger, col(GroupTrigger.outcome) == "timeout") == 1

@@ -1,0 +1,252 @@
+"""Group and inbox streams over real SSE connections to a live hub (uvicorn on loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from typing import Any
+
+from app.agent import HubClient
+from app.agent.events import EventStream, HubEvent
+from tests.groups.conftest import MakeMember
+from tests.groups.helpers import count  # noqa: F401
+from tests.live import LiveServer
+
+WAIT_SECONDS = 30
+
+
+async def form_team(leader: HubClient, *members: HubClient) -> str:
+    response = await leader.request(
+        "POST",
+        "/v1/sessions",
+        json={"receivers": [{"agentId": m.agent_id, "mode": "group"} for m in members]},
+    )
+    session_id = response.json()["id"]
+    group = await leader.groups.create(
+        session_id, "team", invite=[str(m.agent_id) for m in members]
+    )
+    for member in members:
+        await member.groups.accept(group.id)
+    return group.id
+
+
+async def collect(stream: EventStream, want: int, kind: str = "message") -> list[HubEvent]:
+    """The first ``want`` events of ``kind`` (other kinds are skipped), within the time bound."""
+    got: list[HubEvent] = []
+
+    async def run() -> None:
+        async for event in stream:
+            if event.kind == kind:
+                got.append(event)
+                if len(got) == want:
+                    stream.close()
+                    return
+
+    await asyncio.wait_for(run(), WAIT_SECONDS)
+    return got
+
+
+async def test_every_member_gets_every_other_message_once_in_order(make_member: MakeMember) -> None:
+    leader = await make_member("leader")
+    posters = [await make_member(f"poster-{i}") for i in range(4)]
+    listeners = [await make_member(f"listener-{i}") for i in range(2)]
+    gid = await form_team(leader, *posters, *listeners)
+    per_poster = 15
+    everyone = [leader, *posters, *listeners]
+    own_count = {m.agent_id: (per_poster if m in posters else 0) for m in everyone}
+    total = per_poster * len(posters)
+    readers = {
+        m.agent_id: asyncio.create_task(
+            collect(m.groups.events(gid), total - own_count[m.agent_id])
+        )
+        for m in everyone
+    }
+    await asyncio.sleep(0.2)  # some streams go live before the posts, some replay them
+
+    async def speak(member: HubClient) -> list[str]:
+        return [
+            (await member.groups.post(gid, f"{member.agent_id} #{i}"))["id"]
+            for i in range(per_poster)
+        ]
+
+    sent = await asyncio.gather(*(speak(p) for p in posters))
+    ids_by_sender = {p.agent_id: set(ids) for p, ids in zip(posters, sent, strict=True)}
+    all_ids = set().union(*ids_by_sender.values())
+    for member in everyone:
+        events = await readers[member.agent_id]
+        seqs = [e.seq for e in events]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+        ids = [e.data["id"] for e in events]
+        assert len(ids) == len(set(ids))
+        assert set(ids) == all_ids - ids_by_sender.get(member.agent_id, set())
+        assert all(e.data["senderId"] != member.agent_id for e in events)
+        assert all(e.data["groupId"] == gid for e in events)
+
+
+async def test_a_dropped_subscriber_resumes_without_loss(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    leader, reader = await make_member("leader"), await make_member("reader")
+    gid = await form_team(leader, reader)
+    for i in range(5):
+        await leader.groups.post(gid, f"before {i}", role="leader")
+    first = await collect(reader.groups.events(gid), 3)
+    last = first[-1].seq
+    # the reader went away after 3; 5 more are posted while it is gone
+    for i in range(5):
+        await leader.groups.post(gid, f"while away {i}", role="leader")
+    # resuming with Last-Event-ID gives exactly what came after
+    rest = await collect(reader.groups.events(gid, after=last), 7)
+    texts = [e.data["dataItems"][0]["text"] for e in first + rest]
+    assert texts == [f"before {i}" for i in range(5)] + [f"while away {i}" for i in range(5)]
+
+    # and a stream whose connection the hub drops reconnects by itself and misses nothing
+    stream = reader.groups.events(gid, after=rest[-1].seq)
+    follower = asyncio.create_task(collect(stream, 6))
+    await leader.groups.post(gid, "live 0", role="leader")
+    await asyncio.sleep(0.3)
+    await live.stop()
+    await live.restart()
+    for i in range(1, 6):
+        await leader.groups.post(gid, f"live {i}", role="leader")
+    events = await follower
+    assert [e.data["dataItems"][0]["text"] for e in events] == [f"live {i}" for i in range(6)]
+    assert stream.reconnects >= 1
+
+
+async def _raw_stream(
+    live: LiveServer, path: str, token: str
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """An SSE request on a socket with a tiny receive buffer, that we then do not read."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", live.port))
+    reader, writer = await asyncio.open_connection(sock=sock, limit=2**20)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    await writer.drain()
+    return reader, writer
+
+
+async def test_a_reader_that_stops_reading_costs_bounded_memory(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    leader, stalled = await make_member("leader"), await make_member("stalled")
+    gid = await form_team(leader, stalled)
+    app: Any = live.app
+    broker = app.state.broker
+    bound = app.state.settings.stream_queue_frames
+    reader, writer = await _raw_stream(
+        live, f"/v1/groups/{gid}/events", await stalled.access_token()
+    )
+    try:
+        big = "x" * 30_000
+        peak = 0
+        posts = 300  # ~9 MB: more than the socket buffers hold
+        for i in range(posts):
+            await leader.groups.post(gid, f"{i} {big}", role="leader")
+            peak = max(peak, broker.queued_frames())
+        assert peak <= bound
+        (subscription,) = broker.subscriptions(f"group:{gid}")
+        assert subscription.overflowed, "the reader never fell behind: the bound was not tested"
+        # now it reads: everything arrives, once, in order (caught up from SQL)
+        seen: list[int] = []
+        texts: list[str] = []
+
+        async def drain() -> None:
+            buffer = b""
+            while len(texts) < posts:
+                chunk = await reader.read(2**16)
+                assert chunk, "the hub closed the stream"
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    frame, buffer = buffer.split(b"\n\n", 1)
+                    lines = dict(
+                        line.split(b": ", 1)
+                        for line in frame.split(b"\n")
+                        if b": " in line and not line.startswith(b":")
+                    )
+                    if lines.get(b"event") == b"message":
+                        seen.append(int(lines[b"id"]))
+                        texts.append(lines[b"data"].decode())
+
+        await asyncio.wait_for(drain(), WAIT_SECONDS)
+        assert app.state.metrics.stream_catchups._value.get() >= 1
+        assert seen == sorted(set(seen))
+        assert [t.split('"text":"', 1)[1].split(" ", 1)[0] for t in texts] == [
+            str(i) for i in range(posts)
+        ]
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+
+
+async def test_keepalive_comments_on_an_idle_stream(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    leader = await make_member("leader")
+    gid = await form_team(leader)
+    reader, writer = await _raw_stream(
+        live, f"/v1/groups/{gid}/events", await leader.access_token()
+    )
+    try:
+        data = b""
+        while data.count(b": keep-alive") < 2:
+            data += await asyncio.wait_for(reader.read(4096), 5)
+        head = data.split(b"\r\n\r\n", 1)[0].lower()
+        assert (
+            b"200 ok" in head and b"text/event-stream" in head and b"x-accel-buffering: no" in head
+        )
+    finally:
+        writer.close()
+
+
+async def test_leaving_or_removal_ends_the_stream(make_member: MakeMember) -> None:
+    leader, a, b = await make_member("leader"), await make_member("a"), await make_member("b")
+    gid = await form_team(leader, a, b)
+    await leader.groups.post(gid, "hello", role="leader")
+    streams = {m.agent_id: m.groups.events(gid) for m in (a, b)}
+
+    async def until_end(member: HubClient) -> list[HubEvent]:
+        return [e async for e in streams[member.agent_id]]
+
+    tasks = {m.agent_id: asyncio.create_task(until_end(m)) for m in (a, b)}
+    await asyncio.sleep(0.3)
+    await a.groups.leave(gid)
+    await leader.groups.remove(gid, str(b.agent_id))
+    for member, state in ((a, "left"), (b, "removed")):
+        events = await asyncio.wait_for(tasks[member.agent_id], WAIT_SECONDS)
+        assert events[-1].kind == "member"
+        assert events[-1].data["agentId"] == member.agent_id and events[-1].data["state"] == state
+        assert any(e.kind == "message" for e in events)
+    # a member who left and came back is not cut off by its old leaving
+    await leader.groups.invite(gid, str(a.agent_id))
+    await a.groups.accept(gid)
+    back = a.groups.events(gid)
+    follower = asyncio.create_task(collect(back, 2))
+    await leader.groups.post(gid, "welcome back", role="leader")
+    events = await follower
+    assert [e.data["dataItems"][0]["text"] for e in events] == ["hello", "welcome back"]
+
+
+async def test_the_inbox_stream_brings_invitations(make_member: MakeMember) -> None:
+    leader, guest = await make_member("leader"), await make_member("guest")
+    inbox = guest.inbox()
+    waiting = asyncio.create_task(collect(inbox, 1, kind="member"))
+    await asyncio.sleep(0.2)
+    gid = await form_team(leader)
+    await leader.groups.invite(gid, str(guest.agent_id))
+    (invitation,) = await waiting
+    assert invitation.data["groupId"] == gid and invitation.data["state"] == "invited"
+    assert invitation.data["by"] == leader.agent_id
+    await guest.groups.accept(gid)
+    # resumable: after the invitation comes the acceptance
+    (accepted,) = await collect(guest.inbox(after=invitation.seq), 1, kind="member")
+    assert accepted.data["state"] == "active" and accepted.seq == invitation.seq + 1
+    card = await leader.get_agent(str(guest.agent_id))
+    assert card.status == "online"
