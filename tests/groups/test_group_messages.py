@@ -327,3 +327,30 @@ async def test_trigger_timeout_fires_once_across_a_restart(
     assert len(fired) == 1 and fired[0]["outcome"] == "timeout"
     assert fired[0]["tasks"] == [{"id": "t-slow", "state": "accepted"}]
     assert await count(hub, GroupTrigger, col(GroupTrigger.outcome) == "timeout") == 1
+
+
+async def test_two_last_tasks_ending_at_once_fire_the_trigger_once(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, a, b = await make_agent("leader"), await make_agent("a"), await make_agent("b")
+    group = await team(leader, a, b)
+    gid = group["id"]
+    url = f"/v1/groups/{gid}/messages"
+    rounds = 8
+    for n in range(rounds):
+        ids = (f"t-{n}-a", f"t-{n}-b")
+        for partner, task_id in zip((a, b), ids, strict=True):
+            await _start_only(leader, partner, gid, task_id)
+            await partner.request(
+                "POST", url, json=result(str(partner.agent_id), task_id, "working")
+            )
+        made = await leader.request("POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ids})
+        assert made.status_code == 201
+        answers = await asyncio.gather(
+            a.request("POST", url, json=result(str(a.agent_id), ids[0], "failed")),
+            b.request("POST", url, json=result(str(b.agent_id), ids[1], "failed")),
+        )
+        assert [r.status_code for r in answers] == [201, 201]
+        fired = await fired_events(hub, gid)
+        assert len(fired) == n + 1, f"round {n}: {len(fired) - n} firings"
+        assert {t["state"] for t in fired[-1]["tasks"]} == {"failed"}

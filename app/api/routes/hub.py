@@ -28,6 +28,10 @@ async def readyz(request: Request) -> dict[str, str]:
             await conn.execute(text("SELECT 1"))
     except Exception as exc:
         raise Unavailable("The SQL store does not answer.") from exc
+    try:
+        await request.app.state.broker.ping()
+    except Exception as exc:
+        raise Unavailable("The broker does not answer.") from exc
     return {"status": "ready"}
 
 
