@@ -22,6 +22,8 @@ from app.services.streams import Backlog, StreamPlan, event_stream
 
 logger = logging.getLogger(__name__)
 
+MAX_SEQ = 2**62
+
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {
@@ -38,8 +40,8 @@ def resume_point(after: int | None, last_event_id: str | None) -> int:
             value = int(last_event_id.strip())
         except ValueError:
             raise BadRequest("Last-Event-ID must be the seq of an event.") from None
-        if value < 0:
-            raise BadRequest("Last-Event-ID must not be negative.")
+        if not 0 <= value <= MAX_SEQ:
+            raise BadRequest(f"Last-Event-ID must be a seq between 0 and {MAX_SEQ}.")
         return value
     return after or 0
 

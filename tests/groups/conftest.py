@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -25,6 +26,14 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
     server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
     try:
         yield server
+        # every stream the test opened has let go of its subscription (no leaked tasks)
+        app: Any = server.app
+        for _ in range(100):
+            if app.state.broker.queued_frames() == 0 and not app.state.broker._channels:
+                break
+            await asyncio.sleep(0.05)
+        assert not app.state.broker._channels, "a stream outlived its client"
+        assert app.state.metrics.open_streams._value.get() == 0
     finally:
         await server.stop()
         await _empty_tables(settings.database_url)

@@ -66,6 +66,8 @@ async def test_bad_posts_change_nothing(make_agent: MakeAgent, hub: Any) -> None
     problem(await outsider.request("GET", f"/v1/groups/{gid}/events"), 404)
     problem(await a.request("GET", url, params={"after": -1}), 422)
     problem(await a.request("GET", f"/v1/groups/{gid}/events", headers={"Last-Event-ID": "x"}), 400)
+    huge = {"Last-Event-ID": "9" * 25}
+    problem(await a.request("GET", f"/v1/groups/{gid}/events", headers=huge), 400)
     problem(await a.request("GET", "/v1/groups/nope/messages"), 404)
     problem(await a.request("GET", "/v1/groups/nope"), 404)
     assert await count(hub, StoredMessage) == before
