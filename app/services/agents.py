@@ -161,6 +161,19 @@ async def delete_agent(
     await session.commit()
 
 
+async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str = "") -> None:
+    """422 unless every id names a registered (not deregistered) agent."""
+    if not ids:
+        return
+    rows = await db.exec(
+        select(Agent.id).where(col(Agent.id).in_(ids), col(Agent.deleted_at).is_(None))
+    )
+    found = set(rows.all())
+    unknown = [i for i in ids if i not in found]
+    if unknown:
+        raise InvalidInput(f"No registered agent {unknown[0]!r}{purpose}.")
+
+
 async def touch_agent(session: AsyncSession, agent: Agent) -> None:
     """Note that the agent was seen, writing at most every few seconds per agent."""
     now = utcnow()

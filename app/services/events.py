@@ -56,25 +56,19 @@ def _drop_staged(session: SyncSession) -> None:
     session.info.pop(_STAGED_KEY, None)
 
 
+async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value: str) -> int:
+    """Add one to a counter column and read it back, in one statement that locks the row."""
+    stmt = update(model).where(key == value).values({counter: counter + 1}).returning(counter)
+    return int((await db.exec(stmt)).scalar_one())
+
+
 async def next_group_seq(db: AsyncSession, group_id: str) -> int:
     """Take the group's next seq; the row lock holds later writers until we commit."""
-    result = await db.exec(
-        update(Group)
-        .where(col(Group.id) == group_id)
-        .values(last_seq=col(Group.last_seq) + 1)
-        .returning(col(Group.last_seq))
-    )
-    return int(result.scalar_one())
+    return await _increment(db, Group, col(Group.last_seq), col(Group.id), group_id)
 
 
 async def _next_inbox_seq(db: AsyncSession, agent_id: str) -> int:
-    result = await db.exec(
-        update(Agent)
-        .where(col(Agent.id) == agent_id)
-        .values(inbox_seq=col(Agent.inbox_seq) + 1)
-        .returning(col(Agent.inbox_seq))
-    )
-    return int(result.scalar_one())
+    return await _increment(db, Agent, col(Agent.inbox_seq), col(Agent.id), agent_id)
 
 
 def _json(data: WireModel | dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.auth.current import Principal
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.models import Agent, Group, GroupMember, Session
+from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.protocol.groups import (
     CONVERSATION_MOVES,
@@ -22,6 +22,7 @@ from app.protocol.groups import (
     MemberView,
     StateEvent,
 )
+from app.services.agents import require_registered
 from app.services.events import append_group_event
 from app.services.sessions import participant_session
 
@@ -132,21 +133,6 @@ async def group_view(db: AsyncSession, group: Group) -> GroupView:
     )
 
 
-async def _live_agents(db: AsyncSession, ids: list[str]) -> None:
-    if not ids:
-        return
-    found = set(
-        (
-            await db.exec(
-                select(Agent.id).where(col(Agent.id).in_(ids), col(Agent.deleted_at).is_(None))
-            )
-        ).all()
-    )
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise InvalidInput(f"No registered agent {missing[0]!r}.")
-
-
 async def _owner_and_session(
     db: AsyncSession, principal: Principal, body: GroupCreate
 ) -> tuple[str, Session]:
@@ -160,7 +146,7 @@ async def _owner_and_session(
     session_row = await db.get(Session, body.session_id)
     if session_row is None:
         raise NotFound(f"No session {body.session_id!r}.")
-    await _live_agents(db, [body.owner_id])
+    await require_registered(db, [body.owner_id])
     return body.owner_id, session_row
 
 
@@ -190,7 +176,7 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
     members = list(dict.fromkeys(i for i in body.member_ids if i != owner_id))
     if set(invited) & set(members):
         raise InvalidInput("An agent is either invited or made a member, not both.")
-    await _live_agents(db, invited + members)
+    await require_registered(db, invited + members)
     now = utcnow()
     group = Group(
         id=new_group_id(),

@@ -22,6 +22,7 @@ from app.protocol.sessions import (
     SessionUpdate,
     SessionView,
 )
+from app.services.agents import require_registered
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
 
 LEADER = "leader"
@@ -38,17 +39,7 @@ async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[Rec
         raise InvalidInput("Each receiver may appear once.")
     if leader_id in ids:
         raise InvalidInput("The leader is the session's sender, not one of its receivers.")
-    if ids:
-        found = set(
-            (
-                await db.exec(
-                    select(Agent.id).where(col(Agent.id).in_(ids), col(Agent.deleted_at).is_(None))
-                )
-            ).all()
-        )
-        unknown = [i for i in ids if i not in found]
-        if unknown:
-            raise InvalidInput(f"No registered agent {unknown[0]!r} to receive this session.")
+    await require_registered(db, ids, purpose=" to receive this session")
 
 
 def _participants(session_id: str, receivers: list[ReceiverSpec]) -> list[SessionParticipant]:
