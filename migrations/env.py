@@ -10,6 +10,7 @@ from sqlmodel import SQLModel
 
 import app.models  # noqa: F401  (registers every table)
 from app.db import make_engine
+from app.models.search import include_object
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -21,6 +22,7 @@ def _configure(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_object=include_object,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -26,6 +26,9 @@ class Agent(SQLModel, table=True):
     public_jwk: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     key_thumbprint: str = Field(max_length=64, index=True)
     search_text: str = Field(default="", max_length=20000)
+    skills_text: str = Field(
+        default="", max_length=20000, description="skill ids, names, descriptions and tags"
+    )
     inbox_seq: int = Field(default=0, sa_column=Column(BigInteger(), nullable=False))
     last_seen_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
     created_at: datetime = Field(

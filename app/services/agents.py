@@ -37,6 +37,14 @@ def _search_text(name: str, description: str, skills: list[Skill]) -> str:
     return " ".join(parts).lower()
 
 
+def _skills_text(skills: list[Skill]) -> str:
+    """What the search index reads of the skills (``search/`` weighs it apart from the rest)."""
+    parts: list[str] = []
+    for skill in skills:
+        parts += [skill.id, skill.name, skill.description, *skill.tags]
+    return " ".join(parts)
+
+
 def _labels(agent_id: str, skills: list[Skill]) -> list[AgentLabel]:
     values = {("skill", s.id) for s in skills} | {("tag", t) for s in skills for t in s.tags}
     return [AgentLabel(agent_id=agent_id, kind=k, value=v) for k, v in sorted(values)]
@@ -69,6 +77,7 @@ async def register_agent(session: AsyncSession, *, body: AgentRegistration) -> A
         public_jwk=body.public_jwk.public_dict(),
         key_thumbprint=thumbprint,
         search_text=_search_text(body.name, body.description, body.skills),
+        skills_text=_skills_text(body.skills),
         created_at=now,
         updated_at=now,
     )
@@ -117,6 +126,7 @@ async def update_agent(
     if "public_jwk" in fields and body.public_jwk is not None:
         await _rotate_key(session, agent, body.public_jwk, now)
     agent.search_text = _search_text(agent.name, agent.description, skills)
+    agent.skills_text = _skills_text(skills)
     agent.updated_at = now
     session.add(agent)
     await session.commit()

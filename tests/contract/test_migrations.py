@@ -11,13 +11,15 @@ from sqlmodel import SQLModel
 import app.models  # noqa: F401
 from app.cli import migrate
 from app.db import make_engine
+from app.models.search import include_object
 
 
 async def _diff(url: str) -> list[Any]:
     engine = make_engine(url)
 
     def compare(connection: Any) -> list[Any]:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        opts = {"compare_type": True, "include_object": include_object}
+        context = MigrationContext.configure(connection, opts=opts)
         return list(compare_metadata(context, SQLModel.metadata))
 
     async with engine.connect() as conn:
