@@ -30,14 +30,14 @@ def new_agent_id() -> str:
     return f"{AIC_PREFIX}.{serial}"
 
 
-def _search_text(name: str, description: str, skills: list[Skill]) -> str:
+def agent_search_text(name: str, description: str, skills: list[Skill]) -> str:
     parts = [name, description]
     for skill in skills:
         parts += [skill.id, skill.name, skill.description, *skill.tags]
     return " ".join(parts).lower()
 
 
-def _skills_text(skills: list[Skill]) -> str:
+def agent_skills_text(skills: list[Skill]) -> str:
     """What the search index reads of the skills (``search/`` weighs it apart from the rest)."""
     parts: list[str] = []
     for skill in skills:
@@ -76,8 +76,8 @@ async def register_agent(session: AsyncSession, *, body: AgentRegistration) -> A
         endpoint_url=str(body.endpoint_url) if body.endpoint_url else None,
         public_jwk=body.public_jwk.public_dict(),
         key_thumbprint=thumbprint,
-        search_text=_search_text(body.name, body.description, body.skills),
-        skills_text=_skills_text(body.skills),
+        search_text=agent_search_text(body.name, body.description, body.skills),
+        skills_text=agent_skills_text(body.skills),
         created_at=now,
         updated_at=now,
     )
@@ -125,8 +125,8 @@ async def update_agent(
         session.add_all(_labels(agent.id, skills))
     if "public_jwk" in fields and body.public_jwk is not None:
         await _rotate_key(session, agent, body.public_jwk, now)
-    agent.search_text = _search_text(agent.name, agent.description, skills)
-    agent.skills_text = _skills_text(skills)
+    agent.search_text = agent_search_text(agent.name, agent.description, skills)
+    agent.skills_text = agent_skills_text(skills)
     agent.updated_at = now
     session.add(agent)
     await session.commit()

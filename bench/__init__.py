@@ -1,0 +1,1 @@
+"""Benchmarks: each one runs its baseline in the same run and reports the ratio."""

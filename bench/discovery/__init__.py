@@ -1,0 +1,1 @@
+"""Discovery at 100,000 agents: ranked search against a plain LIKE filter."""
