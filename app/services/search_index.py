@@ -58,22 +58,30 @@ class DocumentFrequencies:
         self.max_words = max_words
         self._counts: dict[str, tuple[float, int]] = {}
 
-    async def _cached(self, key: str, stmt: Any, session: AsyncSession) -> int:
-        now = time.monotonic()
+    def _fresh(self, key: str) -> int | None:
         cached = self._counts.get(key)
-        if cached is not None and now - cached[0] < self.ttl:
+        if cached is not None and time.monotonic() - cached[0] < self.ttl:
             return cached[1]
+        return None
+
+    async def _count(self, session: AsyncSession, key: str, stmt: Any) -> int:
         value = int(await session.scalar(stmt) or 0)
         if len(self._counts) >= self.max_words:
             self._counts.clear()
-        self._counts[key] = (now, value)
+        self._counts[key] = (time.monotonic(), value)
         return value
 
     async def total(self, session: AsyncSession) -> int:
+        cached = self._fresh("")
+        if cached is not None:
+            return cached
         stmt = select(func.count()).select_from(Agent).where(col(Agent.deleted_at).is_(None))
-        return await self._cached("", stmt, session)
+        return await self._count(session, "", stmt)
 
     async def matches(self, session: AsyncSession, word: str, *, sqlite: bool) -> int:
+        cached = self._fresh(word)
+        if cached is not None:
+            return cached
         if sqlite:
             stmt = (
                 select(func.count())
@@ -86,7 +94,7 @@ class DocumentFrequencies:
                 .select_from(Agent)
                 .where(_pg_vector().op("@@")(_pg_query(word)))
             )
-        return await self._cached(word, stmt, session)
+        return await self._count(session, word, stmt)
 
 
 _caches: weakref.WeakKeyDictionary[Any, DocumentFrequencies] = weakref.WeakKeyDictionary()

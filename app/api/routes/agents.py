@@ -44,7 +44,14 @@ async def register_agent(
 async def list_agents(
     caller: CurrentAgent,
     session: SessionDep,
-    q: Annotated[str | None, Query(max_length=500)] = None,
+    q: Annotated[
+        str | None,
+        Query(
+            max_length=500,
+            description="a described need; ranked by relevance to name, description and skills "
+            "(words only: search operators and quotes are plain text)",
+        ),
+    ] = None,
     skill: Annotated[str | None, Query(max_length=100)] = None,
     tag: Annotated[str | None, Query(max_length=100)] = None,
     status: Literal["online", "offline"] | None = None,
@@ -53,6 +60,8 @@ async def list_agents(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> AgentPage:
+    """Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
+    without ``q``, all agents by id. The caller is left out unless ``includeSelf``."""
     filters = AgentFilters(
         q=q, skill=skill, tag=tag, status=status, provider=provider, include_self=include_self
     )
