@@ -46,6 +46,8 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         registration_token=REGISTRATION_TOKEN,
         open_registration=False,
         max_body_bytes=64 * 1024,
+        # CI runs the suite a second time on PostgreSQL with the Redis broker
+        broker_url=os.environ.get("AGENTHUB_TEST_REDIS_URL") or "memory://",
     )
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from app.broker.memory import MemoryBroker
+from typing import Protocol
 
 DEFAULT_QUEUE_FRAMES = 256
 
@@ -50,10 +47,15 @@ class Subscription:
         if self.overflowed:
             return
         if len(self._items) >= self.maxlen:
-            self.overflowed = True
-            self._items.clear()
+            self.fall_behind()
         else:
             self._items.append(delivery)
+            self._wake.set()
+
+    def fall_behind(self) -> None:
+        """Make the reader catch up from SQL, as after an overflow."""
+        self.overflowed = True
+        self._items.clear()
         self._wake.set()
 
     def drain(self) -> list[Delivery]:
@@ -79,6 +81,9 @@ class Subscription:
 
 
 class Broker(Protocol):
+    polls_sql_when_idle: bool
+    """True when the broker can lose events (a network one): idle streams then look at SQL."""
+
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -86,7 +91,8 @@ class Broker(Protocol):
     async def ping(self) -> None:
         """Raise if the broker cannot be reached."""
 
-    def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription: ...
+    async def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription:
+        """Subscribed once this returns: what is published from then on is delivered."""
 
     def unsubscribe(self, subscription: Subscription) -> None: ...
 
@@ -94,9 +100,13 @@ class Broker(Protocol):
         """Hand a committed event to every subscriber of ``channel``; never blocks."""
 
 
-def make_broker(url: str) -> MemoryBroker:
+def make_broker(url: str) -> Broker:
     from app.broker.memory import MemoryBroker
 
     if url.startswith("memory:"):
         return MemoryBroker()
-    raise ValueError(f"Unsupported AGENTHUB_BROKER_URL {url!r}; this hub knows memory://")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from app.broker.redis_broker import RedisBroker
+
+        return RedisBroker(url)
+    raise ValueError(f"Unsupported AGENTHUB_BROKER_URL {url!r}: use memory:// or redis://…")

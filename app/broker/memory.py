@@ -6,6 +6,8 @@ from app.broker.base import DEFAULT_QUEUE_FRAMES, Delivery, Subscription
 
 
 class MemoryBroker:
+    polls_sql_when_idle = False
+
     def __init__(self) -> None:
         self._channels: dict[str, set[Subscription]] = {}
 
@@ -18,7 +20,7 @@ class MemoryBroker:
     async def ping(self) -> None:
         return None
 
-    def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription:
+    async def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription:
         subscription = Subscription(channel, maxlen)
         self._channels.setdefault(channel, set()).add(subscription)
         return subscription
@@ -36,6 +38,15 @@ class MemoryBroker:
 
     def subscriptions(self, channel: str) -> list[Subscription]:
         return list(self._channels.get(channel, ()))
+
+    def active_channels(self) -> list[str]:
+        return list(self._channels)
+
+    def mark_all_behind(self) -> None:
+        """Every stream catches up from SQL (after the fan-out path lost events)."""
+        for subscriptions in self._channels.values():
+            for subscription in subscriptions:
+                subscription.fall_behind()
 
     def queued_frames(self) -> int:
         """Frames waiting in all queues: what the broker holds in memory now."""

@@ -68,7 +68,7 @@ async def event_stream(
     on_frames: Callable[[int], None] | None = None,
     on_overflow: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
-    subscription = broker.subscribe(plan.channel, plan.queue_frames)
+    subscription = await broker.subscribe(plan.channel, plan.queue_frames)
     writer = _Writer(plan)
     try:
         backfill = True
@@ -97,6 +97,8 @@ async def event_stream(
                     yield KEEPALIVE_FRAME
                     if on_keepalive:
                         await on_keepalive()
+                    # a network broker can lose events: a quiet stream looks at the record
+                    backfill = broker.polls_sql_when_idle
                 continue
             live.sort(key=lambda d: d.seq)
             frames, backfill = writer.take(live, live=True)

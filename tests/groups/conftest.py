@@ -29,10 +29,10 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
         # every stream the test opened has let go of its subscription (no leaked tasks)
         app: Any = server.app
         for _ in range(100):
-            if app.state.broker.queued_frames() == 0 and not app.state.broker._channels:
+            if app.state.broker.queued_frames() == 0 and not app.state.broker.active_channels():
                 break
             await asyncio.sleep(0.05)
-        assert not app.state.broker._channels, "a stream outlived its client"
+        assert not app.state.broker.active_channels(), "a stream outlived its client"
         assert app.state.metrics.open_streams._value.get() == 0
     finally:
         await server.stop()

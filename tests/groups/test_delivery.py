@@ -14,10 +14,10 @@ def delivery(seq: int, sender: str = "someone", ends_for: str | None = None) -> 
     return Delivery(seq, encode_frame(seq, "message", b'{"n":%d}' % seq), sender, ends_for)
 
 
-def test_every_subscriber_gets_the_same_bytes() -> None:
+async def test_every_subscriber_gets_the_same_bytes() -> None:
     broker = MemoryBroker()
-    subs = [broker.subscribe("group:g") for _ in range(3)]
-    other = broker.subscribe("group:h")
+    subs = [await broker.subscribe("group:g") for _ in range(3)]
+    other = await broker.subscribe("group:h")
     item = delivery(1)
     broker.publish("group:g", item)
     frames = [s.drain()[0].frame for s in subs]
@@ -26,9 +26,9 @@ def test_every_subscriber_gets_the_same_bytes() -> None:
     assert item.frame == b'id: 1\nevent: message\ndata: {"n":1}\n\n'
 
 
-def test_a_full_queue_drops_everything_and_says_so() -> None:
+async def test_a_full_queue_drops_everything_and_says_so() -> None:
     broker = MemoryBroker()
-    sub = broker.subscribe("c", maxlen=4)
+    sub = await broker.subscribe("c", maxlen=4)
     for seq in range(1, 100):
         broker.publish("c", delivery(seq))
         assert len(sub) <= 4

@@ -1,0 +1,200 @@
+"""The Redis broker: fan-out between hub replicas (``AGENTHUB_BROKER_URL=redis://…``).
+
+Redis pub/sub is only the wake-up path; SQL stays the record (PERF-NOTES §5). A replica
+delivers what it commits to its own streams at once, and publishes it on the channel's Redis
+topic for the others, which subscribe to a topic only while they have streams on it. When
+the Redis connection drops, every local stream is told to catch up from SQL once it is back,
+and idle streams look at SQL on each keep-alive, so a broker hiccup loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from app.broker.base import DEFAULT_QUEUE_FRAMES, Delivery, Subscription
+from app.broker.memory import MemoryBroker
+
+logger = logging.getLogger(__name__)
+
+TOPIC_PREFIX = "agenthub:"
+OUTBOX_LIMIT = 100_000
+PUBLISH_BATCH = 200
+RECONNECT_SECONDS = (0.1, 0.5, 1.0, 2.0)
+
+
+def _encode(origin: bytes, delivery: Delivery) -> bytes:
+    head = b"%s %d %s %s\n" % (
+        origin,
+        delivery.seq,
+        (delivery.sender_id or "-").encode(),
+        (delivery.ends_for or "-").encode(),
+    )
+    return head + delivery.frame
+
+
+def _decode(payload: bytes) -> tuple[bytes, Delivery]:
+    head, frame = payload.split(b"\n", 1)
+    origin, seq, sender, ends = head.split(b" ")
+    return origin, Delivery(
+        int(seq),
+        frame,
+        None if sender == b"-" else sender.decode(),
+        None if ends == b"-" else ends.decode(),
+    )
+
+
+class RedisBroker:
+    polls_sql_when_idle = True
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.origin = uuid.uuid4().hex[:16].encode()
+        self.local = MemoryBroker()
+        self.reconnects = 0
+        self._client: redis.Redis | None = None
+        self._pubsub: Any = None
+        self._topics: set[str] = set()
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(OUTBOX_LIMIT)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+
+    async def start(self) -> None:
+        self._client = redis.from_url(self.url)
+        self._tasks = [
+            asyncio.create_task(self._publish_forever()),
+            asyncio.create_task(self._listen_forever()),
+        ]
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        if self._client is not None:
+            await self._client.aclose()
+        await self.local.close()
+
+    async def ping(self) -> None:
+        assert self._client is not None
+        await self._client.ping()
+
+    @staticmethod
+    def _topic(channel: str) -> str:
+        return TOPIC_PREFIX + channel
+
+    async def subscribe(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> Subscription:
+        """Subscribed locally and (when Redis answers) on the topic, before it returns."""
+        subscription = await self.local.subscribe(channel, maxlen)
+        topic = self._topic(channel)
+        if topic not in self._topics:
+            self._topics.add(topic)
+            try:
+                pubsub = await self._connected_pubsub()
+                await pubsub.subscribe(topic)
+            except (RedisError, OSError):
+                # the listener resubscribes every topic when Redis is back, and the
+                # stream catches up from SQL then
+                logger.warning("Redis is unreachable; %s will catch up from SQL", channel)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        self.local.unsubscribe(subscription)
+        if not self.local.subscriptions(subscription.channel):
+            topic = self._topic(subscription.channel)
+            self._topics.discard(topic)
+            if self._pubsub is not None and not self._closing:
+                task = asyncio.get_running_loop().create_task(self._drop_topic(topic))
+                task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _drop_topic(self, topic: str) -> None:
+        if topic not in self._topics and self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(topic)
+
+    def publish(self, channel: str, delivery: Delivery) -> None:
+        self.local.publish(channel, delivery)
+        try:
+            self._outbox.put_nowait((self._topic(channel), _encode(self.origin, delivery)))
+        except asyncio.QueueFull:
+            logger.warning("Redis outbox full; other replicas will catch up from SQL")
+
+    # -- what tests and metrics look at -------------------------------------------------------
+
+    def subscriptions(self, channel: str) -> list[Subscription]:
+        return self.local.subscriptions(channel)
+
+    def active_channels(self) -> list[str]:
+        return self.local.active_channels()
+
+    def queued_frames(self) -> int:
+        return self.local.queued_frames()
+
+    # -- the two loops -----------------------------------------------------------------------
+
+    async def _connected_pubsub(self) -> Any:
+        if self._pubsub is None:
+            assert self._client is not None
+            self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        return self._pubsub
+
+    async def _publish_forever(self) -> None:
+        assert self._client is not None
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for topic, payload in batch:
+                        pipe.publish(topic, payload)
+                    await pipe.execute()
+            except (RedisError, OSError):
+                logger.warning("publishing %d events to Redis failed; SQL will fill in", len(batch))
+
+    async def _listen_forever(self) -> None:
+        failures = 0
+        while True:
+            try:
+                if not self._topics:
+                    await asyncio.sleep(0.05)
+                    continue
+                pubsub = await self._connected_pubsub()
+                if not pubsub.subscribed:
+                    await pubsub.subscribe(*self._topics)
+                message = await pubsub.get_message(timeout=1.0)
+                failures = 0
+                if message is None or message.get("type") != "message":
+                    continue
+                origin, delivery = _decode(message["data"])
+                if origin != self.origin:
+                    channel = message["channel"].decode().removeprefix(TOPIC_PREFIX)
+                    self.local.publish(channel, delivery)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if failures == 0:
+                    logger.warning("lost the Redis subscription; reconnecting", exc_info=True)
+                await self._reset_pubsub()
+                await asyncio.sleep(RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)])
+                failures += 1
+
+    async def _reset_pubsub(self) -> None:
+        """Forget the connection, and make every local stream catch up from SQL."""
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        self._pubsub = None
+        self.reconnects += 1
+        self.local.mark_all_behind()
