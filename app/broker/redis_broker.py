@@ -64,6 +64,7 @@ class RedisBroker:
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(OUTBOX_LIMIT)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        self._lost_events = False
 
     async def start(self) -> None:
         self._client = redis.from_url(self.url)
@@ -173,6 +174,10 @@ class RedisBroker:
                 pubsub = await self._connected_pubsub()
                 if not pubsub.subscribed:
                     await pubsub.subscribe(*self._topics)
+                if self._lost_events:
+                    # back on Redis: what was published meanwhile reached nobody here
+                    self._lost_events = False
+                    self.local.mark_all_behind()
                 message = await pubsub.get_message(timeout=1.0)
                 failures = 0
                 if message is None or message.get("type") != "message":
@@ -191,10 +196,11 @@ class RedisBroker:
                 failures += 1
 
     async def _reset_pubsub(self) -> None:
-        """Forget the connection, and make every local stream catch up from SQL."""
+        """Forget the connection; local streams catch up from SQL now and once it is back."""
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
         self._pubsub = None
         self.reconnects += 1
+        self._lost_events = True
         self.local.mark_all_behind()

@@ -1,0 +1,175 @@
+"""Two hub replicas on one store and one Redis: what is posted on A reaches streams on B,
+exactly once and in order, also across a replica crash and a Redis restart."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.agent import AgentKey, HubClient
+from app.agent.events import EventStream, HubEvent
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables
+from tests.scale.replicas import Redis, Replica
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="needs redis-server (CI has it)"
+)
+WAIT_SECONDS = 60
+
+
+@pytest.fixture
+async def cluster(
+    database_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[Redis, Replica, Replica]]:
+    redis = Redis()
+    await redis.start()
+    key_file = tmp_path / "shared-signing-key.pem"
+    a = Replica(
+        database_url=database_url, broker_url=redis.url, key_file=key_file, workdir=tmp_path
+    )
+    # B's idle streams look at SQL only every 30 s: what they get sooner came through Redis
+    b = Replica(
+        database_url=database_url,
+        broker_url=redis.url,
+        key_file=key_file,
+        workdir=tmp_path,
+        keepalive_seconds=30,
+    )
+    try:
+        await a.start()  # the first one migrates and makes the shared key
+        await b.start()
+        yield redis, a, b
+    finally:
+        a.stop()
+        b.stop()
+        redis.stop()
+        await _empty_tables(database_url)
+
+
+async def agent(url: str, name: str) -> HubClient:
+    kit = HubClient(url, key=AgentKey.generate())
+    body: dict[str, Any] = {
+        "name": name,
+        "description": name,
+        "skills": [],
+        "publicJwk": kit.key.public_jwk,
+    }
+    await kit.register(body, registration_token=REGISTRATION_TOKEN)
+    return kit
+
+
+def same_agent_on(kit: HubClient, url: str) -> HubClient:
+    return HubClient(url, key=kit.key, agent_id=kit.agent_id)
+
+
+async def collect(stream: EventStream, want: int, got: list[HubEvent]) -> list[HubEvent]:
+    async def run() -> None:
+        async for event in stream:
+            if event.kind == "message":
+                got.append(event)
+                if len(got) == want:
+                    stream.close()
+                    return
+
+    await asyncio.wait_for(run(), WAIT_SECONDS)
+    return got
+
+
+async def open_streams(replica: Replica, count: int) -> None:
+    """Wait until the replica holds ``count`` open streams (its /metrics says so)."""
+    async with httpx.AsyncClient(timeout=2) as http:
+        for _ in range(200):
+            text = (await http.get(f"{replica.url}/metrics")).text
+            if f"agenthub_open_streams {float(count)}" in text:
+                return
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{replica.url} never held {count} streams")
+
+
+def check(events: list[HubEvent], expected: list[str], me: str) -> None:
+    seqs = [e.seq for e in events]
+    assert seqs == sorted(set(seqs)), "out of order or twice"
+    assert [e.data["id"] for e in events] == expected
+    assert all(e.data["senderId"] != me for e in events)
+
+
+async def test_posted_on_a_delivered_on_b_through_crash_and_redis_restart(
+    cluster: tuple[Redis, Replica, Replica],
+) -> None:
+    redis, a, b = cluster
+    leader = await agent(a.url, "leader")
+    members = [await agent(a.url, f"member-{i}") for i in range(3)]
+    session = await leader.request(
+        "POST",
+        "/v1/sessions",
+        json={"receivers": [{"agentId": m.agent_id, "mode": "group"} for m in members]},
+    )
+    group = await leader.groups.create(
+        session.json()["id"], "team", invite=[str(m.agent_id) for m in members]
+    )
+    for member in members:
+        await member.groups.accept(group.id)
+    listeners = [same_agent_on(m, b.url) for m in members]
+    posters = [leader, members[0], members[1]]
+    rounds = [10, 10, 10]  # before the crash, while B is down, while Redis is down
+    total = len(posters) * sum(rounds)
+    own = {m.agent_id: (sum(rounds) if m in posters else 0) for m in members}
+    streams = {lis.agent_id: lis.groups.events(group.id) for lis in listeners}
+    got: dict[str | None, list[HubEvent]] = {lis.agent_id: [] for lis in listeners}
+    readers = {
+        lis.agent_id: asyncio.create_task(
+            collect(streams[lis.agent_id], total - own[lis.agent_id], got[lis.agent_id])
+        )
+        for lis in listeners
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def round_of(n: int, tag: str) -> None:
+        async def speak(kit: HubClient) -> list[dict[str, Any]]:
+            role = "leader" if kit is leader else "partner"
+            return [await kit.groups.post(group.id, f"{tag} {i}", role=role) for i in range(n)]
+
+        for batch in await asyncio.gather(*(speak(p) for p in posters)):
+            sent.extend(batch)
+
+    async def caught_up(seconds: float) -> bool:
+        for _ in range(int(seconds / 0.05)):
+            if all(
+                len(got[lis.agent_id]) >= len([m for m in sent if m["senderId"] != lis.agent_id])
+                for lis in listeners
+            ):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    await open_streams(b, len(listeners))
+    await round_of(rounds[0], "live")
+    # live: B's streams get what was posted on A, through Redis
+    assert await caught_up(5), "B did not hear A's posts live"
+    assert all(stream.reconnects == 0 for stream in streams.values())
+    # replica B crashes under its streams; posts go on through A; B comes back and the
+    # clients resume there
+    b.kill()
+    await round_of(rounds[1], "while B is down")
+    await b.start()
+    await open_streams(b, len(listeners))
+    assert await caught_up(15), "the resumed streams missed what was posted while B was down"
+    # Redis restarts: A cannot publish for a while; B's streams catch up from SQL
+    redis.stop()
+    await round_of(rounds[2], "while Redis is down")
+    await redis.start()
+    # B's streams catch up when B's broker is back on Redis, well before their 30 s keep-alive
+    results = await asyncio.wait_for(asyncio.gather(*readers.values()), 20)
+    by_seq = sorted(sent, key=lambda m: m["seq"])
+    for agent_id, events in zip(readers, results, strict=True):
+        expected = [m["id"] for m in by_seq if m["senderId"] != agent_id]
+        check(events, expected, str(agent_id))
+        assert streams[agent_id].reconnects >= 1
+    for kit in [leader, *members, *listeners]:
+        await kit.aclose()
