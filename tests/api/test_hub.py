@@ -32,6 +32,20 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
     await asyncio.sleep(0.2)  # let aiosqlite's failed connect thread end before the loop does
 
 
+async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
+    from app.main import create_app
+    from tests.scale.replicas import free_port
+
+    settings.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+            body = problem(await http.get("/readyz"), 503)
+            assert "broker" in body["detail"]
+            assert (await http.get("/healthz")).status_code == 200
+
+
 async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None:
     meta = (await client.get("/.well-known/agenthub.json")).json()
     assert meta == {
