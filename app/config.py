@@ -48,6 +48,11 @@ class Settings(BaseSettings):
         default=1.0, gt=0, le=60, description="how often trigger deadlines are checked"
     )
 
+    semantic_rerank: bool = Field(
+        default=False,
+        description="re-rank discovery with the packaged MiniLM model (needs agenthub[semantic])",
+    )
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")

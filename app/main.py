@@ -20,6 +20,7 @@ from app.errors import install_error_handlers
 from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
 from app.services.auth import purge_expired_jtis
+from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers
 
 logger = logging.getLogger(__name__)
@@ -59,6 +60,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.broker = broker
     app.state.session_factory = make_session_factory(engine, broker=broker)
     app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
+    app.state.reranker = (
+        await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
+    )
     background = [
         asyncio.create_task(_purge_jtis_forever(app)),
         asyncio.create_task(_fire_due_triggers_forever(app)),

@@ -19,15 +19,18 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.errors import BadRequest
 from app.models import Agent, AgentLabel
 from app.models.types import utcnow
 from app.protocol.agents import AgentPage
 from app.services.agents import ONLINE_WINDOW_SECONDS, to_card
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.search_index import Ranking
+from app.services.semantic import SemanticReranker
 
 MAX_QUERY_TERMS = 16
 MAX_TERM_CHARS = 50
+SEMANTIC_CANDIDATES = 50  # semantic re-ranking orders the best this many lexical matches
 FIRST_PAGE_CANDIDATES = 20  # times the page size: rank that many, then filter
 _WORD = re.compile(r"[^\W_]+")
 
@@ -57,7 +60,13 @@ def _label_filter(kind: str, value: str) -> ColumnElement[bool]:
 
 
 async def list_agents(
-    session: AsyncSession, *, caller_id: str, filters: AgentFilters, limit: int, cursor: str | None
+    session: AsyncSession,
+    *,
+    caller_id: str,
+    filters: AgentFilters,
+    limit: int,
+    cursor: str | None,
+    reranker: SemanticReranker | None = None,
 ) -> AgentPage:
     conditions: list[ColumnElement[bool]] = [col(Agent.deleted_at).is_(None)]
     if not filters.include_self:
@@ -82,6 +91,10 @@ async def list_agents(
         ranking = Ranking(session, words)
         if not await ranking.prepare():
             return AgentPage(items=[], next_cursor=None)
+        if reranker is not None and filters.q:
+            return await _reranked_page(
+                session, ranking, conditions, filters.q, reranker, cursor, limit, now
+            )
         # the first page ranks a bounded set of candidates, unless filters thin it out
         bound = None if cursor else FIRST_PAGE_CANDIDATES * (limit + 1)
         rows = await _ranked_rows(session, ranking, conditions, cursor, limit, bound)
@@ -115,6 +128,34 @@ async def _ranked_rows(
         )
     stmt = stmt.order_by(score.desc(), col(Agent.id)).limit(limit + 1)
     return list((await session.exec(stmt)).all())  # type: ignore[call-overload]
+
+
+async def _reranked_page(
+    session: AsyncSession,
+    ranking: Ranking,
+    conditions: list[ColumnElement[bool]],
+    q: str,
+    reranker: SemanticReranker,
+    cursor: str | None,
+    limit: int,
+    now: Any,
+) -> AgentPage:
+    """Pages over the best lexical candidates in their semantic order (cursor: an offset)."""
+    offset = 0
+    if cursor:
+        tag, offset = decode_cursor(cursor, types=(str, int))
+        if tag != "semantic" or offset < 0:
+            raise BadRequest("The cursor is not one of this search's.")
+    candidates = await _ranked_rows(
+        session, ranking, conditions, None, SEMANTIC_CANDIDATES - 1, None
+    )
+    ordered = await reranker.rerank(q, [(row[0], float(row[1])) for row in candidates])
+    page = ordered[offset : offset + limit]
+    more = offset + limit < len(ordered)
+    return AgentPage(
+        items=[to_card(agent, score=score, now=now) for agent, score in page],
+        next_cursor=encode_cursor(["semantic", offset + limit]) if more else None,
+    )
 
 
 def _page(rows: list[Any], limit: int, now: Any, *, ranked: bool) -> AgentPage:

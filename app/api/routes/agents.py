@@ -42,6 +42,7 @@ async def register_agent(
 
 @router.get("", responses=problem_responses(400, 401, 422))
 async def list_agents(
+    request: Request,
     caller: CurrentAgent,
     session: SessionDep,
     q: Annotated[
@@ -66,7 +67,12 @@ async def list_agents(
         q=q, skill=skill, tag=tag, status=status, provider=provider, include_self=include_self
     )
     return await find_agents(
-        session, caller_id=caller.id, filters=filters, limit=limit, cursor=cursor
+        session,
+        caller_id=caller.id,
+        filters=filters,
+        limit=limit,
+        cursor=cursor,
+        reranker=request.app.state.reranker,
     )
 
 
