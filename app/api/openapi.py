@@ -44,7 +44,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     schemas["Problem"] = _problem_schema()
     for operations in spec.get("paths", {}).values():
         for operation in operations.values():
-            for status, response in operation.get("responses", {}).items():
+            responses = operation.setdefault("responses", {})
+            # any request can be malformed (a NUL in the path or query, bad JSON): 400
+            responses.setdefault("400", {"description": "Bad Request"})
+            for status, response in responses.items():
                 if status[:1] in ("4", "5"):
                     response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}
     return spec
