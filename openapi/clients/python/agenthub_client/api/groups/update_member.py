@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.member_role_update import MemberRoleUpdate
+from ...models.member_view import MemberView
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    group_id: str,
+    agent_id: str,
+    *,
+    body: MemberRoleUpdate,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v1/groups/{group_id}/members/{agent_id}".format(group_id=quote(str(group_id), safe=""),agent_id=quote(str(agent_id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> MemberView | Problem | None:
+    if response.status_code == 200:
+        response_200 = MemberView.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[MemberView | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    group_id: str,
+    agent_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemberRoleUpdate,
+
+) -> Response[MemberView | Problem]:
+    """ Update Member
+
+     The owner (or the operator) makes an active member an admin, or a member again.
+
+    Args:
+        group_id (str):
+        agent_id (str):
+        body (MemberRoleUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemberView | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        group_id=group_id,
+agent_id=agent_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    group_id: str,
+    agent_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemberRoleUpdate,
+
+) -> MemberView | Problem | None:
+    """ Update Member
+
+     The owner (or the operator) makes an active member an admin, or a member again.
+
+    Args:
+        group_id (str):
+        agent_id (str):
+        body (MemberRoleUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemberView | Problem
+     """
+
+
+    return sync_detailed(
+        group_id=group_id,
+agent_id=agent_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    group_id: str,
+    agent_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemberRoleUpdate,
+
+) -> Response[MemberView | Problem]:
+    """ Update Member
+
+     The owner (or the operator) makes an active member an admin, or a member again.
+
+    Args:
+        group_id (str):
+        agent_id (str):
+        body (MemberRoleUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemberView | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        group_id=group_id,
+agent_id=agent_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    group_id: str,
+    agent_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemberRoleUpdate,
+
+) -> MemberView | Problem | None:
+    """ Update Member
+
+     The owner (or the operator) makes an active member an admin, or a member again.
+
+    Args:
+        group_id (str):
+        agent_id (str):
+        body (MemberRoleUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemberView | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        group_id=group_id,
+agent_id=agent_id,
+client=client,
+body=body,
+
+    )).parsed

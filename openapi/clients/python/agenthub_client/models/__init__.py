@@ -1,0 +1,175 @@
+""" Contains all the data models used in inputs/outputs """
+
+from .agent_card import AgentCard
+from .agent_card_publicjwk import AgentCardPublicjwk
+from .agent_card_status import AgentCardStatus
+from .agent_page import AgentPage
+from .agent_registration import AgentRegistration
+from .agent_update import AgentUpdate
+from .application_create import ApplicationCreate
+from .conversation_state import ConversationState
+from .file_data_item import FileDataItem
+from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
+from .get_jwks_response_get_jwks import GetJwksResponseGetJwks
+from .group_create import GroupCreate
+from .group_create_joinpolicy import GroupCreateJoinpolicy
+from .group_list import GroupList
+from .group_message_page import GroupMessagePage
+from .group_tree_node import GroupTreeNode
+from .group_update import GroupUpdate
+from .group_update_join_policy_type_0 import GroupUpdateJoinPolicyType0
+from .group_view import GroupView
+from .group_view_joinpolicy import GroupViewJoinpolicy
+from .healthz_response_healthz import HealthzResponseHealthz
+from .hub_metadata import HubMetadata
+from .invitation_create import InvitationCreate
+from .list_agents_status_type_0 import ListAgentsStatusType0
+from .list_sessions_state_type_0 import ListSessionsStateType0
+from .list_subgroups_depth import ListSubgroupsDepth
+from .list_tasks_role_type_0 import ListTasksRoleType0
+from .member_list import MemberList
+from .member_role_update import MemberRoleUpdate
+from .member_role_update_role import MemberRoleUpdateRole
+from .member_state import MemberState
+from .member_view import MemberView
+from .member_view_role import MemberViewRole
+from .message import Message
+from .message_artifact_type_0 import MessageArtifactType0
+from .message_page import MessagePage
+from .message_senderrole import MessageSenderrole
+from .problem import Problem
+from .problem_errors_item import ProblemErrorsItem
+from .product import Product
+from .product_chunk import ProductChunk
+from .product_chunk_artifact_type_0 import ProductChunkArtifactType0
+from .product_chunk_senderrole import ProductChunkSenderrole
+from .public_jwk import PublicJwk
+from .readyz_response_readyz import ReadyzResponseReadyz
+from .receiver_spec import ReceiverSpec
+from .receiver_spec_mode import ReceiverSpecMode
+from .receiver_spec_params_type_0 import ReceiverSpecParamsType0
+from .session_create import SessionCreate
+from .session_page import SessionPage
+from .session_receiver import SessionReceiver
+from .session_receiver_mode import SessionReceiverMode
+from .session_receiver_params_type_0 import SessionReceiverParamsType0
+from .session_sender import SessionSender
+from .session_update import SessionUpdate
+from .session_update_state_type_0 import SessionUpdateStateType0
+from .session_view import SessionView
+from .session_view_state import SessionViewState
+from .skill import Skill
+from .structured_data_item import StructuredDataItem
+from .structured_data_item_data import StructuredDataItemData
+from .structured_data_item_metadata_type_0 import StructuredDataItemMetadataType0
+from .task_command import TaskCommand
+from .task_command_artifact_type_0 import TaskCommandArtifactType0
+from .task_command_command_params_type_0 import TaskCommandCommandParamsType0
+from .task_command_senderrole import TaskCommandSenderrole
+from .task_command_type import TaskCommandType
+from .task_page import TaskPage
+from .task_result import TaskResult
+from .task_result_artifact_type_0 import TaskResultArtifactType0
+from .task_result_senderrole import TaskResultSenderrole
+from .task_state import TaskState
+from .task_status import TaskStatus
+from .task_status_update import TaskStatusUpdate
+from .task_status_update_artifact_type_0 import TaskStatusUpdateArtifactType0
+from .task_status_update_senderrole import TaskStatusUpdateSenderrole
+from .task_view import TaskView
+from .text_data_item import TextDataItem
+from .text_data_item_metadata_type_0 import TextDataItemMetadataType0
+from .token_request import TokenRequest
+from .token_response import TokenResponse
+from .trigger_create import TriggerCreate
+from .trigger_list import TriggerList
+from .trigger_view import TriggerView
+from .trigger_view_outcome_type_0 import TriggerViewOutcomeType0
+
+__all__ = (
+    "AgentCard",
+    "AgentCardPublicjwk",
+    "AgentCardStatus",
+    "AgentPage",
+    "AgentRegistration",
+    "AgentUpdate",
+    "ApplicationCreate",
+    "ConversationState",
+    "FileDataItem",
+    "FileDataItemMetadataType0",
+    "GetJwksResponseGetJwks",
+    "GroupCreate",
+    "GroupCreateJoinpolicy",
+    "GroupList",
+    "GroupMessagePage",
+    "GroupTreeNode",
+    "GroupUpdate",
+    "GroupUpdateJoinPolicyType0",
+    "GroupView",
+    "GroupViewJoinpolicy",
+    "HealthzResponseHealthz",
+    "HubMetadata",
+    "InvitationCreate",
+    "ListAgentsStatusType0",
+    "ListSessionsStateType0",
+    "ListSubgroupsDepth",
+    "ListTasksRoleType0",
+    "MemberList",
+    "MemberRoleUpdate",
+    "MemberRoleUpdateRole",
+    "MemberState",
+    "MemberView",
+    "MemberViewRole",
+    "Message",
+    "MessageArtifactType0",
+    "MessagePage",
+    "MessageSenderrole",
+    "Problem",
+    "ProblemErrorsItem",
+    "Product",
+    "ProductChunk",
+    "ProductChunkArtifactType0",
+    "ProductChunkSenderrole",
+    "PublicJwk",
+    "ReadyzResponseReadyz",
+    "ReceiverSpec",
+    "ReceiverSpecMode",
+    "ReceiverSpecParamsType0",
+    "SessionCreate",
+    "SessionPage",
+    "SessionReceiver",
+    "SessionReceiverMode",
+    "SessionReceiverParamsType0",
+    "SessionSender",
+    "SessionUpdate",
+    "SessionUpdateStateType0",
+    "SessionView",
+    "SessionViewState",
+    "Skill",
+    "StructuredDataItem",
+    "StructuredDataItemData",
+    "StructuredDataItemMetadataType0",
+    "TaskCommand",
+    "TaskCommandArtifactType0",
+    "TaskCommandCommandParamsType0",
+    "TaskCommandSenderrole",
+    "TaskCommandType",
+    "TaskPage",
+    "TaskResult",
+    "TaskResultArtifactType0",
+    "TaskResultSenderrole",
+    "TaskState",
+    "TaskStatus",
+    "TaskStatusUpdate",
+    "TaskStatusUpdateArtifactType0",
+    "TaskStatusUpdateSenderrole",
+    "TaskView",
+    "TextDataItem",
+    "TextDataItemMetadataType0",
+    "TokenRequest",
+    "TokenResponse",
+    "TriggerCreate",
+    "TriggerList",
+    "TriggerView",
+    "TriggerViewOutcomeType0",
+)

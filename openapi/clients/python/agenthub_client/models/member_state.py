@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+class MemberState(StrEnum):
+    ACTIVE = "active"
+    APPLIED = "applied"
+    DECLINED = "declined"
+    INVITED = "invited"
+    LEFT = "left"
+    REJECTED = "rejected"
+    REMOVED = "removed"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,438 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.product_chunk_artifact_type_0 import ProductChunkArtifactType0
+from ..models.product_chunk_senderrole import ProductChunkSenderrole
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.file_data_item import FileDataItem
+  from ..models.product import Product
+  from ..models.structured_data_item import StructuredDataItem
+  from ..models.text_data_item import TextDataItem
+
+
+
+
+
+T = TypeVar("T", bound="ProductChunk")
+
+
+
+@_attrs_define
+class ProductChunk:
+    """ 
+        Attributes:
+            append (bool):
+            id (str):
+            last_chunk (bool):
+            product (Product):
+            sender_id (str):
+            sender_role (ProductChunkSenderrole):
+            sent_at (datetime.datetime):
+            task_id (str):
+            artifact (None | ProductChunkArtifactType0 | Unset):
+            chunk_index (int | None | Unset):
+            data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
+            final (bool | None | Unset):
+            group_id (None | str | Unset):
+            mentions (list[str] | Literal['all'] | None | Unset):
+            received_at (datetime.datetime | None | Unset): when the hub recorded it
+            seq (int | None | Unset): per-group order (hub-assigned)
+            session_id (None | str | Unset):
+            type_ (Literal['product-chunk'] | Unset):  Default: 'product-chunk'.
+     """
+
+    append: bool
+    id: str
+    last_chunk: bool
+    product: Product
+    sender_id: str
+    sender_role: ProductChunkSenderrole
+    sent_at: datetime.datetime
+    task_id: str
+    artifact: None | ProductChunkArtifactType0 | Unset = UNSET
+    chunk_index: int | None | Unset = UNSET
+    data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
+    final: bool | None | Unset = UNSET
+    group_id: None | str | Unset = UNSET
+    mentions: list[str] | Literal['all'] | None | Unset = UNSET
+    received_at: datetime.datetime | None | Unset = UNSET
+    seq: int | None | Unset = UNSET
+    session_id: None | str | Unset = UNSET
+    type_: Literal['product-chunk'] | Unset = 'product-chunk'
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.product import Product # noqa: PLC0415
+        from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
+        from ..models.text_data_item import TextDataItem # noqa: PLC0415
+        append = self.append
+
+        id = self.id
+
+        last_chunk = self.last_chunk
+
+        product = self.product.to_dict()
+
+        sender_id = self.sender_id
+
+        sender_role = self.sender_role.value
+
+        sent_at = self.sent_at.isoformat()
+
+        task_id = self.task_id
+
+        artifact: None | str | Unset
+        if isinstance(self.artifact, Unset):
+            artifact = UNSET
+        elif isinstance(self.artifact, ProductChunkArtifactType0):
+            artifact = self.artifact.value
+        else:
+            artifact = self.artifact
+
+        chunk_index: int | None | Unset
+        if isinstance(self.chunk_index, Unset):
+            chunk_index = UNSET
+        else:
+            chunk_index = self.chunk_index
+
+        data_items: list[dict[str, Any]] | None | Unset
+        if isinstance(self.data_items, Unset):
+            data_items = UNSET
+        elif isinstance(self.data_items, list):
+            data_items = []
+            for data_items_type_0_item_data in self.data_items:
+                data_items_type_0_item: dict[str, Any]
+                if isinstance(data_items_type_0_item_data, TextDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                else:
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+
+                data_items.append(data_items_type_0_item)
+
+
+        else:
+            data_items = self.data_items
+
+        final: bool | None | Unset
+        if isinstance(self.final, Unset):
+            final = UNSET
+        else:
+            final = self.final
+
+        group_id: None | str | Unset
+        if isinstance(self.group_id, Unset):
+            group_id = UNSET
+        else:
+            group_id = self.group_id
+
+        mentions: list[str] | Literal['all'] | None | Unset
+        if isinstance(self.mentions, Unset):
+            mentions = UNSET
+        elif isinstance(self.mentions, list):
+            mentions = self.mentions
+
+
+        else:
+            mentions = self.mentions
+
+        received_at: None | str | Unset
+        if isinstance(self.received_at, Unset):
+            received_at = UNSET
+        elif isinstance(self.received_at, datetime.datetime):
+            received_at = self.received_at.isoformat()
+        else:
+            received_at = self.received_at
+
+        seq: int | None | Unset
+        if isinstance(self.seq, Unset):
+            seq = UNSET
+        else:
+            seq = self.seq
+
+        session_id: None | str | Unset
+        if isinstance(self.session_id, Unset):
+            session_id = UNSET
+        else:
+            session_id = self.session_id
+
+        type_ = self.type_
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "append": append,
+            "id": id,
+            "lastChunk": last_chunk,
+            "product": product,
+            "senderId": sender_id,
+            "senderRole": sender_role,
+            "sentAt": sent_at,
+            "taskId": task_id,
+        })
+        if artifact is not UNSET:
+            field_dict["artifact"] = artifact
+        if chunk_index is not UNSET:
+            field_dict["chunkIndex"] = chunk_index
+        if data_items is not UNSET:
+            field_dict["dataItems"] = data_items
+        if final is not UNSET:
+            field_dict["final"] = final
+        if group_id is not UNSET:
+            field_dict["groupId"] = group_id
+        if mentions is not UNSET:
+            field_dict["mentions"] = mentions
+        if received_at is not UNSET:
+            field_dict["receivedAt"] = received_at
+        if seq is not UNSET:
+            field_dict["seq"] = seq
+        if session_id is not UNSET:
+            field_dict["sessionId"] = session_id
+        if type_ is not UNSET:
+            field_dict["type"] = type_
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.product import Product # noqa: PLC0415
+        from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
+        from ..models.text_data_item import TextDataItem # noqa: PLC0415
+        d = dict(src_dict)
+        append = d.pop("append")
+
+        id = d.pop("id")
+
+        last_chunk = d.pop("lastChunk")
+
+        product = Product.from_dict(d.pop("product"))
+
+
+
+
+        sender_id = d.pop("senderId")
+
+        sender_role = ProductChunkSenderrole(d.pop("senderRole"))
+
+
+
+
+        sent_at = datetime.datetime.fromisoformat(d.pop("sentAt"))
+
+
+
+
+        task_id = d.pop("taskId")
+
+        def _parse_artifact(data: object) -> None | ProductChunkArtifactType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                artifact_type_0 = ProductChunkArtifactType0(data)
+
+
+
+                return artifact_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ProductChunkArtifactType0 | Unset, data)
+
+        artifact = _parse_artifact(d.pop("artifact", UNSET))
+
+
+        def _parse_chunk_index(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        chunk_index = _parse_chunk_index(d.pop("chunkIndex", UNSET))
+
+
+        def _parse_data_items(data: object) -> list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                data_items_type_0 = []
+                _data_items_type_0 = data
+                for data_items_type_0_item_data in (_data_items_type_0):
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_0 = TextDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_0
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_1 = FileDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                        return data_items_type_0_item_type_2
+
+                    data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
+
+                    data_items_type_0.append(data_items_type_0_item)
+
+                return data_items_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+
+        data_items = _parse_data_items(d.pop("dataItems", UNSET))
+
+
+        def _parse_final(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        final = _parse_final(d.pop("final", UNSET))
+
+
+        def _parse_group_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        group_id = _parse_group_id(d.pop("groupId", UNSET))
+
+
+        def _parse_mentions(data: object) -> list[str] | Literal['all'] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            mentions_type_0 = cast(Literal['all'] , data)
+            if mentions_type_0 != 'all':
+                raise ValueError(f"mentions_type_0 must match const 'all', got '{mentions_type_0}'")
+            return mentions_type_0
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                mentions_type_1 = cast(list[str], data)
+
+                return mentions_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | Literal['all'] | None | Unset, data)
+
+        mentions = _parse_mentions(d.pop("mentions", UNSET))
+
+
+        def _parse_received_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                received_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return received_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        received_at = _parse_received_at(d.pop("receivedAt", UNSET))
+
+
+        def _parse_seq(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        seq = _parse_seq(d.pop("seq", UNSET))
+
+
+        def _parse_session_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        session_id = _parse_session_id(d.pop("sessionId", UNSET))
+
+
+        type_ = cast(Literal['product-chunk'] | Unset , d.pop("type", UNSET))
+        if type_ != 'product-chunk'and not isinstance(type_, Unset):
+            raise ValueError(f"type must match const 'product-chunk', got '{type_}'")
+
+        product_chunk = cls(
+            append=append,
+            id=id,
+            last_chunk=last_chunk,
+            product=product,
+            sender_id=sender_id,
+            sender_role=sender_role,
+            sent_at=sent_at,
+            task_id=task_id,
+            artifact=artifact,
+            chunk_index=chunk_index,
+            data_items=data_items,
+            final=final,
+            group_id=group_id,
+            mentions=mentions,
+            received_at=received_at,
+            seq=seq,
+            session_id=session_id,
+            type_=type_,
+        )
+
+        return product_chunk
+

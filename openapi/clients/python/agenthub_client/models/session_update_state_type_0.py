@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class SessionUpdateStateType0(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,137 @@
+"""The generated clients: current with the API description, and usable for a whole flow."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.agent import AgentKey, HubClient
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import ISSUER, REGISTRATION_TOKEN, _empty_tables
+from tests.live import LiveServer
+
+ROOT = Path(__file__).parents[2]
+CLIENTS = ROOT / "openapi" / "clients"
+TYPESCRIPT = CLIENTS / "typescript"
+
+
+def _tree_differences(a: Path, b: Path) -> list[str]:
+    diff = filecmp.dircmp(a, b, ignore=["__pycache__"])
+    out = [f"only in one: {n}" for n in diff.left_only + diff.right_only]
+    out += [f"differs: {n}" for n in diff.diff_files]
+    for name, sub in diff.subdirs.items():
+        out += [f"{name}/{d}" for d in _tree_differences(Path(sub.left), Path(sub.right))]
+    return out
+
+
+def test_the_python_client_is_generated_from_the_current_description(tmp_path: Path) -> None:
+    binary = Path(sys.executable).parent / "openapi-python-client"
+    target = tmp_path / "agenthub_client"
+    subprocess.run(
+        [
+            str(binary),
+            "generate",
+            "--path",
+            str(ROOT / "openapi" / "openapi.json"),
+            "--config",
+            str(CLIENTS / "config.yml"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(target),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    committed = CLIENTS / "python" / "agenthub_client"
+    assert _tree_differences(committed, target) == [], "run openapi/clients/generate.sh"
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="needs Node.js and npm (CI has them)")
+def test_the_typescript_types_are_current_and_compile(tmp_path: Path) -> None:
+    def npm(*args: str) -> None:
+        run = subprocess.run(
+            list(args), cwd=TYPESCRIPT, capture_output=True, text=True, timeout=600
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+
+    npm("npm", "ci", "--no-audit", "--no-fund", "--silent")
+    fresh = tmp_path / "schema.d.ts"
+    npm("npx", "openapi-typescript", "../../openapi.json", "-o", str(fresh))
+    assert fresh.read_text() == (TYPESCRIPT / "src" / "schema.d.ts").read_text(), (
+        "run openapi/clients/generate.sh"
+    )
+    npm("npx", "tsc", "--noEmit")
+
+
+async def test_a_whole_flow_through_the_generated_python_client(settings: Settings) -> None:
+    from agenthub_client import AuthenticatedClient, Client
+    from agenthub_client.api.agents import register_agent
+    from agenthub_client.api.auth import create_token
+    from agenthub_client.api.groups import create_group, list_group_messages, post_group_message
+    from agenthub_client.api.sessions import create_session
+    from agenthub_client.models import (
+        AgentRegistration,
+        GroupCreate,
+        Message,
+        SessionCreate,
+        TokenRequest,
+    )
+
+    server = await LiveServer(create_app(settings)).start()
+    try:
+        key = AgentKey.generate()
+        registrar = Client(
+            base_url=server.url, headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"}
+        )
+        body = {
+            "name": "generated",
+            "description": "made with the generated client",
+            "skills": [],
+            "publicJwk": key.public_jwk,
+        }
+        created = await register_agent.asyncio_detailed(
+            client=registrar, body=AgentRegistration.from_dict(body)
+        )
+        assert created.status_code == 201, created.content
+        agent_id = created.parsed.id  # type: ignore[union-attr]
+        assertion = HubClient(server.url, key=key, agent_id=agent_id).make_assertion(
+            issuer=ISSUER, nonce="n-1"
+        )
+        token = await create_token.asyncio(
+            client=Client(base_url=server.url), body=TokenRequest(assertion=assertion)
+        )
+        assert token is not None and token.token_type == "bearer"
+        client = AuthenticatedClient(base_url=server.url, token=token.access_token)
+        session = await create_session.asyncio(client=client, body=SessionCreate.from_dict({}))
+        group = await create_group.asyncio(
+            client=client,
+            body=GroupCreate.from_dict({"sessionId": session.id, "name": "generated team"}),  # type: ignore[union-attr]
+        )
+        message = Message.from_dict(
+            {
+                "type": "message",
+                "id": "gen-1",
+                "sentAt": "2026-12-01T00:00:00Z",
+                "senderRole": "leader",
+                "senderId": agent_id,
+                "dataItems": [{"type": "text", "text": "hello from a generated client"}],
+            }
+        )
+        posted = await post_group_message.asyncio_detailed(group.id, client=client, body=message)  # type: ignore[union-attr]
+        assert posted.status_code == 201, posted.content
+        page = await list_group_messages.asyncio(group.id, client=client)  # type: ignore[union-attr]
+        items: list[Any] = page.items  # type: ignore[union-attr]
+        assert [m.id for m in items] == ["gen-1"]
+        assert items[0].seq == 2 and items[0].data_items[0].text == "hello from a generated client"
+    finally:
+        await server.stop()
+        await _empty_tables(settings.database_url)
