@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
 
 from app.auth.current import bearer_token, may_register
 from app.deps import CurrentAgent, PrincipalDep, SessionDep, SettingsDep
@@ -13,6 +13,28 @@ from app.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUp
 from app.services import agents as service
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents
+
+REGISTRATION_EXAMPLE = {
+    "name": "polyglot",
+    "description": "Translates legal documents between French and German.",
+    "version": "1.0.0",
+    "provider": "acme",
+    "skills": [
+        {
+            "id": "translate-doc",
+            "name": "Document translation",
+            "description": "Contracts and manuals, French and German",
+            "tags": ["translation", "legal"],
+        }
+    ],
+    "endpointUrl": "https://polyglot.example/aip",
+    "publicJwk": {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+    },
+}
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
@@ -33,7 +55,11 @@ def require_registrar(request: Request, settings: SettingsDep) -> None:
     responses=problem_responses(400, 401, 409, 413, 422),
 )
 async def register_agent(
-    body: AgentRegistration, session: SessionDep, response: Response
+    body: Annotated[
+        AgentRegistration, Body(openapi_examples={"translator": {"value": REGISTRATION_EXAMPLE}})
+    ],
+    session: SessionDep,
+    response: Response,
 ) -> AgentCard:
     agent = await service.register_agent(session, body=body)
     response.headers["Location"] = f"/v1/agents/{agent.id}"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request
 
 from app.deps import KeysDep, SessionDep, SettingsDep
 from app.errors import problem_responses
@@ -14,7 +16,14 @@ router = APIRouter(prefix="/v1/auth", tags=["auth"])
 
 @router.post("/token", responses=problem_responses(400, 401, 413, 422))
 async def create_token(
-    body: TokenRequest, session: SessionDep, settings: SettingsDep, keys: KeysDep, request: Request
+    body: Annotated[
+        TokenRequest,
+        Body(openapi_examples={"assertion": {"value": {"assertion": "eyJhbGciOiJFUzI1NiIs…"}}}),
+    ],
+    session: SessionDep,
+    settings: SettingsDep,
+    keys: KeysDep,
+    request: Request,
 ) -> TokenResponse:
     response = await exchange_assertion(
         session,

@@ -85,7 +85,13 @@ async def get_group(group_id: GroupIdPath, principal: PrincipalDep, db: SessionD
 
 @router.patch("/{groupId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
 async def update_group(
-    group_id: GroupIdPath, body: GroupUpdate, principal: PrincipalDep, db: SessionDep
+    group_id: GroupIdPath,
+    body: Annotated[
+        GroupUpdate,
+        Body(openapi_examples={"pause": {"value": {"conversationState": "pause-and-trigger"}}}),
+    ],
+    principal: PrincipalDep,
+    db: SessionDep,
 ) -> GroupView:
     return await service.update_group(db, group_id=group_id, principal=principal, body=body)
 
@@ -284,7 +290,13 @@ async def stream_group_events(
 
 @router.post("/{groupId}/triggers", status_code=201, responses=MEMBER_ERRORS)
 async def create_trigger(
-    group_id: GroupIdPath, body: TriggerCreate, principal: PrincipalDep, db: SessionDep
+    group_id: GroupIdPath,
+    body: Annotated[
+        TriggerCreate,
+        Body(openapi_examples={"wait": {"value": {"taskIds": ["task-1"], "timeoutSeconds": 600}}}),
+    ],
+    principal: PrincipalDep,
+    db: SessionDep,
 ) -> TriggerView:
     """Fire ``trigger.fired`` once all the tasks are final (or the timeout passes)."""
     return await trigger_service.create_trigger(

@@ -27,6 +27,14 @@ SessionIdPath = Annotated[str, Path(alias="sessionId", max_length=200)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 Cursor = Annotated[str | None, Query(max_length=1000)]
 
+SESSION_EXAMPLE = {
+    "title": "sqrt(9!)",
+    "goal": "calculate sqrt(9!)",
+    "receivers": [
+        {"agentId": "1.2.156.3088.1.AGH.CALC", "mode": "p2p", "params": {"method": "rpc"}},
+        {"agentId": "1.2.156.3088.1.AGH.CHECKER", "mode": "group"},
+    ],
+}
 MESSAGE_EXAMPLE = {
     "type": "task-command",
     "id": "cmd-1",
@@ -44,7 +52,10 @@ MESSAGE_EXAMPLE = {
     "", status_code=status.HTTP_201_CREATED, responses=problem_responses(400, 401, 409, 413, 422)
 )
 async def create_session(
-    body: SessionCreate, caller: CurrentAgent, db: SessionDep, response: Response
+    body: Annotated[SessionCreate, Body(openapi_examples={"hybrid": {"value": SESSION_EXAMPLE}})],
+    caller: CurrentAgent,
+    db: SessionDep,
+    response: Response,
 ) -> SessionView:
     view = await service.create_session(db, leader=caller, body=body)
     response.headers["Location"] = f"/v1/sessions/{view.id}"
