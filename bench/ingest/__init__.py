@@ -1,0 +1,1 @@
+"""Durable group-message ingest beside a bare FastAPI POST endpoint."""
