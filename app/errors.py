@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 logger = logging.getLogger(__name__)
@@ -165,6 +166,21 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     return problem_response(422, "The request does not match the schema.", errors=errors)
 
 
+STORE_BUSY_RETRY_SECONDS = 1
+
+
+async def _store_unavailable(_: Request, exc: Exception) -> JSONResponse:
+    """The SQL store timed out on a lock or lost its connection: retry later, nothing changed."""
+    logger.warning("the SQL store is unavailable: %s", exc)
+    return problem_response(
+        503,
+        "The store is busy or unreachable; nothing was changed. Retry shortly.",
+        code="unavailable",
+        title="Service unavailable",
+        headers={"Retry-After": str(STORE_BUSY_RETRY_SECONDS)},
+    )
+
+
 async def _unexpected_error(_: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error", exc_info=exc)
     return problem_response(500, "The hub failed to handle this request.")
@@ -174,6 +190,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HubError, _hub_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(OperationalError, _store_unavailable)
     app.add_exception_handler(Exception, _unexpected_error)
 
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import pytest
 
 from app.agent import AgentKey
 from app.auth.keys import load_or_create_hub_keys
@@ -192,3 +193,33 @@ async def test_registration_token_header_variants(client: httpx.AsyncClient) -> 
         "/v1/agents", json=body, headers={"Authorization": f"bearer {REGISTRATION_TOKEN}"}
     )
     assert ok.status_code == 201
+
+
+async def test_a_store_that_stays_locked_is_503_not_500(
+    settings: Any, make_agent: Any, hub: Any
+) -> None:
+    """SQLite's write lock held past the busy timeout: a clear 503 to retry, nothing stored."""
+    import sqlite3
+
+    if not settings.database_url.startswith("sqlite"):
+        pytest.skip("the lock is SQLite's; PostgreSQL waits on row locks instead")
+    from app.models import StoredMessage
+    from tests.groups.helpers import count, team
+    from tests.messages import chat
+
+    leader, member = await make_agent("leader"), await make_agent("member")
+    group = await team(leader, member)
+    await leader.access_token()
+    before = await count(hub, StoredMessage)
+    path = settings.database_url.split("///", 1)[1]
+    holder = sqlite3.connect(path, timeout=1)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, held by someone else
+    try:
+        body = chat(str(leader.agent_id), "blocked")
+        response = await leader.request("POST", f"/v1/groups/{group['id']}/messages", json=body)
+    finally:
+        holder.rollback()
+        holder.close()
+    problem(response, 503)
+    assert response.headers["retry-after"] == "1"
+    assert await count(hub, StoredMessage) == before
