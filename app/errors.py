@@ -169,16 +169,14 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 STORE_BUSY_RETRY_SECONDS = 1
 
 
-async def _store_unavailable(_: Request, exc: Exception) -> JSONResponse:
+async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The SQL store timed out on a lock or lost its connection: retry later, nothing changed."""
     logger.warning("the SQL store is unavailable: %s", exc)
-    return problem_response(
-        503,
+    busy = Unavailable(
         "The store is busy or unreachable; nothing was changed. Retry shortly.",
-        code="unavailable",
-        title="Service unavailable",
         headers={"Retry-After": str(STORE_BUSY_RETRY_SECONDS)},
     )
+    return await _hub_error(request, busy)
 
 
 async def _unexpected_error(_: Request, exc: Exception) -> JSONResponse:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,11 +122,8 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def free_port() -> Iterator[int]:
-    import socket
+@pytest.fixture(name="free_port")
+def free_port_fixture() -> int:
+    from tests.live import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    yield port
+    return free_port()

@@ -13,6 +13,14 @@ import uvicorn
 STARTUP_SECONDS = 10.0
 
 
+def free_port() -> int:
+    """A loopback port nobody listens on (for a server started as another process)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
 def bound_socket(port: int = 0) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

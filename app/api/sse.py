@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import update
-from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 from sse_starlette.sse import SendTimeoutError
 from starlette.types import Receive, Scope, Send
 
-from app.broker import Broker
+from app.broker import Broker, Delivery
 from app.config import Settings
 from app.errors import BadRequest
 from app.metrics import HubMetrics
-from app.models import Agent
 from app.models.types import utcnow
-from app.services.streams import Backlog, StreamPlan, event_stream
+from app.services.agents import mark_seen
+from app.services.streams import StreamPlan, event_stream
+
+StoredBacklog = Callable[[AsyncSession, int, int], Awaitable[list[Delivery]]]
+"""Up to ``limit`` events after a seq, read with the session it is given."""
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +54,7 @@ def stream_response(
     *,
     channel: str,
     after: int,
-    backlog: Backlog,
+    backlog: StoredBacklog,
     agent_id: str,
     ends_after_seq: int | None = None,
 ) -> EventSourceResponse:
@@ -59,10 +62,15 @@ def stream_response(
     broker: Broker = request.app.state.broker
     metrics: HubMetrics = request.app.state.metrics
     factory = request.app.state.session_factory
+
+    async def from_store(last: int, limit: int) -> list[Delivery]:
+        async with factory() as db:
+            return await backlog(db, last, limit)
+
     plan = StreamPlan(
         channel=channel,
         after=after,
-        backlog=backlog,
+        backlog=from_store,
         me=agent_id,
         keepalive_seconds=settings.keepalive_seconds,
         queue_frames=settings.stream_queue_frames,
@@ -72,10 +80,7 @@ def stream_response(
     async def still_here() -> None:
         """An agent holding a stream is online: refresh its last-seen time."""
         async with factory() as db:
-            await db.exec(
-                update(Agent).where(col(Agent.id) == agent_id).values(last_seen_at=utcnow())
-            )
-            await db.commit()
+            await mark_seen(db, agent_id, utcnow())
 
     async def frames() -> Any:
         metrics.open_streams.inc()

@@ -65,6 +65,7 @@ class RedisBroker:
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._lost_events = False
+        self._dropping: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self._client = redis.from_url(self.url)
@@ -102,7 +103,7 @@ class RedisBroker:
         if topic not in self._topics:
             self._topics.add(topic)
             try:
-                pubsub = await self._connected_pubsub()
+                pubsub = self._connected_pubsub()
                 await pubsub.subscribe(topic)
             except (RedisError, OSError):
                 # the listener resubscribes every topic when Redis is back, and the
@@ -117,7 +118,8 @@ class RedisBroker:
             self._topics.discard(topic)
             if self._pubsub is not None and not self._closing:
                 task = asyncio.get_running_loop().create_task(self._drop_topic(topic))
-                task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+                self._dropping.add(task)  # held until done, so it is not collected mid-flight
+                task.add_done_callback(self._dropping.discard)
 
     async def _drop_topic(self, topic: str) -> None:
         if topic not in self._topics and self._pubsub is not None:
@@ -144,7 +146,7 @@ class RedisBroker:
 
     # -- the two loops -----------------------------------------------------------------------
 
-    async def _connected_pubsub(self) -> Any:
+    def _connected_pubsub(self) -> Any:
         if self._pubsub is None:
             assert self._client is not None
             self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
@@ -171,7 +173,7 @@ class RedisBroker:
                 if not self._topics:
                     await asyncio.sleep(0.05)
                     continue
-                pubsub = await self._connected_pubsub()
+                pubsub = self._connected_pubsub()
                 if not pubsub.subscribed:
                     await pubsub.subscribe(*self._topics)
                 if self._lost_events:

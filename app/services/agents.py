@@ -184,13 +184,17 @@ async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str =
         raise InvalidInput(f"No registered agent {unknown[0]!r}{purpose}.")
 
 
+async def mark_seen(session: AsyncSession, agent_id: str, now: datetime) -> None:
+    await session.exec(update(Agent).where(col(Agent.id) == agent_id).values(last_seen_at=now))
+    await session.commit()
+
+
 async def touch_agent(session: AsyncSession, agent: Agent) -> None:
     """Note that the agent was seen, writing at most every few seconds per agent."""
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
-        await session.exec(update(Agent).where(col(Agent.id) == agent.id).values(last_seen_at=now))
-        await session.commit()
+        await mark_seen(session, agent.id, now)
         agent.last_seen_at = now
 
 

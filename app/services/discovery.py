@@ -84,7 +84,7 @@ async def list_agents(
         online = and_(seen.is_not(None), seen >= since)
         conditions.append(online if filters.status == "online" else ~online)
     searched = bool(filters.q and filters.q.strip())
-    words = query_words(filters.q) if filters.q and searched else []
+    words = query_words(filters.q) if searched and filters.q else []
     if searched and not words:
         return AgentPage(items=[], next_cursor=None)
     if words:

@@ -56,14 +56,14 @@ def is_manager(member: GroupMember | None) -> bool:
 
 
 async def visible_group(
-    db: AsyncSession, group_id: str, principal: Principal
+    db: AsyncSession, group_id: str, principal: Principal, *, for_update: bool = False
 ) -> tuple[Group, GroupMember | None]:
     """The group and the caller's membership; 404 for those who may not see it.
 
     The operator and anyone with a membership record see a group; open groups are
     visible to every agent.
     """
-    group = await load_group(db, group_id)
+    group = await load_group(db, group_id, for_update=for_update)
     member = await membership(db, group_id, principal.agent_id)
     if principal.is_operator or member is not None or group.join_policy == "open":
         return group, member
@@ -81,10 +81,10 @@ async def active_group(
 
 
 async def require_manager(
-    db: AsyncSession, group_id: str, principal: Principal, *, operator_ok: bool = True
+    db: AsyncSession, group_id: str, principal: Principal, *, for_update: bool = False
 ) -> tuple[Group, GroupMember | None]:
-    group, member = await visible_group(db, group_id, principal)
-    if (principal.is_operator and operator_ok) or is_manager(member):
+    group, member = await visible_group(db, group_id, principal, for_update=for_update)
+    if principal.is_operator or is_manager(member):
         return group, member
     raise Forbidden("Only the group's owner or admins may do this.")
 
@@ -231,8 +231,7 @@ async def move_conversation(
 async def update_group(
     db: AsyncSession, *, group_id: str, principal: Principal, body: GroupUpdate
 ) -> GroupView:
-    await require_manager(db, group_id, principal)
-    group = await load_group(db, group_id, for_update=True)
+    group, _ = await require_manager(db, group_id, principal, for_update=True)
     fields = body.model_dump(exclude_unset=True, exclude={"conversation_state"})
     if any(v is None for v in fields.values()):
         raise InvalidInput("name and joinPolicy cannot be null.")

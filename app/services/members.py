@@ -21,6 +21,7 @@ from app.services.groups import (
     is_manager,
     load_group,
     member_view,
+    members_of,
     membership,
     require_manager,
     visible_group,
@@ -268,7 +269,5 @@ async def use_speak_grant(db: AsyncSession, group_id: str, agent_id: str) -> Non
 async def list_members(
     db: AsyncSession, *, group_id: str, principal: Principal
 ) -> list[MemberView]:
-    from app.services.groups import members_of
-
     await visible_group(db, group_id, principal)
     return [member_view(m) for m in await members_of(db, group_id)]

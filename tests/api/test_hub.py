@@ -35,7 +35,7 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
 
 async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
     from app.main import create_app
-    from tests.scale.replicas import free_port
+    from tests.live import free_port
 
     settings.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     application = create_app(settings)

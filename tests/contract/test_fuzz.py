@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.agent import AgentKey, HubClient
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
 from tests.scale.replicas import Replica
 
 FUZZ_SECONDS = 600
@@ -44,13 +44,7 @@ async def served(database_url: str, tmp_path: Path) -> AsyncIterator[Replica]:
 
 async def test_no_operation_fails_or_breaks_its_schema(served: Replica) -> None:
     async with HubClient(served.url, key=AgentKey.generate()) as kit:
-        card = {
-            "name": "fuzzer",
-            "description": "fuzz",
-            "skills": [],
-            "publicJwk": kit.key.public_jwk,
-        }
-        await kit.register(card, registration_token=REGISTRATION_TOKEN)
+        await kit.register(card("fuzzer", kit.key), registration_token=REGISTRATION_TOKEN)
         token = await kit.access_token()
     command = [
         schemathesis_cli(),

@@ -11,7 +11,7 @@ import pytest
 from app.agent import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
 from tests.live import LiveServer
 
 STREAM_SETTINGS = {
@@ -48,13 +48,7 @@ async def make_member(live: LiveServer) -> AsyncIterator[MakeMember]:
 
     async def make(name: str) -> HubClient:
         kit = HubClient(live.url, key=AgentKey.generate())
-        body: dict[str, Any] = {
-            "name": name,
-            "description": f"{name} for tests",
-            "skills": [],
-            "publicJwk": kit.key.public_jwk,
-        }
-        await kit.register(body, registration_token=REGISTRATION_TOKEN)
+        await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
         clients.append(kit)
         return kit
 

@@ -15,16 +15,10 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import ISSUER, OPERATOR_TOKEN, REGISTRATION_TOKEN
+from tests.live import free_port
 
 ROOT = Path(__file__).parents[2]
 STARTUP_SECONDS = 30
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 async def wait_until(url: str, *, proc: subprocess.Popen[bytes] | None = None) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from app.agent import AgentKey, HubClient
 from app.agent.events import EventStream, HubEvent
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
 from tests.scale.replicas import Redis, Replica
 
 pytestmark = pytest.mark.skipif(
@@ -54,13 +54,7 @@ async def cluster(
 
 async def agent(url: str, name: str) -> HubClient:
     kit = HubClient(url, key=AgentKey.generate())
-    body: dict[str, Any] = {
-        "name": name,
-        "description": name,
-        "skills": [],
-        "publicJwk": kit.key.public_jwk,
-    }
-    await kit.register(body, registration_token=REGISTRATION_TOKEN)
+    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
     return kit
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
@@ -271,12 +272,10 @@ async def stream_group_events(
     _, member = await service.active_group(db, group_id, Principal(agent=caller, is_operator=False))
     start = resume_point(after, last_event_id)
     ends_after = member.active_since_seq
-    await db.close()  # a stream holds no SQL connection; the backlog takes its own
-    factory = request.app.state.session_factory
+    await db.close()  # a stream holds no SQL connection; each backlog page takes its own
 
-    async def backlog(last: int, limit: int) -> list[Delivery]:
-        async with factory() as session:
-            return await group_backlog(session, group_id, last, limit)
+    async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
+        return await group_backlog(session, group_id, last, limit)
 
     return stream_response(
         request,

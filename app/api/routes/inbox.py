@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
+from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
@@ -31,12 +32,10 @@ async def stream_inbox(
     """The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events."""
     start = resume_point(after, last_event_id)
     agent_id = caller.id
-    await db.close()
-    factory = request.app.state.session_factory
+    await db.close()  # a stream holds no SQL connection; each backlog page takes its own
 
-    async def backlog(last: int, limit: int) -> list[Delivery]:
-        async with factory() as session:
-            return await inbox_backlog(session, agent_id, last, limit)
+    async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
+        return await inbox_backlog(session, agent_id, last, limit)
 
     return stream_response(
         request, channel=inbox_channel(agent_id), after=start, backlog=backlog, agent_id=agent_id
