@@ -1,12 +1,10 @@
-"""``python -m bench.ingest``: durable group message POSTs per second on the hub (SQLite, or
-PostgreSQL with ``--postgres``), beside a bare FastAPI POST endpoint in the same run.
+"""``python -m bench.ingest``: durable group message POSTs per second, beside a bare POST.
 
-Both servers run as their own uvicorn process; the load comes from this process (httpx,
-``--concurrency`` connections). Each hub message is committed to SQL before its 201.
-
-Work in progress for the benchmarks issue: one httpx process is itself the ceiling here
-(~170 bare POSTs/s on 2 cores), so the absolute numbers say little; the ratio is the result
-until the load comes from several processes.
+The hub (``agenthub serve``; SQLite, or PostgreSQL with ``--postgres``) and a bare FastAPI
+endpoint that validates the same message body and answers it (``bench/ingest/bare.py``) run
+as their own uvicorn processes. The load comes from ``--loaders`` processes
+(``bench/ingest/load.py``, plain asyncio HTTP/1.1) with ``--connections`` keep-alive
+connections in all. Every hub message is a new one, committed to SQL before its 201.
 """
 
 from __future__ import annotations
@@ -14,152 +12,144 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
+import statistics
 import sys
 import tempfile
-import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import httpx
+import orjson
 
 from app.agent import AgentKey, HubClient
-
-ROOT = Path(__file__).parents[2]
-TOKEN = "bench-operator"  # noqa: S105 (a throwaway hub's operator token)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
-async def _up(url: str, proc: subprocess.Popen[bytes]) -> None:
-    async with httpx.AsyncClient(timeout=1) as http:
-        for _ in range(300):
-            assert proc.poll() is None, "the server exited"
-            try:
-                if (await http.get(url)).status_code < 500:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
+from bench.harness import (
+    OPERATOR_TOKEN,
+    ROOT,
+    free_port,
+    hub_args,
+    machine,
+    percentile,
+    processes,
+    start,
+    uvicorn_args,
+    wait_up,
+)
 
 
-def _start(args: list[str], env: dict[str, str], cwd: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(  # noqa: S603 (our own interpreter and modules)
-        [sys.executable, *args],
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+async def load(
+    port: int, path: str, token: str, sender: str, connections: int, loaders: int, seconds: float
+) -> dict[str, Any]:
+    """Run the load processes against one endpoint; posts/s and latency over all of them."""
+    shares = [connections // loaders + (i < connections % loaders) for i in range(loaders)]
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.ingest.load",
+            *map(str, (port, path, token, sender, share, seconds)),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=ROOT,
+            limit=2**26,
+        )
+        for share in shares
+        if share
+    ]
+    outputs = await asyncio.wait_for(
+        asyncio.gather(*(p.communicate() for p in procs)), seconds + 60
     )
-
-
-def _message(sender: str) -> dict[str, Any]:
+    if any(p.returncode for p in procs):
+        raise RuntimeError("a load process failed")
+    reports = [orjson.loads(out) for out, _ in outputs]
+    latencies = [ms for r in reports for ms in r["latencies_ms"]]
+    posts = sum(r["posts"] for r in reports)
+    elapsed = max(r["seconds"] for r in reports)
     return {
-        "type": "message",
-        "id": f"m-{uuid.uuid4().hex}",
-        "sentAt": "2026-12-01T00:00:00Z",
-        "senderRole": "leader",
-        "senderId": sender,
-        "dataItems": [{"type": "text", "text": "x" * 200}],
+        "posts": posts,
+        "posts_per_second": round(posts / elapsed),
+        "p50_ms": round(statistics.median(latencies), 2),
+        "p99_ms": round(percentile(latencies, 99), 2),
     }
 
 
-async def _load(url: str, headers: dict[str, str], sender: str, seconds: float, n: int) -> float:
-    done = 0
-    deadline = time.perf_counter() + seconds
-    limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
-    async with httpx.AsyncClient(headers=headers, limits=limits, timeout=30) as http:
-
-        async def worker() -> None:
-            nonlocal done
-            while time.perf_counter() < deadline:
-                response = await http.post(url, json=_message(sender))
-                assert response.status_code == 201, response.text
-                done += 1
-
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(n)))
-        return done / (time.perf_counter() - started)
+async def _group(url: str) -> tuple[str, str, str, int]:
+    """A publisher agent and its group: (group id, access token, agent id, last seq)."""
+    async with HubClient(url, key=AgentKey.generate()) as leader:
+        await leader.register({"name": "bench"}, registration_token=OPERATOR_TOKEN)
+        session = leader.raise_or_json(
+            await leader.request("POST", "/v1/sessions", json={"receivers": []})
+        )
+        group = await leader.groups.create(session["id"], "ingest")
+        return group.id, await leader.access_token(), str(leader.agent_id), group.last_seq
 
 
-async def run(seconds: float, concurrency: int, database_url: str | None) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        hub_port, bare_port = _free_port(), _free_port()
-        env = {"AGENTHUB_OPERATOR_TOKEN": TOKEN}
+async def _last_seq(url: str, group_id: str, token: str) -> int:
+    import httpx
+
+    async with httpx.AsyncClient() as http:
+        response = await http.get(
+            f"{url}/v1/groups/{group_id}", headers={"Authorization": f"Bearer {token}"}
+        )
+        return int(response.json()["lastSeq"])
+
+
+async def run(
+    seconds: float, connections: int, loaders: int, database_url: str | None = None
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, processes() as procs:
+        hub_port, bare_port = free_port(), free_port()
+        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN}
         if database_url:
             env["AGENTHUB_DATABASE_URL"] = database_url
-        hub = _start(
-            ["-m", "app.cli", "serve", "--port", str(hub_port), "--log-level", "warning"], env, tmp
-        )
-        bare = _start(
-            [
-                "-m",
-                "uvicorn",
-                "bench.ingest.bare:app",
-                "--port",
-                str(bare_port),
-                "--log-level",
-                "warning",
-            ],
-            {},
-            str(ROOT),
-        )
-        try:
-            hub_url, bare_url = f"http://127.0.0.1:{hub_port}", f"http://127.0.0.1:{bare_port}"
-            await _up(f"{hub_url}/healthz", hub)
-            await _up(f"{bare_url}/docs", bare)
-            async with HubClient(hub_url, key=AgentKey.generate()) as leader:
-                body = {
-                    "name": "bench",
-                    "description": "bench",
-                    "skills": [],
-                    "publicJwk": leader.key.public_jwk,
-                }
-                await leader.register(body, registration_token=TOKEN)
-                session = await leader.request("POST", "/v1/sessions", json={"receivers": []})
-                group = await leader.groups.create(session.json()["id"], "bench")
-                token = await leader.access_token()
-                sender = str(leader.agent_id)
-            auth = {"Authorization": f"Bearer {token}"}
-            await _load(f"{bare_url}/messages", {}, sender, 1, concurrency)  # warm up
-            await _load(f"{hub_url}/v1/groups/{group.id}/messages", auth, sender, 1, concurrency)
-            bare_rate = await _load(f"{bare_url}/messages", {}, sender, seconds, concurrency)
-            hub_rate = await _load(
-                f"{hub_url}/v1/groups/{group.id}/messages", auth, sender, seconds, concurrency
-            )
-        finally:
-            for proc in (hub, bare):
-                proc.terminate()
-                proc.wait(timeout=15)
+        procs.append(start(hub_args(hub_port), env=env, cwd=tmp))
+        procs.append(start(uvicorn_args("bench.ingest.bare:app", bare_port)))
+        hub_url = f"http://127.0.0.1:{hub_port}"
+        await wait_up(f"{hub_url}/healthz", procs[0])
+        await wait_up(f"http://127.0.0.1:{bare_port}/docs", procs[1])
+        group_id, token, sender, first_seq = await _group(hub_url)
+        hub_path = f"/v1/groups/{group_id}/messages"
+
+        async def hub(secs: float, conns: int) -> dict[str, Any]:
+            return await load(hub_port, hub_path, token, sender, conns, loaders, secs)
+
+        async def bare(secs: float, conns: int) -> dict[str, Any]:
+            return await load(bare_port, "/messages", "-", sender, conns, loaders, secs)
+
+        await bare(1, connections)  # warm up
+        warm_up = await hub(1, connections)
+        result: dict[str, Any] = {"bare": await bare(seconds, connections)}
+        result["hub"] = await hub(seconds, connections)
+        result["hub_one_connection"] = await hub(seconds / 2, 1)
+        stored = await _last_seq(hub_url, group_id, token) - first_seq
+    posted = warm_up["posts"] + result["hub"]["posts"] + result["hub_one_connection"]["posts"]
     return {
+        "machine": machine(),
         "store": "postgresql" if database_url else "sqlite",
-        "concurrency": concurrency,
+        "connections": connections,
+        "loaders": loaders,
         "seconds": seconds,
-        "hub_messages_per_second": round(hub_rate),
-        "bare_posts_per_second": round(bare_rate),
-        "hub_over_bare": round(hub_rate / bare_rate, 2),
+        **result,
+        "hub_over_bare": round(
+            result["hub"]["posts_per_second"] / result["bare"]["posts_per_second"], 2
+        ),
+        "hub_posts_answered_201": posted,
+        "hub_messages_stored": stored,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ingest", description=__doc__)
     parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--loaders", type=int, default=2, help="load processes")
     parser.add_argument("--postgres", help="a database URL (postgresql+asyncpg://…) to use")
     parser.add_argument("--quick", action="store_true", help="3 s per server")
+    parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     seconds = 3 if args.quick else args.seconds
-    print(json.dumps(asyncio.run(run(seconds, args.concurrency, args.postgres)), indent=2))
+    report = asyncio.run(run(seconds, args.connections, args.loaders, args.postgres))
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
     return 0
 
 

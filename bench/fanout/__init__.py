@@ -1,0 +1,1 @@
+"""Group fan-out over SSE: the hub beside a bare sse-starlette broadcaster and raw ASGI."""

@@ -1,0 +1,323 @@
+"""``python -m bench.fanout``: group fan-out over real SSE connections, beside two baselines.
+
+For each group size N (10, 100, 1,000) and each server, N streams are held by listener
+processes (``bench/fanout/listener.py``, so the clients are not the server's bottleneck), and:
+
+- **burst**: M messages are published as fast as 4 concurrent publishers can; deliveries per
+  second = N·M / (last receive - first publish);
+- **paced**: messages at a steady rate well under capacity; publish→receive p50/p99.
+
+Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; members joined
+to one group, each stream an authenticated ``GET /v1/groups/{id}/events``, each message a
+durable ``POST /v1/groups/{id}/messages``); **sse-starlette** (``bench/fanout/bare_sse.py``:
+in-memory queues, no store, no auth); **raw** (``bench/fanout/raw_asgi.py``: pre-encoded
+frames written by a bare ASGI app, the stack's limit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+from app.agent import AgentKey, HubClient
+from bench.harness import (
+    OPERATOR_TOKEN,
+    ROOT,
+    free_port,
+    hub_args,
+    machine,
+    percentile,
+    processes,
+    start,
+    uvicorn_args,
+    wait_up,
+)
+
+TEXT = "x" * 200
+SERVERS = ("raw", "sse-starlette", "hub")
+Publish = Callable[[bytes], Coroutine[Any, Any, None]]
+
+
+@dataclass
+class Plan:
+    sizes: tuple[int, ...]
+    burst_deliveries: int  # per size: burst messages = this / N, within [20, 1000]
+    paced_seconds: float
+    paced_deliveries_per_second: int  # paced rate = this / N messages/s, at most 50
+
+    def burst_messages(self, n: int) -> int:
+        return max(20, min(1000, self.burst_deliveries // n))
+
+    def paced_rate(self, n: int) -> float:
+        return min(50.0, self.paced_deliveries_per_second / n)
+
+
+FULL = Plan((10, 100, 1000), 40_000, 5.0, 2_000)
+QUICK = Plan((10, 100, 1000), 8_000, 2.0, 2_000)
+
+
+@dataclass
+class Setup:
+    streams: list[dict[str, Any]]  # what a listener opens: port, path, token
+    publish: Publish  # posts one message body
+
+
+def message(sender: str, phase: int) -> bytes:
+    """A group message marked for the listeners with its phase and publish time."""
+    return orjson.dumps(
+        {
+            "type": "message",
+            "id": f"m-{uuid.uuid4().hex}",
+            "sentAt": "2026-12-01T00:00:00Z",
+            "senderRole": "leader",
+            "senderId": sender,
+            "dataItems": [{"type": "text", "text": f"{TEXT} @{phase}:{time.time():.6f}"}],
+        }
+    )
+
+
+# -- servers -------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def baseline(app: str, n: int) -> AsyncIterator[tuple[Setup, str]]:
+    port = free_port()
+    with processes() as procs:
+        procs.append(start(uvicorn_args(app, port)))
+        await wait_up(f"http://127.0.0.1:{port}/publish", procs[0])
+        async with httpx.AsyncClient(timeout=60) as http:
+
+            async def publish(body: bytes) -> None:
+                response = await http.post(f"http://127.0.0.1:{port}/publish", content=body)
+                response.raise_for_status()
+
+            streams = [{"port": port, "path": "/stream"} for _ in range(n)]
+            yield Setup(streams, publish), "bench"
+
+
+async def _member(url: str, http: httpx.AsyncClient, group_id: str) -> str:
+    member = HubClient(url, key=AgentKey.generate(), http=http)
+    await member.register({"name": "listener"}, registration_token=OPERATOR_TOKEN)
+    await member.groups.join(group_id)
+    return await member.access_token()
+
+
+@asynccontextmanager
+async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp, processes() as procs:
+        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN}
+        procs.append(start(hub_args(port), env=env, cwd=tmp))
+        await wait_up(f"{url}/healthz", procs[0])
+        limits = httpx.Limits(max_connections=16)
+        async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+            leader = HubClient(url, key=AgentKey.generate(), http=http)
+            await leader.register({"name": "publisher"}, registration_token=OPERATOR_TOKEN)
+            session = leader.raise_or_json(
+                await leader.request("POST", "/v1/sessions", json={"receivers": []})
+            )
+            group = await leader.groups.create(session["id"], "fan-out", join_policy="open")
+            tokens: list[str] = []
+            for first in range(0, n, 16):
+                tokens += await asyncio.gather(
+                    *(_member(url, http, group.id) for _ in range(first, min(n, first + 16)))
+                )
+            auth = {"Authorization": f"Bearer {await leader.access_token()}"}
+
+            async def publish(body: bytes) -> None:
+                response = await http.post(
+                    f"{url}/v1/groups/{group.id}/messages",
+                    content=body,
+                    headers={**auth, "Content-Type": "application/json"},
+                )
+                if response.status_code != 201:
+                    raise RuntimeError(f"the hub refused a post: {response.text}")
+
+            path = f"/v1/groups/{group.id}/events"
+            streams = [{"port": port, "path": path, "token": t} for t in tokens]
+            yield Setup(streams, publish), str(leader.agent_id)
+
+
+def server(name: str, n: int) -> Any:
+    if name == "hub":
+        return hub(n)
+    app = "bench.fanout.raw_asgi:app" if name == "raw" else "bench.fanout.bare_sse:app"
+    return baseline(app, n)
+
+
+# -- listeners -----------------------------------------------------------------------------
+
+
+class Listeners:
+    """Listener processes, each holding its share of the streams."""
+
+    def __init__(self, procs: list[asyncio.subprocess.Process]) -> None:
+        self.procs = procs
+
+    @classmethod
+    async def open(cls, streams: list[dict[str, Any]], count: int) -> Listeners:
+        procs = []
+        for i in range(count):
+            share = streams[i::count]
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bench.fanout.listener",
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                cwd=ROOT,
+                limit=2**26,
+            )
+            assert proc.stdin is not None
+            proc.stdin.write(orjson.dumps({"streams": share}) + b"\n")
+            procs.append(proc)
+        listeners = cls(procs)
+        for line in await listeners._read_all(120):
+            if line.strip() != b"ready":
+                raise RuntimeError(f"a listener did not get ready: {line[:300]!r}")
+        return listeners
+
+    async def _read_all(self, timeout: float) -> list[bytes]:
+        async def one(proc: asyncio.subprocess.Process) -> bytes:
+            assert proc.stdout is not None
+            return await proc.stdout.readline()
+
+        return await asyncio.wait_for(asyncio.gather(*(one(p) for p in self.procs)), timeout)
+
+    async def expect(self, phase: int, count: int, timeout: float) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.write(f"expect {phase} {count} {timeout}\n".encode())
+            await proc.stdin.drain()
+
+    async def results(self, timeout: float) -> list[dict[str, Any]]:
+        return [orjson.loads(line) for line in await self._read_all(timeout + 30)]
+
+    async def close(self) -> None:
+        for proc in self.procs:
+            if proc.returncode is None and proc.stdin is not None:
+                proc.stdin.write(b"quit\n")
+        for proc in self.procs:
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
+# -- phases --------------------------------------------------------------------------------
+
+
+def summary(results: list[dict[str, Any]], n: int, messages: int, started: float) -> dict[str, Any]:
+    latencies = [ms for r in results for ms in r["latencies_ms"]]
+    deliveries = sum(r["deliveries"] for r in results)
+    last = max(r["last_receive"] for r in results)
+    return {
+        "messages": messages,
+        "deliveries": deliveries,
+        "expected": n * messages,
+        "seconds": round(last - started, 3),
+        "deliveries_per_second": round(deliveries / max(last - started, 1e-9)),
+        "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+        "p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
+    }
+
+
+async def burst(setup: Setup, sender: str, listeners: Listeners, n: int, m: int) -> dict[str, Any]:
+    await listeners.expect(1, m, timeout=180)
+    queue = list(range(m))
+    started = time.time()
+
+    async def publisher() -> None:
+        while queue:
+            queue.pop()
+            await setup.publish(message(sender, 1))
+
+    await asyncio.gather(*(publisher() for _ in range(4)))
+    return summary(await listeners.results(180), n, m, started)
+
+
+async def paced(
+    setup: Setup, sender: str, listeners: Listeners, n: int, rate: float, seconds: float
+) -> dict[str, Any]:
+    m = max(5, round(rate * seconds))
+    await listeners.expect(2, m, timeout=seconds + 120)
+    started = time.time()
+    posts: list[asyncio.Task[None]] = []
+    for i in range(m):
+        await asyncio.sleep(max(0.0, started + i / rate - time.time()))
+        posts.append(asyncio.create_task(setup.publish(message(sender, 2))))
+    await asyncio.gather(*posts)
+    result = summary(await listeners.results(seconds + 120), n, m, started)
+    result["rate"] = round(rate, 2)
+    return result
+
+
+async def measure(name: str, n: int, plan: Plan) -> dict[str, Any]:
+    async with server(name, n) as (setup, sender):
+        listeners = await Listeners.open(setup.streams, 1 if n < 100 else 2)
+        try:
+            await setup.publish(message(sender, 0))  # warm up the path
+            result = {"burst": await burst(setup, sender, listeners, n, plan.burst_messages(n))}
+            result["paced"] = await paced(
+                setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
+            )
+        finally:
+            await listeners.close()
+    return result
+
+
+async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
+    report: dict[str, Any] = {"machine": machine(), "sizes": {}}
+    for n in plan.sizes:
+        by_server = {name: await measure(name, n, plan) for name in servers}
+        report["sizes"][str(n)] = by_server
+        if set(servers) != set(SERVERS):
+            continue
+        hub_rate = by_server["hub"]["burst"]["deliveries_per_second"]
+        by_server["ratios"] = {
+            "hub_over_sse_starlette": round(
+                hub_rate / by_server["sse-starlette"]["burst"]["deliveries_per_second"], 2
+            ),
+            "hub_over_raw": round(hub_rate / by_server["raw"]["burst"]["deliveries_per_second"], 2),
+        }
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.fanout", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer messages per size")
+    parser.add_argument("--sizes", type=lambda s: tuple(int(x) for x in s.split(",")))
+    parser.add_argument(
+        "--servers", type=lambda s: tuple(s.split(",")), default=SERVERS, help="default: all"
+    )
+    parser.add_argument("--json", type=Path, help="also write the report here")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    if args.sizes:
+        plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000)
+    report = asyncio.run(run(plan, args.servers))
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

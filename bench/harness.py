@@ -1,0 +1,108 @@
+"""What every benchmark needs: servers as processes on loopback, percentiles, the machine."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).parents[1]
+OPERATOR_TOKEN = "bench-operator"  # noqa: S105 (a throwaway hub's operator token)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def percentile(samples: Sequence[float], p: float) -> float:
+    """The nearest-rank percentile (p in 0..100); 0 for no samples."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}, {platform.system()} {platform.release()}"
+    )
+
+
+def start(
+    args: Sequence[str], *, env: dict[str, str] | None = None, cwd: Path | str = ROOT
+) -> subprocess.Popen[bytes]:
+    """``python <args>`` as its own process, with the repository importable."""
+    return subprocess.Popen(  # noqa: S603 (our own interpreter and modules)
+        [sys.executable, *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        cwd=str(cwd),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def uvicorn_args(app: str, port: int) -> list[str]:
+    """One uvicorn worker, as the hub runs (uvloop and httptools when installed)."""
+    return ["-m", "uvicorn", app, "--port", str(port), "--log-level", "warning"]
+
+
+def hub_args(port: int) -> list[str]:
+    return ["-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
+
+
+async def wait_up(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Until ``url`` answers below 500; fails at once if the process exits."""
+    async with httpx.AsyncClient(timeout=1) as http:
+        for _ in range(int(seconds * 10)):
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server for {url} exited with {proc.returncode}")
+            try:
+                if (await http.get(url)).status_code < 500:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up in {seconds} s")
+
+
+def stop(*procs: subprocess.Popen[bytes]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@contextmanager
+def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """A list to put started processes in; every one is stopped on the way out."""
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        yield started
+    finally:
+        stop(*started)

@@ -1,0 +1,83 @@
+"""A load process: POSTs group messages over keep-alive HTTP/1.1 connections for a while.
+
+    python -m bench.ingest.load PORT PATH TOKEN SENDER CONNECTIONS SECONDS
+
+Plain asyncio streams, no client library: the point is to load the server, not the client.
+Every message has a fresh id (so each POST is a new durable message) and must answer 201
+(200 for the bare endpoint, which has no store). Prints one JSON line: posts, seconds, and
+each post's latency in ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+
+import orjson
+
+TEXT = "x" * 200
+
+
+def body(sender: str) -> bytes:
+    return orjson.dumps(
+        {
+            "type": "message",
+            "id": f"m-{uuid.uuid4().hex}",
+            "sentAt": "2026-12-01T00:00:00Z",
+            "senderRole": "leader",
+            "senderId": sender,
+            "dataItems": [{"type": "text", "text": TEXT}],
+        }
+    )
+
+
+async def connection(
+    port: int, path: str, token: str, sender: str, deadline: float, latencies: list[float]
+) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        + (f"Authorization: Bearer {token}\r\n" if token != "-" else "")  # noqa: S105 ("-": no token)
+    ).encode()
+    try:
+        while time.perf_counter() < deadline:
+            payload = body(sender)
+            started = time.perf_counter()
+            writer.write(head + b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
+            status_line = await reader.readline()
+            length = 0
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            answer = await reader.readexactly(length)
+            if status_line.split()[1] not in (b"200", b"201"):
+                raise SystemExit(f"POST refused: {status_line!r} {answer[:300]!r}")
+            latencies.append((time.perf_counter() - started) * 1000)
+    finally:
+        writer.close()
+
+
+async def main(argv: list[str]) -> None:
+    port, path, token, sender = int(argv[0]), argv[1], argv[2], argv[3]
+    connections, seconds = int(argv[4]), float(argv[5])
+    latencies: list[float] = []
+    started = time.perf_counter()
+    deadline = started + seconds
+    await asyncio.gather(
+        *(connection(port, path, token, sender, deadline, latencies) for _ in range(connections))
+    )
+    elapsed = time.perf_counter() - started
+    report = {"posts": len(latencies), "seconds": elapsed, "latencies_ms": latencies}
+    sys.stdout.buffer.write(orjson.dumps(report) + b"\n")
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(main(sys.argv[1:]))

@@ -1,0 +1,59 @@
+"""The kit partner the p2p benchmark calls: an echo agent, registered at the hub, served alone.
+
+    python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id
+
+The registration token comes from ``AGENTHUB_TOKEN``. Once registered, the agent's id is
+written to ``--id-file`` (atomically) for the driver, then its endpoint serves on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+
+import uvicorn
+
+from app.agent import Agent, AgentKey, TaskContext, TaskHandler
+
+
+class Echo(TaskHandler):
+    """As examples/echo_partner.py: accept, work, offer the text back as the product."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        if not task.text:
+            await task.reject("send me some text to echo")
+            return
+        await task.working("echoing")
+        await task.await_completion(
+            [{"id": "echo", "dataItems": [{"type": "text", "text": task.text}]}]
+        )
+
+
+async def serve(hub: str, port: int, id_file: Path, token: str | None) -> None:
+    agent = Agent(
+        hub, key=AgentKey.generate(), handler=Echo(), public_url=f"http://127.0.0.1:{port}/"
+    )
+    await agent.register(
+        {"name": "p2p-echo", "description": "echoes text back for the p2p benchmark"},
+        registration_token=token,
+    )
+    partial = id_file.with_suffix(".partial")
+    partial.write_text(agent.agent_id)
+    partial.replace(id_file)
+    config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning")
+    await uvicorn.Server(config).serve()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.p2p.partner", description=__doc__)
+    parser.add_argument("--hub", required=True, help="the hub's base URL")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--id-file", type=Path, required=True)
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args.hub, args.port, args.id_file, os.environ.get("AGENTHUB_TOKEN")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The p2p benchmark's four servers, each its own process on 127.0.0.1 with one uvicorn worker."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import harness
+
+PARTNER_ID_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Servers:
+    hub_url: str
+    partner_id: str
+    partner_url: str
+    bare_url: str
+    a2a_url: str
+
+
+async def _partner_id(id_file: Path, proc: subprocess.Popen[bytes]) -> str:
+    """The id the partner writes once it is registered at the hub."""
+    for _ in range(int(PARTNER_ID_SECONDS * 10)):
+        try:
+            return (await asyncio.to_thread(id_file.read_text)).strip()
+        except FileNotFoundError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"the partner exited with {proc.returncode} before registering")
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the partner did not register in {PARTNER_ID_SECONDS} s")
+
+
+async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -> Servers:
+    """Hub (SQLite in ``workdir``), kit partner, bare endpoint and a2a-sdk echo agent, all up.
+
+    Every process is appended to ``started`` as soon as it exists, for the caller to stop.
+    """
+    hub_port, partner_port, bare_port, a2a_port = (harness.free_port() for _ in range(4))
+    hub_url = f"http://127.0.0.1:{hub_port}"
+    bare_url = f"http://127.0.0.1:{bare_port}/"
+    a2a_url = f"http://127.0.0.1:{a2a_port}/"
+    hub = harness.start(
+        harness.hub_args(hub_port),
+        env={"AGENTHUB_OPERATOR_TOKEN": harness.OPERATOR_TOKEN},
+        cwd=workdir,
+    )
+    started.append(hub)
+    bare = harness.start(harness.uvicorn_args("bench.p2p.bare:app", bare_port))
+    started.append(bare)
+    a2a = harness.start(
+        harness.uvicorn_args("bench.p2p.a2a_echo:app", a2a_port), env={"A2A_ECHO_URL": a2a_url}
+    )
+    started.append(a2a)
+    await harness.wait_up(f"{hub_url}/healthz", hub)
+    id_file = workdir / "partner.id"
+    partner = harness.start(
+        [
+            *("-m", "bench.p2p.partner", "--hub", hub_url),
+            *("--port", str(partner_port), "--id-file", str(id_file)),
+        ],
+        env={"AGENTHUB_TOKEN": harness.OPERATOR_TOKEN},
+    )
+    started.append(partner)
+    partner_id = await _partner_id(id_file, partner)
+    partner_url = f"http://127.0.0.1:{partner_port}/"
+    await asyncio.gather(
+        harness.wait_up(partner_url, partner),
+        harness.wait_up(bare_url, bare),
+        harness.wait_up(f"{a2a_url}.well-known/agent-card.json", a2a),
+    )
+    return Servers(hub_url, partner_id, partner_url, bare_url, a2a_url)
