@@ -8,19 +8,28 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.auth.current import Principal, agent_from_access_token, bearer_token, is_operator_token
+from app.auth.current import (
+    Principal,
+    access_token_claims,
+    agent_from_access_token,
+    bearer_token,
+    is_operator_token,
+)
 from app.auth.keys import HubKeys
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent
+from app.protocol.tokens import AccessTokenClaims
 
 
-def get_settings(request: Request) -> Settings:
+# Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
+# dependency in a worker thread, which costs more than the work itself.
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_keys(request: Request) -> HubKeys:
+async def get_keys(request: Request) -> HubKeys:
     keys: HubKeys = request.app.state.keys
     return keys
 
@@ -44,6 +53,16 @@ async def get_current_agent(
     return await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
 
 
+async def get_access_claims(
+    request: Request, settings: SettingsDep, keys: KeysDep
+) -> AccessTokenClaims:
+    """An agent's verified access token, before anything is read from the store."""
+    token = bearer_token(request)
+    if token is None:
+        raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
+    return access_token_claims(token, keys=keys, issuer=settings.issuer)
+
+
 async def get_principal(
     request: Request, session: SessionDep, settings: SettingsDep, keys: KeysDep
 ) -> Principal:
@@ -57,4 +76,5 @@ async def get_principal(
 
 
 CurrentAgent = Annotated[Agent, Depends(get_current_agent)]
+AccessClaims = Annotated[AccessTokenClaims, Depends(get_access_claims)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

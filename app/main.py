@@ -20,6 +20,7 @@ from app.errors import install_error_handlers
 from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
 from app.services.auth import purge_expired_jtis
+from app.services.message_writer import MessageWriter
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers
 
@@ -59,6 +60,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     app.state.broker = broker
     app.state.session_factory = make_session_factory(engine, broker=broker)
+    app.state.message_writer = writer = MessageWriter(engine, broker)
+    writer.start()
     app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
@@ -75,6 +78,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         for task in background:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await writer.close()
         await broker.close()
         await engine.dispose()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 
 from fastapi import Request
@@ -14,6 +15,7 @@ from app.auth.tokens import check_access_token_claims
 from app.config import Settings
 from app.errors import Forbidden, Unauthenticated
 from app.models import Agent
+from app.protocol.tokens import AccessTokenClaims
 from app.services.agents import touch_agent
 from app.services.auth import active_agent
 
@@ -48,13 +50,40 @@ def may_register(settings: Settings, token: str | None) -> bool:
     )
 
 
-async def agent_from_access_token(
-    session: AsyncSession, *, token: str, keys: HubKeys, issuer: str
-) -> Agent:
+VERIFIED_CACHE_SIZE = 10_000
+_verified: dict[tuple[str, str, str], AccessTokenClaims] = {}
+
+
+def access_token_claims(token: str, *, keys: HubKeys, issuer: str) -> AccessTokenClaims:
+    """The claims of a token this hub signed, still unexpired; else 401.
+
+    A signature verifies once per token (ES256 verification is the costliest step of a
+    request): the checked claims are kept, by token and hub key, and their expiry is
+    checked again on every use.
+    """
+    cached = _verified.get((keys.kid, issuer, token))
+    if cached is not None:
+        if cached.exp <= int(time.time()):
+            raise Unauthenticated("The access token has expired.")
+        return cached
     header = jws.unverified_header(token)
     if header["kid"] != keys.kid:
         raise Unauthenticated("The token was not signed by this hub's key.")
     claims = check_access_token_claims(jws.verify(token, keys.verifying_key), issuer=issuer)
+    if len(_verified) >= VERIFIED_CACHE_SIZE:
+        _verified.clear()
+    _verified[(keys.kid, issuer, token)] = claims
+    return claims
+
+
+async def agent_from_access_token(
+    session: AsyncSession, *, token: str, keys: HubKeys, issuer: str
+) -> Agent:
+    return await agent_for_claims(session, access_token_claims(token, keys=keys, issuer=issuer))
+
+
+async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> Agent:
+    """The agent an access token speaks for, while registered with the key it was bound to."""
     agent = await active_agent(session, claims.sub)
     if agent is None:
         raise Unauthenticated("The token's agent is not registered (any more).")

@@ -52,9 +52,17 @@ async def _active_members(db: AsyncSession, group_id: str) -> set[str]:
 
 
 async def post_group_message(
-    db: AsyncSession, *, caller: Agent, group_id: str, message: AnyTaskMessage
+    db: AsyncSession,
+    *,
+    caller: Agent,
+    group_id: str,
+    message: AnyTaskMessage,
 ) -> tuple[dict[str, Any], bool]:
-    """Store the message under the group's next seq; ``(body, False)`` if stored before."""
+    """Store the message under the group's next seq; ``(body, False)`` if stored before.
+
+    Plain messages usually go through ``message_writer`` in batches; this is the path for
+    the rest, and for every post the batch writer hands back.
+    """
     group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
     _check(message, caller, group)
     message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))

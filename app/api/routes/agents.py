@@ -42,7 +42,7 @@ MAX_PAGE = 500
 AgentIdPath = Annotated[str, Path(alias="agentId", max_length=200)]
 
 
-def require_registrar(request: Request, settings: SettingsDep) -> None:
+async def require_registrar(request: Request, settings: SettingsDep) -> None:
     """Checked before the body is validated, so strangers learn nothing from 422s."""
     if not may_register(settings, bearer_token(request)):
         raise Unauthenticated("Registration needs a registration or operator token.")
