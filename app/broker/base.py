@@ -74,7 +74,8 @@ class Subscription:
         if self._items or self.overflowed:
             return True
         try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                await self._wake.wait()
         except TimeoutError:
             return False
         return True

@@ -148,7 +148,9 @@ async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
                 if response.status_code != 201:
                     raise RuntimeError(f"the hub refused a post: {response.text}")
 
-            path = f"/v1/groups/{group.id}/events"
+            # start from now: replaying N join events to each of N streams is not fan-out
+            last_seq = (await leader.groups.get(group.id)).last_seq
+            path = f"/v1/groups/{group.id}/events?after={last_seq}"
             streams = [{"port": port, "path": path, "token": t} for t in tokens]
             yield Setup(streams, publish), str(leader.agent_id)
 

@@ -7,9 +7,12 @@ import contextlib
 import socket
 from typing import Any
 
-from app.agent import HubClient
+from app.agent import AgentKey, HubClient
 from app.agent.events import EventStream, HubEvent
-from tests.groups.conftest import MakeMember
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
+from tests.groups.conftest import STREAM_SETTINGS, MakeMember
 from tests.groups.helpers import count  # noqa: F401
 from tests.live import LiveServer
 
@@ -250,3 +253,46 @@ async def test_the_inbox_stream_brings_invitations(make_member: MakeMember) -> N
     assert accepted.data["state"] == "active" and accepted.seq == invitation.seq + 1
     card = await leader.get_agent(str(guest.agent_id))
     assert card.status == "online"
+
+
+async def test_a_reader_that_takes_nothing_is_let_go_after_the_send_timeout(
+    settings: Settings,
+) -> None:
+    update = {**STREAM_SETTINGS, "stream_send_timeout_seconds": 1.0}
+    server = await LiveServer(create_app(settings.model_copy(update=update))).start()
+    app: Any = server.app
+    clients = []
+    try:
+        for name in ("leader", "stalled"):
+            kit = HubClient(server.url, key=AgentKey.generate())
+            await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
+            clients.append(kit)
+        leader, stalled = clients
+        gid = await form_team(leader, stalled)
+        reader, writer = await _raw_stream(
+            server, f"/v1/groups/{gid}/events", await stalled.access_token()
+        )
+        try:
+            for i in range(300):  # ~9 MB: the socket buffers fill and the hub's send blocks
+                await leader.groups.post(gid, f"{i} {'x' * 30_000}", role="leader")
+                if app.state.metrics.open_streams._value.get() == 0:
+                    break
+            for _ in range(100):
+                if app.state.metrics.open_streams._value.get() == 0:
+                    break
+                await asyncio.sleep(0.1)
+            assert app.state.metrics.open_streams._value.get() == 0, "the stalled stream lives on"
+            assert not app.state.broker.subscriptions(f"group:{gid}")
+
+            async def until_closed() -> None:
+                while await reader.read(2**16):
+                    pass
+
+            await asyncio.wait_for(until_closed(), WAIT_SECONDS)  # what was sent, then EOF
+        finally:
+            writer.close()
+    finally:
+        for kit in clients:
+            await kit.aclose()
+        await server.stop()
+        await _empty_tables(settings.database_url)
