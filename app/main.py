@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from app.api.openapi import install_openapi
 from app.api.routes import agents, auth, groups, hub, inbox, sessions, tasks
+from app.api.sse import SendWatchdog
 from app.auth.keys import load_or_create_hub_keys
 from app.broker import make_broker
 from app.config import Settings
@@ -62,6 +63,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.session_factory = make_session_factory(engine, broker=broker)
     app.state.message_writer = writer = MessageWriter(engine, broker)
     writer.start()
+    app.state.send_watchdog = watchdog = SendWatchdog()
+    watchdog.start()
     app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
@@ -79,6 +82,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await writer.close()
+        await watchdog.close()
         await broker.close()
         await engine.dispose()
 

@@ -26,6 +26,7 @@ class MemoryBroker:
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
+        subscription.close()
         subscribers = self._channels.get(subscription.channel)
         if subscribers is not None:
             subscribers.discard(subscription)
