@@ -118,7 +118,7 @@ class Leader:
     async def _record(self, command: TaskCommand, record: bool) -> None:
         if record and self.recorder is not None and command.session_id:
             self.recorder.record(command.session_id, command.to_wire())
-            await self.recorder.flush(RECORD_FLUSH_SECONDS, session_id=command.session_id)
+            await self.recorder.admit(command.session_id, RECORD_FLUSH_SECONDS)
 
     # -- calls -----------------------------------------------------------------------------
 

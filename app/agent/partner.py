@@ -61,7 +61,7 @@ class PartnerTask:
         self.events: list[tuple[int, dict[str, Any]]] = []
         self.next_seq = 1
         # what streams, answers and notifications have seen: set when an event is appended,
-        # which is after the hub has its record
+        # once its record is queued for the hub (the hub is not waited for)
         self.published_result: dict[str, Any] | None = None
         self.published_state: TaskState | None = None
         self.latest_result_seq = 0

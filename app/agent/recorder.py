@@ -24,6 +24,8 @@ logger = logging.getLogger(__name__)
 RETRY_DEADLINE_SECONDS = 120.0
 FIRST_BACKOFF_SECONDS = 0.05
 MAX_BACKOFF_SECONDS = 5.0
+# records a session may have waiting for the hub before its callers wait too
+MAX_BACKLOG = 256
 # 409: the other side's record may simply not have arrived yet (e.g. the leader's start)
 RETRYABLE_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
@@ -38,15 +40,21 @@ class RecordFailure:
 
 class HubRecorder:
     def __init__(
-        self, hub: HubClient, *, retry_deadline_seconds: float = RETRY_DEADLINE_SECONDS
+        self,
+        hub: HubClient,
+        *,
+        retry_deadline_seconds: float = RETRY_DEADLINE_SECONDS,
+        max_backlog: int = MAX_BACKLOG,
     ) -> None:
         self.hub = hub
         self.retry_deadline = retry_deadline_seconds
+        self.max_backlog = max_backlog
         self.failures: list[RecordFailure] = []
         self.recorded = 0
         # one ordered queue per session: a record stuck in one session holds up no other
         self._queues: dict[str, asyncio.Queue[Mapping[str, Any]]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
+        self._pending: dict[str, int] = {}  # queued or being sent, per session
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
@@ -57,6 +65,16 @@ class HubRecorder:
                 self._run(session_id, queue), name=f"agenthub-recorder-{session_id}"
             )
         queue.put_nowait(message)
+        self._pending[session_id] = self._pending.get(session_id, 0) + 1
+
+    async def admit(self, session_id: str, timeout: float | None = None) -> None:
+        """Return at once while the session's backlog is under ``max_backlog``.
+
+        Past it, wait (up to ``timeout``) for the backlog to drain, so a hub that falls
+        behind sets the callers' pace instead of the queue growing without bound.
+        """
+        if self._pending.get(session_id, 0) >= self.max_backlog:
+            await self.flush(timeout, session_id=session_id)
 
     async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
         """Wait until what was queued (for one session, or all) reached the hub or gave up.
@@ -84,6 +102,7 @@ class HubRecorder:
             try:
                 await self._deliver(session_id, message)
             finally:
+                self._pending[session_id] -= 1
                 queue.task_done()
 
     async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:

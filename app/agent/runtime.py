@@ -60,7 +60,7 @@ class PartnerRuntime:
     async def _emit(self, task: PartnerTask, event: dict[str, Any], record: bool) -> None:
         if record and self.recorder is not None and task.session_id:
             self.recorder.record(task.session_id, event)
-            await self.recorder.flush(self.record_flush_seconds, session_id=task.session_id)
+            await self.recorder.admit(task.session_id, self.record_flush_seconds)
         await task._append(event)
         if event.get("type") == "task-result" and self.notifier is not None:
             for config in task.notifications.values():
@@ -188,8 +188,6 @@ class PartnerRuntime:
         async with task.changed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(task.changed.wait_for(ready), self.rpc_wait_seconds)
-        if self.recorder is not None and task.session_id:
-            await self.recorder.flush(self.record_flush_seconds, session_id=task.session_id)
 
     async def events(
         self, task: PartnerTask, *, after_seq: int, keepalive_seconds: float = KEEPALIVE_SECONDS

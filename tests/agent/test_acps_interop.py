@@ -58,6 +58,7 @@ async def test_acps_rpc_client_drives_a_kit_partner(make_live_agent: MakeLiveAge
         assert done.status.state == TaskState.Completed
     finally:
         await client.close()
+    assert await partner.recorder.flush(5)  # the partner's records trail its answers
     response = await leader.hub.request("GET", "/v1/tasks/t-acps")
     assert response.json()["state"] == "awaiting-completion"  # completed only at the partner:
     # acps-sdk's client does not record its complete at the hub

@@ -8,6 +8,12 @@ from app.agent import Agent
 from tests.agent.conftest import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
 
 
+async def settled(*agents: Agent) -> None:
+    """The agents' records trail their calls: wait until the hub has all of them."""
+    for agent in agents:
+        assert agent.recorder is not None and await agent.recorder.flush(10)
+
+
 async def hub_task(agent: Agent, task_id: str) -> dict[str, Any]:
     response = await agent.hub.request("GET", f"/v1/tasks/{task_id}")
     assert response.status_code == 200, response.text
@@ -33,7 +39,7 @@ async def test_rpc_lifecycle_is_recorded_at_the_hub(make_live_agent: MakeLiveAge
     assert result["senderId"] == partner.agent_id
     done = await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-rpc")
     assert done["status"]["state"] == "completed"
-    await leader.recorder.flush(5)
+    await settled(leader, partner)
     task = await hub_task(leader, "t-rpc")
     assert task["state"] == "completed"
     assert [s["state"] for s in task["statusHistory"]] == [
@@ -66,6 +72,7 @@ async def test_rpc_reject_and_get(make_live_agent: MakeLiveAgent) -> None:
     assert result["status"]["state"] == "rejected"
     snapshot = await leader.leader.get(partner.agent_id, session_id=session.id, task_id="t-no")
     assert [s["state"] for s in snapshot["statusHistory"]] == ["rejected"]
+    await settled(leader, partner)
     assert (await hub_task(leader, "t-no"))["state"] == "rejected"
 
 
@@ -110,7 +117,7 @@ async def test_stream_lifecycle_and_resume(make_live_agent: MakeLiveAgent) -> No
     ]
     assert [e["eventSeq"] for e in resumed] == [s for s in seqs if s > 2]
     await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-s")
-    await leader.recorder.flush(5)
+    await settled(leader, partner)
     task = await hub_task(leader, "t-s")
     assert task["state"] == "completed"
     assert [d["text"] for d in task["products"][0]["dataItems"]] == ["a", "b"]
