@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,9 @@ MAX_BACKOFF_SECONDS = 5.0
 MAX_BACKLOG = 256
 # 409: the other side's record may simply not have arrived yet (e.g. the leader's start)
 RETRYABLE_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+_Key = tuple[str, Any]  # (session id, task id or None)
 
 
 @dataclass
@@ -51,21 +55,22 @@ class HubRecorder:
         self.max_backlog = max_backlog
         self.failures: list[RecordFailure] = []
         self.recorded = 0
-        # one ordered queue per session: a record stuck in one session holds up no other
-        self._queues: dict[str, asyncio.Queue[Mapping[str, Any]]] = {}
-        self._workers: dict[str, asyncio.Task[None]] = {}
+        # one ordered queue per task (and one for a session's task-less messages): a task's
+        # records reach the hub in order, while different tasks' records travel side by side
+        self._queues: dict[_Key, deque[Mapping[str, Any]]] = {}
+        self._workers: dict[_Key, asyncio.Task[None]] = {}
         self._pending: dict[str, int] = {}  # queued or being sent, per session
+        self._settled = asyncio.Event()
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
-        queue = self._queues.setdefault(session_id, asyncio.Queue())
-        worker = self._workers.get(session_id)
-        if worker is None or worker.done():
-            self._workers[session_id] = asyncio.create_task(
-                self._run(session_id, queue), name=f"agenthub-recorder-{session_id}"
-            )
-        queue.put_nowait(message)
+        key = (session_id, message.get("taskId"))
+        self._queues.setdefault(key, deque()).append(message)
         self._pending[session_id] = self._pending.get(session_id, 0) + 1
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(
+                self._run(key), name=f"agenthub-recorder-{session_id}"
+            )
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
         """Return at once while the session's backlog is under ``max_backlog``.
@@ -76,34 +81,48 @@ class HubRecorder:
         if self._pending.get(session_id, 0) >= self.max_backlog:
             await self.flush(timeout, session_id=session_id)
 
+    def _backlog(self, session_id: str | None) -> int:
+        if session_id is not None:
+            return self._pending.get(session_id, 0)
+        return sum(self._pending.values())
+
     async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
         """Wait until what was queued (for one session, or all) reached the hub or gave up.
 
         False if ``timeout`` passed first; the records keep being retried in the background.
         """
-        queues = [q for s, q in self._queues.items() if session_id in (None, s)]
         try:
-            await asyncio.wait_for(asyncio.gather(*(q.join() for q in queues)), timeout)
+            async with asyncio.timeout(timeout):
+                while self._backlog(session_id):
+                    self._settled.clear()
+                    await self._settled.wait()
         except TimeoutError:
             return False
         return True
 
     async def aclose(self, timeout: float = 5.0) -> None:
         await self.flush(timeout)
-        for worker in self._workers.values():
+        workers = list(self._workers.values())
+        for worker in workers:
             worker.cancel()
-        for worker in self._workers.values():
+        for worker in workers:
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
 
-    async def _run(self, session_id: str, queue: asyncio.Queue[Mapping[str, Any]]) -> None:
-        while True:
-            message = await queue.get()
-            try:
-                await self._deliver(session_id, message)
-            finally:
-                self._pending[session_id] -= 1
-                queue.task_done()
+    async def _run(self, key: _Key) -> None:
+        session_id, queue = key[0], self._queues[key]
+        try:
+            while queue:
+                try:
+                    await self._deliver(session_id, queue[0])
+                finally:
+                    queue.popleft()
+                    self._pending[session_id] -= 1
+                    self._settled.set()
+        finally:  # no await from the last check to here: a record queued meanwhile is seen
+            del self._workers[key]
+            if not queue:  # else cancelled with records left: they stay counted
+                del self._queues[key]
 
     async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:
         deadline = time.monotonic() + self.retry_deadline
