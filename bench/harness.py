@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,3 +107,29 @@ def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
         yield started
     finally:
         stop(*started)
+
+
+async def create_pg_database(admin_url: str) -> tuple[str, str]:
+    """A fresh database next to ``admin_url``'s: (its name, its asyncpg URL)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"agenthub_bench_{os.getpid()}_{int(time.time())}"
+    conn = await asyncpg.connect(admin_url.replace("+asyncpg", ""))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    base = admin_url.rsplit("/", 1)[0]
+    if base.startswith("postgresql://"):
+        base = base.replace("postgresql://", "postgresql+asyncpg://", 1)
+    return name, f"{base}/{name}"
+
+
+async def drop_pg_database(admin_url: str, name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url.replace("+asyncpg", ""))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    finally:
+        await conn.close()

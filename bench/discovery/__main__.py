@@ -31,6 +31,7 @@ from app.services.agents import agent_search_text, agent_skills_text
 from app.services.discovery import AgentFilters, list_agents
 from bench.discovery.baseline import like_search
 from bench.discovery.corpus import QUERIES, SyntheticAgent, make_agents
+from bench.harness import create_pg_database, drop_pg_database
 
 BATCH = 2_000
 JWK = {"kty": "EC", "crv": "P-256", "x": "bench", "y": "bench"}
@@ -114,31 +115,6 @@ async def measure(url: str, category: dict[str, str], rounds: int) -> dict[str, 
     return results
 
 
-async def _create_pg_database(admin_url: str) -> tuple[str, str]:
-    import asyncpg  # type: ignore[import-untyped]
-
-    name = f"agenthub_bench_{os.getpid()}_{int(time.time())}"
-    conn = await asyncpg.connect(admin_url.replace("+asyncpg", ""))
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    base = admin_url.rsplit("/", 1)[0]
-    if base.startswith("postgresql://"):
-        base = base.replace("postgresql://", "postgresql+asyncpg://", 1)
-    return name, f"{base}/{name}"
-
-
-async def _drop_pg_database(admin_url: str, name: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(admin_url.replace("+asyncpg", ""))
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    finally:
-        await conn.close()
-
-
 async def run(count: int, rounds: int, postgres: str | None) -> dict[str, Any]:
     agents = make_agents(count)
     category = {a.id: a.category for a in agents}
@@ -155,14 +131,14 @@ async def run(count: int, rounds: int, postgres: str | None) -> dict[str, Any]:
         report["sqlite"] = {"seed_seconds": round(await seed(url, agents), 1)}
         report["sqlite"].update(await measure(url, category, rounds))
     if postgres:
-        name, url = await _create_pg_database(postgres)
+        name, url = await create_pg_database(postgres)
         try:
             await asyncio.to_thread(migrate, url)
             pg_url = url
             report["postgres"] = {"seed_seconds": round(await seed(pg_url, agents), 1)}
             report["postgres"].update(await measure(pg_url, category, rounds))
         finally:
-            await _drop_pg_database(postgres, name)
+            await drop_pg_database(postgres, name)
     return report
 
 

@@ -24,6 +24,8 @@ from app.agent import AgentKey, HubClient
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
+    create_pg_database,
+    drop_pg_database,
     free_port,
     hub_args,
     machine,
@@ -135,17 +137,34 @@ async def run(
     }
 
 
+async def run_on(
+    seconds: float, connections: int, loaders: int, postgres_admin: str | None
+) -> dict[str, Any]:
+    """SQLite, or a fresh PostgreSQL database made next to ``postgres_admin`` and dropped."""
+    if postgres_admin is None:
+        return await run(seconds, connections, loaders)
+    name, url = await create_pg_database(postgres_admin)
+    try:
+        return await run(seconds, connections, loaders, url)
+    finally:
+        await drop_pg_database(postgres_admin, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ingest", description=__doc__)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--loaders", type=int, default=2, help="load processes")
-    parser.add_argument("--postgres", help="a database URL (postgresql+asyncpg://…) to use")
+    parser.add_argument(
+        "--postgres",
+        help="an admin URL (postgresql+asyncpg://postgres@127.0.0.1:5432/test); "
+        "a fresh database is made and dropped",
+    )
     parser.add_argument("--quick", action="store_true", help="3 s per server")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     seconds = 3 if args.quick else args.seconds
-    report = asyncio.run(run(seconds, args.connections, args.loaders, args.postgres))
+    report = asyncio.run(run_on(seconds, args.connections, args.loaders, args.postgres))
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

@@ -1,0 +1,93 @@
+"""``python -m bench``: every benchmark, each beside its baseline in the same run.
+
+    python -m bench [--quick] [--postgres ADMIN_URL] [--out DIR] [--only fanout,ingest,...]
+
+Runs group fan-out, ingest (SQLite; PostgreSQL with ``--postgres``), point-to-point and
+discovery one after the other (never two at once: they share the cores), writes each JSON
+report to ``--out`` (default ``bench/results``) and prints the targets of the benchmarks
+issue with the ratios measured here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.discovery.__main__ import main as discovery
+from bench.fanout.__main__ import main as fanout
+from bench.harness import ROOT, machine
+from bench.ingest.__main__ import main as ingest
+from bench.p2p.__main__ import main as p2p
+
+Main = Callable[[list[str] | None], int]
+
+
+def steps(postgres: str | None) -> list[tuple[str, Main, list[str]]]:
+    pg = ["--postgres", postgres] if postgres else []
+    return [
+        ("fanout", fanout, []),
+        ("ingest", ingest, []),
+        *([("ingest-postgres", ingest, pg)] if postgres else []),
+        ("p2p", p2p, []),
+        ("discovery", discovery, pg),
+    ]
+
+
+def _check(label: str, value: float | None, target: str, ok: bool) -> str:
+    shown = "n/a" if value is None else f"{value:g}"
+    return f"{'PASS' if ok else 'MISS'}  {label}: {shown} (target {target})"
+
+
+def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
+    lines = []
+    if "fanout" in reports and "1000" in reports["fanout"]["sizes"]:
+        ratios = reports["fanout"]["sizes"]["1000"]["ratios"]
+        sse, raw = ratios["hub_over_sse_starlette"], ratios["hub_over_raw"]
+        lines.append(_check("fan-out N=1000, hub / sse-starlette", sse, ">= 1.5", sse >= 1.5))
+        lines.append(_check("fan-out N=1000, hub / raw ASGI", raw, ">= 0.5", raw >= 0.5))
+    if "fanout" in reports and "100" in reports["fanout"]["sizes"]:
+        p99 = reports["fanout"]["sizes"]["100"]["hub"]["paced"]["p99_ms"]
+        lines.append(_check("fan-out N=100, p99 publish->receive ms", p99, "< 100", p99 < 100))
+    if "ingest" in reports:
+        rate = reports["ingest"]["hub"]["posts_per_second"]
+        ratio = reports["ingest"]["hub_over_bare"]
+        lines.append(_check("ingest SQLite, durable msgs/s", rate, ">= 1000", rate >= 1000))
+        lines.append(_check("ingest SQLite, hub / bare POST", ratio, ">= 0.5", ratio >= 0.5))
+    if "p2p" in reports:
+        c1 = reports["p2p"]["ratios"]["c1"]
+        over_bare, over_a2a = c1["kit_p50_over_bare_p50"], c1["kit_p50_over_a2a_p50"]
+        lines.append(_check("p2p rpc p50, kit / bare httpx", over_bare, "<= 2", over_bare <= 2))
+        lines.append(_check("p2p rpc p50, kit / a2a-sdk", over_a2a, "< 1", over_a2a < 1))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="the short version of each")
+    parser.add_argument("--postgres", help="an admin URL; fresh databases are made and dropped")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--only", help="a comma-separated subset of the benchmarks")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    wanted = set(args.only.split(",")) if args.only else None
+    reports: dict[str, dict[str, Any]] = {}
+    for name, run, extra in steps(args.postgres):
+        if wanted is not None and name not in wanted:
+            continue
+        print(f"== {name}", flush=True)
+        target = args.out / f"{name}.json"
+        if run([*extra, *(["--quick"] if args.quick else []), "--json", str(target)]) != 0:
+            return 1
+        reports[name] = json.loads(target.read_text())
+    print(f"\n{machine()}")
+    for line in verdicts(reports):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
