@@ -14,6 +14,7 @@ from app.agent.errors import (
 from app.agent.hub import HubClient
 from app.agent.keys import AgentKey
 from app.agent.leader import Leader
+from app.agent.llm import ChatCompletionsHandler, LLMCallError, LLMConfig, LLMConfigError
 from app.agent.partner import TaskContext, TaskHandler
 
 __all__ = [
@@ -22,10 +23,14 @@ __all__ = [
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",
+    "ChatCompletionsHandler",
     "HubClient",
     "HubIdentityError",
     "HubRequestError",
     "KitError",
+    "LLMCallError",
+    "LLMConfig",
+    "LLMConfigError",
     "Leader",
     "NotRegisteredError",
     "TaskContext",

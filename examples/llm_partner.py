@@ -1,0 +1,71 @@
+"""A partner agent answered by a language model behind any OpenAI-compatible endpoint.
+
+Against a local Ollama (``ollama pull llama3.2`` first; Ollama needs no API key):
+
+    AGENTHUB_URL=http://127.0.0.1:8000 AGENTHUB_TOKEN=change-me \\
+    AGENTHUB_LLM_BASE_URL=http://127.0.0.1:11434/v1 AGENTHUB_LLM_MODEL=llama3.2 \\
+    python examples/llm_partner.py
+
+Against OpenAI:
+
+    AGENTHUB_URL=http://127.0.0.1:8000 AGENTHUB_TOKEN=change-me \\
+    AGENTHUB_LLM_BASE_URL=https://api.openai.com/v1 AGENTHUB_LLM_MODEL=gpt-4o-mini \\
+    AGENTHUB_LLM_API_KEY=sk-... python examples/llm_partner.py
+
+Optional: AGENTHUB_LLM_SYSTEM_PROMPT, AGENTHUB_LLM_TIMEOUT_SECONDS (default 60). A leader's
+``rpc`` call waits about 30 s for an answer; for slower models, start tasks by stream or
+notification. Registers once (key and id kept in ./llm-agent/), then serves its endpoint on
+port 9003; leaders find it by the skill "chat".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import uvicorn
+
+from app.agent import Agent, AgentKey, ChatCompletionsHandler, LLMConfig
+
+HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
+TOKEN = os.environ.get("AGENTHUB_TOKEN")
+PORT = int(os.environ.get("LLM_PORT", "9003"))
+STATE = Path(os.environ.get("LLM_STATE_DIR", "llm-agent"))
+
+
+async def main() -> None:
+    config = LLMConfig.from_env()  # fails fast, before registering, if the model is not set
+    handler = ChatCompletionsHandler(config)
+    identity = STATE / "identity.json"
+    saved = json.loads(identity.read_text()) if identity.exists() else {}
+    agent = Agent(
+        HUB,
+        key=AgentKey.load_or_create(STATE / "key.pem"),
+        handler=handler,
+        agent_id=saved.get("agentId"),
+        public_url=f"http://127.0.0.1:{PORT}/",
+    )
+    try:
+        if not saved:
+            card = await agent.register(
+                {
+                    "name": "llm",
+                    "description": f"answers any text with the language model {config.model}",
+                    "skills": [{"id": "chat", "name": "Chat", "tags": ["text", "llm"]}],
+                },
+                registration_token=TOKEN,
+            )
+            identity.write_text(json.dumps({"agentId": card.id}))
+        print(f"llm partner {agent.agent_id} at {agent.public_url}: {config.model}", flush=True)
+        server = uvicorn.Server(
+            uvicorn.Config(agent, host="127.0.0.1", port=PORT, log_level="warning")
+        )
+        await server.serve()  # its lifespan closes the agent on shutdown
+    finally:
+        await handler.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
