@@ -27,8 +27,8 @@ serve: $(VENV)/.serve-installed
 	$(BIN)/agenthub serve --host $(HOST) --port $(PORT)
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check app tests bench migrations/env.py
-	$(BIN)/ruff format --check app tests bench migrations/env.py
+	$(BIN)/ruff check app tests bench examples migrations/env.py
+	$(BIN)/ruff format --check app tests bench examples migrations/env.py
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

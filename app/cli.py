@@ -66,6 +66,28 @@ def _keys(_: argparse.Namespace) -> None:
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
 
 
+def _demo(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from rich.console import Console
+
+    from app.demo.render import Transcript, show_summary
+    from app.demo.runner import run_demo
+
+    console = Console()
+    console.rule("agenthub demo: an Internet-of-Agents team at work")
+    try:
+        result = asyncio.run(run_demo(Transcript(console), timeout_seconds=args.timeout))
+    except KeyboardInterrupt:
+        console.print("[bold red]stopped: every process the demo started has been stopped")
+        raise SystemExit(130) from None
+    if result.summary is not None:
+        console.rule("what happened (read back from the hub's store)")
+        show_summary(console, result.summary)
+    if result.leader_exit != 0:
+        raise SystemExit(1)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agenthub", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -82,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     api.set_defaults(func=_openapi)
     keys = sub.add_parser("keys", help="make the hub's signing key if missing; print its JWKS")
     keys.set_defaults(func=_keys)
+    demo = sub.add_parser(
+        "demo", help="run a hub and a scripted team of agents on loopback, and narrate it"
+    )
+    demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")
+    demo.set_defaults(func=_demo)
     return parser
 
 

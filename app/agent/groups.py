@@ -27,7 +27,17 @@ from app.protocol.groups import (
     MemberView,
     TriggerView,
 )
-from app.protocol.messages import AnyMessage, Message, any_message_adapter
+from app.protocol.messages import (
+    AnyMessage,
+    Message,
+    Product,
+    TaskCommand,
+    TaskCommandType,
+    TaskResult,
+    TaskState,
+    TaskStatus,
+    any_message_adapter,
+)
 
 if TYPE_CHECKING:
     from app.agent.hub import HubClient
@@ -184,6 +194,76 @@ class Groups:
             await asyncio.sleep(pause)
             pause *= 2
         raise HubRequestError(503, {"detail": "the hub did not take the message"})
+
+    # -- tasks in a group ------------------------------------------------------------------
+
+    async def assign(
+        self,
+        group_id: str,
+        partner_id: str,
+        text: str,
+        *,
+        task_id: str | None = None,
+        parent_task_id: str | None = None,
+    ) -> str:
+        """Start a task for a member, in the group (its inbox gets the command); its id."""
+        task_id = task_id or f"task-{uuid.uuid4().hex}"
+        await self.send(
+            group_id,
+            TaskCommand(
+                id=f"cmd-{uuid.uuid4().hex}",
+                sent_at=datetime.now(UTC),
+                sender_role="leader",
+                sender_id=self._me(),
+                group_id=group_id,
+                command=TaskCommandType.START,
+                task_id=task_id,
+                partner_id=partner_id,
+                parent_task_id=parent_task_id,
+                data_items=[TextDataItem(text=text)],
+            ),
+        )
+        return task_id
+
+    async def command(self, group_id: str, task_id: str, command: str) -> dict[str, Any]:
+        """A leader's command on a group task: ``complete``, ``cancel``, ``continue``…"""
+        return await self.send(
+            group_id,
+            TaskCommand(
+                id=f"cmd-{uuid.uuid4().hex}",
+                sent_at=datetime.now(UTC),
+                sender_role="leader",
+                sender_id=self._me(),
+                group_id=group_id,
+                command=TaskCommandType(command),
+                task_id=task_id,
+            ),
+        )
+
+    async def report(
+        self, group_id: str, task_id: str, state: str, *, text: str | None = None
+    ) -> dict[str, Any]:
+        """A partner's move on a group task; ``text`` becomes its product (or its reason)."""
+        now = datetime.now(UTC)
+        final = state == TaskState.AWAITING_COMPLETION
+        items = [TextDataItem(text=text)] if text is not None else None
+        return await self.send(
+            group_id,
+            TaskResult(
+                id=f"res-{uuid.uuid4().hex}",
+                sent_at=now,
+                sender_role="partner",
+                sender_id=self._me(),
+                group_id=group_id,
+                task_id=task_id,
+                status=TaskStatus(
+                    state=TaskState(state),
+                    state_changed_at=now,
+                    data_items=None if final else items,
+                ),
+                products=[Product(id="result", data_items=items)] if final and items else None,
+            ),
+        )
 
     async def history(self, group_id: str, *, after: int = 0, limit: int = 50) -> dict[str, Any]:
         page: dict[str, Any] = await self._call(

@@ -1,0 +1,1 @@
+"""The demo team: scripted agents written with the kit (``agenthub demo`` runs them)."""
