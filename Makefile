@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: serve test lint typecheck pytest openapi clean
+.PHONY: serve demo test lint typecheck pytest openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "agenthub needs Python 3.11+"'
@@ -25,6 +25,9 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 
 serve: $(VENV)/.serve-installed
 	$(BIN)/agenthub serve --host $(HOST) --port $(PORT)
+
+demo: $(VENV)/.serve-installed
+	$(BIN)/agenthub demo
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check app tests bench examples migrations/env.py

@@ -57,6 +57,10 @@ class Team:
             "AGENTHUB_URL": self.hub_url,
             "AGENTHUB_TOKEN": TOKEN,
             "AGENTHUB_OPERATOR_TOKEN": TOKEN,
+            # the demo's own hub: never a store, broker or key configured for a real one
+            "AGENTHUB_DATABASE_URL": f"sqlite+aiosqlite:///{self.workdir / 'agenthub.db'}",
+            "AGENTHUB_BROKER_URL": "memory://",
+            "AGENTHUB_SIGNING_KEY_FILE": str(self.workdir / "hub-key.pem"),
         }
         proc = await asyncio.create_subprocess_exec(
             sys.executable,

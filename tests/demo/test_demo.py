@@ -1,0 +1,143 @@
+"""``agenthub demo`` end to end: real processes on loopback, the outcome read from the store."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from app.demo.runner import ROOT, run_demo
+
+KEY_STEPS = [
+    ("leader", "discovered a collaborator"),
+    ("leader", "opened a session"),
+    ("leader", "formed a group by invitation"),
+    ("factorial", "accepted an invitation"),
+    ("analyst", "applied to join a group"),
+    ("leader", "reviewed and approved an application"),
+    ("leader", "assigned a synchronous sub-task"),
+    ("leader", "assigned asynchronous sub-tasks"),
+    ("leader", "paused the group until both finish (pause-and-trigger)"),
+    ("writer", "opened a sub-group"),
+    ("charts", "reported a result"),
+    ("writer", "concluded the sub-group"),
+    ("leader", "the trigger fired; discussion resumes"),
+    ("leader", "concluded the group"),
+    ("leader", "called point-to-point by rpc"),
+    ("leader", "called point-to-point by stream"),
+    ("leader", "called point-to-point by notification"),
+    ("leader", "closed the session"),
+]
+
+
+async def test_the_demo_reaches_both_goals_with_nested_teams_and_all_three_methods() -> None:
+    events: list[dict[str, Any]] = []
+    result = await run_demo(events.append, timeout_seconds=120)
+
+    assert result.leader_exit == 0, [e for e in events if e.get("what") == "log"][-20:]
+    steps = [(e["who"], e["what"]) for e in events]
+    for step in KEY_STEPS:
+        assert step in steps, step
+    in_order = [
+        "opened a session",
+        "reviewed and approved an application",
+        "assigned asynchronous sub-tasks",
+        "paused the group until both finish (pause-and-trigger)",
+        "the trigger fired; discussion resumes",
+        "called point-to-point by rpc",
+        "called point-to-point by stream",
+        "called point-to-point by notification",
+        "closed the session",
+    ]
+    order = [steps.index(("leader", what)) for what in in_order]
+    assert order == sorted(order), "the leader's steps happened out of order"
+    assert steps.index(("writer", "opened a sub-group")) < steps.index(
+        ("leader", "the trigger fired; discussion resumes")
+    )
+    closing = next(e for e in events if e["what"] == "closed the session")
+    assert closing["sqrt"] == "602.3952"  # sqrt(9!) = sqrt(362880)
+    assert "Chart:" in closing["report"] and "Analysis:" in closing["report"]
+
+    summary = result.summary
+    assert summary is not None
+    assert {t["state"] for t in summary.tasks} == {"completed"}
+    names = {g["id"]: g["name"] for g in summary.groups}
+    planned = Counter(
+        (t["leader"], t["partner"], names.get(t["group"], "point-to-point")) for t in summary.tasks
+    )
+    assert planned == Counter(
+        {
+            ("leader", "factorial", "math team"): 1,
+            ("leader", "root", "math team"): 1,
+            ("leader", "researcher", "report team"): 1,
+            ("leader", "writer", "report team"): 1,
+            ("leader", "analyst", "report team"): 1,
+            ("writer", "charts", "charts sub-team"): 1,
+            ("leader", "analyst", "point-to-point"): 1,
+            ("leader", "researcher", "point-to-point"): 3,
+        }
+    )
+    tree = [(depth, g["name"], g["state"], g["members"]) for depth, g in summary.tree()]
+    assert tree == [
+        (0, "math team", "conclusion", ["factorial", "leader", "root"]),
+        (0, "report team", "conclusion", ["analyst", "leader", "researcher", "writer"]),
+        (1, "charts sub-team", "conclusion", ["charts", "writer"]),
+    ]
+    assert summary.messages["group"] > 0 and summary.messages["point-to-point"] > 0
+    assert (summary.channels, summary.flat_channels) == (10, 21)  # 7 agents in one flat team
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            if marker.encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+async def test_ctrl_c_stops_every_process_the_demo_started() -> None:
+    marker = f"AGENTHUB_DEMO_TEST={uuid.uuid4().hex}"
+    name, value = marker.split("=")
+    demo = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "app.cli",
+        "demo",
+        cwd=ROOT,
+        env={**os.environ, name: value, "COLUMNS": "200"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert demo.stdout is not None
+    output = b""
+    try:
+        async with asyncio.timeout(60):
+            while output.count(b"registered") < 3:  # the hub and some agents are up
+                chunk = await demo.stdout.read(4096)
+                assert chunk, output.decode(errors="replace")
+                output += chunk
+        assert len(_processes_with(marker)) >= 4  # the demo, the hub, agents
+        demo.send_signal(signal.SIGINT)
+        async with asyncio.timeout(30):
+            output += await demo.stdout.read()
+            assert await demo.wait() == 130
+    finally:
+        if demo.returncode is None:
+            demo.kill()
+            await demo.wait()
+    assert b"every process the demo started has been stopped" in output
+    for _ in range(50):
+        if not _processes_with(marker):
+            break
+        await asyncio.sleep(0.1)
+    assert _processes_with(marker) == []
