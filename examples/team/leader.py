@@ -208,7 +208,11 @@ async def main() -> None:
     )
     try:
         team = await discover(agent)
-        receivers = [{"agentId": a, "mode": "group"} for a in team.values()]
+        # hybrid: the researcher and the analyst are also called point-to-point
+        direct = {team["researcher"], team["analyst"]}
+        receivers = [
+            {"agentId": a, "mode": "p2p" if a in direct else "group"} for a in team.values()
+        ]
         session = await agent.leader.open_session(
             receivers, title="IoA demo", goal="sqrt(9!) and a market report"
         )
