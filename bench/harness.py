@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import platform
 import socket
@@ -10,14 +11,40 @@ import sqlite3
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import orjson
 
 ROOT = Path(__file__).parents[1]
 OPERATOR_TOKEN = "bench-operator"  # noqa: S105 (a throwaway hub's operator token)
+
+
+def publish_report(report: dict[str, Any], path: Path | None) -> int:
+    """Print a benchmark's JSON report, and write it to ``path`` too when given; exit 0."""
+    text = json.dumps(report, indent=2)
+    print(text)
+    if path is not None:
+        path.write_text(text + "\n")
+    return 0
+
+
+def message_body(sender: str, text: str) -> bytes:
+    """A group message as the benchmarks post it: a fresh id, one text item."""
+    return orjson.dumps(
+        {
+            "type": "message",
+            "id": f"m-{uuid.uuid4().hex}",
+            "sentAt": "2026-12-01T00:00:00Z",
+            "senderRole": "leader",
+            "senderId": sender,
+            "dataItems": [{"type": "text", "text": text}],
+        }
+    )
 
 
 def free_port() -> int:

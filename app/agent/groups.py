@@ -197,6 +197,18 @@ class Groups:
 
     # -- tasks in a group ------------------------------------------------------------------
 
+    def _command(self, group_id: str, command: str, task_id: str, **extra: Any) -> TaskCommand:
+        return TaskCommand(
+            id=f"cmd-{uuid.uuid4().hex}",
+            sent_at=datetime.now(UTC),
+            sender_role="leader",
+            sender_id=self._me(),
+            group_id=group_id,
+            command=TaskCommandType(command),
+            task_id=task_id,
+            **extra,
+        )
+
     async def assign(
         self,
         group_id: str,
@@ -208,37 +220,20 @@ class Groups:
     ) -> str:
         """Start a task for a member, in the group (its inbox gets the command); its id."""
         task_id = task_id or f"task-{uuid.uuid4().hex}"
-        await self.send(
+        start = self._command(
             group_id,
-            TaskCommand(
-                id=f"cmd-{uuid.uuid4().hex}",
-                sent_at=datetime.now(UTC),
-                sender_role="leader",
-                sender_id=self._me(),
-                group_id=group_id,
-                command=TaskCommandType.START,
-                task_id=task_id,
-                partner_id=partner_id,
-                parent_task_id=parent_task_id,
-                data_items=[TextDataItem(text=text)],
-            ),
+            TaskCommandType.START,
+            task_id,
+            partner_id=partner_id,
+            parent_task_id=parent_task_id,
+            data_items=[TextDataItem(text=text)],
         )
+        await self.send(group_id, start)
         return task_id
 
     async def command(self, group_id: str, task_id: str, command: str) -> dict[str, Any]:
         """A leader's command on a group task: ``complete``, ``cancel``, ``continue``…"""
-        return await self.send(
-            group_id,
-            TaskCommand(
-                id=f"cmd-{uuid.uuid4().hex}",
-                sent_at=datetime.now(UTC),
-                sender_role="leader",
-                sender_id=self._me(),
-                group_id=group_id,
-                command=TaskCommandType(command),
-                task_id=task_id,
-            ),
-        )
+        return await self.send(group_id, self._command(group_id, command, task_id))
 
     async def report(
         self, group_id: str, task_id: str, state: str, *, text: str | None = None

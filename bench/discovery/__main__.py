@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
 import statistics
@@ -31,7 +30,7 @@ from app.services.agents import agent_search_text, agent_skills_text
 from app.services.discovery import AgentFilters, list_agents
 from bench.discovery.baseline import like_search
 from bench.discovery.corpus import QUERIES, SyntheticAgent, make_agents
-from bench.harness import create_pg_database, drop_pg_database
+from bench.harness import create_pg_database, drop_pg_database, publish_report
 
 BATCH = 2_000
 JWK = {"kty": "EC", "crv": "P-256", "x": "bench", "y": "bench"}
@@ -156,11 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     count, rounds = (10_000, 2) if args.quick else (args.agents, args.rounds)
     report = asyncio.run(run(count, rounds, args.postgres))
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
-    return 0
+    return publish_report(report, args.json)
 
 
 if __name__ == "__main__":

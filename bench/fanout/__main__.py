@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -40,8 +38,10 @@ from bench.harness import (
     free_port,
     hub_args,
     machine,
+    message_body,
     percentile,
     processes,
+    publish_report,
     start,
     uvicorn_args,
     wait_up,
@@ -78,16 +78,7 @@ class Setup:
 
 def message(sender: str, phase: int) -> bytes:
     """A group message marked for the listeners with its phase and publish time."""
-    return orjson.dumps(
-        {
-            "type": "message",
-            "id": f"m-{uuid.uuid4().hex}",
-            "sentAt": "2026-12-01T00:00:00Z",
-            "senderRole": "leader",
-            "senderId": sender,
-            "dataItems": [{"type": "text", "text": f"{TEXT} @{phase}:{time.time():.6f}"}],
-        }
-    )
+    return message_body(sender, f"{TEXT} @{phase}:{time.time():.6f}")
 
 
 # -- servers -------------------------------------------------------------------------------
@@ -314,11 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sizes:
         plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000)
     report = asyncio.run(run(plan, args.servers))
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
-    return 0
+    return publish_report(report, args.json)
 
 
 if __name__ == "__main__":

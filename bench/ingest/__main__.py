@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from bench.harness import (
     machine,
     percentile,
     processes,
+    publish_report,
     start,
     uvicorn_args,
     wait_up,
@@ -165,11 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 3 if args.quick else args.seconds
     report = asyncio.run(run_on(seconds, args.connections, args.loaders, args.postgres))
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
-    return 0
+    return publish_report(report, args.json)
 
 
 if __name__ == "__main__":

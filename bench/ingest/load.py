@@ -13,24 +13,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-import uuid
 
 import orjson
+
+from bench.harness import message_body
 
 TEXT = "x" * 200
 
 
 def body(sender: str) -> bytes:
-    return orjson.dumps(
-        {
-            "type": "message",
-            "id": f"m-{uuid.uuid4().hex}",
-            "sentAt": "2026-12-01T00:00:00Z",
-            "senderRole": "leader",
-            "senderId": sender,
-            "dataItems": [{"type": "text", "text": TEXT}],
-        }
-    )
+    return message_body(sender, TEXT)
 
 
 async def connection(

@@ -7,9 +7,12 @@ its transcript. Run alone, an agent just prints them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import uvicorn
@@ -18,6 +21,22 @@ from app.agent import Agent, AgentKey, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
+
+
+def run(main: Coroutine[Any, Any, None]) -> None:
+    """``asyncio.run(main)``, with SIGTERM and SIGINT cancelling ``main`` instead of killing
+    the process, so its ``finally`` blocks run: records still queued reach the hub."""
+
+    async def guarded() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
+        with contextlib.suppress(asyncio.CancelledError):
+            await main
+
+    asyncio.run(guarded())
 
 
 def say(who: str, what: str, **details: Any) -> None:
@@ -48,6 +67,13 @@ async def join_hub(
         await asyncio.sleep(0.02)
     say(name, "registered", agentId=agent.agent_id, skills=[s["id"] for s in skills])
     return agent, serving, server
+
+
+async def leave_hub(agent: Agent, serving: asyncio.Task[None], server: uvicorn.Server) -> None:
+    """Stop serving the endpoint and close the agent's clients."""
+    server.should_exit = True
+    await serving
+    await agent.aclose()
 
 
 def text_of(message: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.agent import Agent
 from app.agent.events import EventStream
-from examples.team.common import join_hub, say, text_of
+from examples.team.common import join_hub, leave_hub, run, say, text_of
 
 NEEDS = {  # role -> what the leader searches the directory for
     "factorial": "factorial",
@@ -225,10 +225,8 @@ async def main() -> None:
         await agent.leader.close_session(session.id)
         say("leader", "closed the session", sessionId=session.id, sqrt=answer, report=report)
     finally:
-        server.should_exit = True
-        await serving
-        await agent.aclose()
+        await leave_hub(agent, serving, server)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    run(main())

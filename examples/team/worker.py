@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.agent import Agent, TaskContext, TaskHandler
-from examples.team.common import join_hub, say, text_of
+from examples.team.common import join_hub, leave_hub, run, say, text_of
 
 Work = Callable[[Agent, dict[str, Any], str], Awaitable[str]]
 
@@ -184,10 +184,8 @@ async def main() -> None:
             elif event.kind == "task" and data.get("command") == "complete":
                 say(args.role, "saw its task completed", taskId=data.get("taskId"))
     finally:
-        server.should_exit = True
-        await serving
-        await agent.aclose()
+        await leave_hub(agent, serving, server)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    run(main())
