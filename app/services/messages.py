@@ -17,8 +17,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.errors import Conflict, Forbidden, InvalidInput
 from app.models import Agent, SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
-from app.protocol.messages import TaskCommand, TaskResult, TaskStatusUpdate, parse_message
+from app.protocol.messages import (
+    ProductChunk,
+    TaskCommand,
+    TaskResult,
+    TaskStatusUpdate,
+    parse_message,
+)
 from app.protocol.sessions import MessagePage
+from app.protocol.tasks import is_final
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.sessions import participant_session
@@ -99,6 +106,8 @@ async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: st
             await append_inbox_event(db, task.partner_id, "task", message.to_wire())
     elif not isinstance(message, TaskResult | TaskStatusUpdate):
         return
+    elif not is_final(message.status.state):
+        return  # a trigger waits for final states: a move to a live one cannot fire it
     await fire_ready_triggers(db, task_id)
 
 
@@ -143,7 +152,9 @@ async def record_session_message(
         return _replayed(existing, session_id)
     if session.state == "closed":
         raise Conflict("The session is closed.")
-    members = await _members(db, session_id)
+    # who takes part matters to a start and to plain talk about a task, not to a report
+    reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
+    members = set() if reports else await _members(db, session_id)
 
     async def attempt() -> dict[str, Any]:
         task_id = await apply_task_message(
