@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.auth.current import (
     Principal,
     access_token_claims,
+    agent_for_claims,
     agent_from_access_token,
     bearer_token,
     is_operator_token,
@@ -44,15 +45,6 @@ KeysDep = Annotated[HubKeys, Depends(get_keys)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
-async def get_current_agent(
-    request: Request, session: SessionDep, settings: SettingsDep, keys: KeysDep
-) -> Agent:
-    token = bearer_token(request)
-    if token is None:
-        raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
-    return await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
-
-
 async def get_access_claims(
     request: Request, settings: SettingsDep, keys: KeysDep
 ) -> AccessTokenClaims:
@@ -61,6 +53,13 @@ async def get_access_claims(
     if token is None:
         raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
     return access_token_claims(token, keys=keys, issuer=settings.issuer)
+
+
+AccessClaims = Annotated[AccessTokenClaims, Depends(get_access_claims)]
+
+
+async def get_current_agent(claims: AccessClaims, session: SessionDep) -> Agent:
+    return await agent_for_claims(session, claims)
 
 
 async def get_principal(
@@ -76,5 +75,4 @@ async def get_principal(
 
 
 CurrentAgent = Annotated[Agent, Depends(get_current_agent)]
-AccessClaims = Annotated[AccessTokenClaims, Depends(get_access_claims)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

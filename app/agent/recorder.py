@@ -59,14 +59,12 @@ class HubRecorder:
         # records reach the hub in order, while different tasks' records travel side by side
         self._queues: dict[_Key, deque[Mapping[str, Any]]] = {}
         self._workers: dict[_Key, asyncio.Task[None]] = {}
-        self._pending: dict[str, int] = {}  # queued or being sent, per session
         self._settled = asyncio.Event()
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
         key = (session_id, message.get("taskId"))
         self._queues.setdefault(key, deque()).append(message)
-        self._pending[session_id] = self._pending.get(session_id, 0) + 1
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(
                 self._run(key), name=f"agenthub-recorder-{session_id}"
@@ -78,13 +76,12 @@ class HubRecorder:
         Past it, wait (up to ``timeout``) for the backlog to drain, so a hub that falls
         behind sets the callers' pace instead of the queue growing without bound.
         """
-        if self._pending.get(session_id, 0) >= self.max_backlog:
+        if self._backlog(session_id) >= self.max_backlog:
             await self.flush(timeout, session_id=session_id)
 
     def _backlog(self, session_id: str | None) -> int:
-        if session_id is not None:
-            return self._pending.get(session_id, 0)
-        return sum(self._pending.values())
+        """Records queued or being sent (a record leaves its queue once it is settled)."""
+        return sum(len(q) for (s, _), q in self._queues.items() if session_id in (None, s))
 
     async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
         """Wait until what was queued (for one session, or all) reached the hub or gave up.
@@ -117,7 +114,6 @@ class HubRecorder:
                     await self._deliver(session_id, queue[0])
                 finally:
                     queue.popleft()
-                    self._pending[session_id] -= 1
                     self._settled.set()
         finally:  # no await from the last check to here: a record queued meanwhile is seen
             del self._workers[key]

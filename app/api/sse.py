@@ -104,7 +104,7 @@ def stream_response(
         headers=SSE_HEADERS,
         ping=0,
         send_timeout=settings.stream_send_timeout_seconds,
-        watchdog=getattr(request.app.state, "send_watchdog", None),
+        watchdog=request.app.state.send_watchdog,
     )
 
 
@@ -146,11 +146,11 @@ class SendWatchdog:
 class HubEventSource(EventSourceResponse):
     """sse-starlette's response; a reader that stopped reading is let go quietly.
 
-    Nothing is lost by it: the client resumes with ``Last-Event-ID``. With a watchdog, the
-    per-send timeout is enforced by its sweep instead of a timer per send.
+    Nothing is lost by it: the client resumes with ``Last-Event-ID``. The per-send timeout
+    is enforced by the watchdog's sweep instead of a timer per send.
     """
 
-    def __init__(self, *args: Any, watchdog: SendWatchdog | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, watchdog: SendWatchdog, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._watchdog = watchdog
         self._sender: asyncio.Task[Any] | None = None
@@ -163,11 +163,10 @@ class HubEventSource(EventSourceResponse):
         except SendTimeoutError:
             logger.info("closed a stream whose reader took nothing for %ss", self.send_timeout)
         finally:
-            if self._watchdog is not None:
-                self._watchdog.forget(self)
+            self._watchdog.forget(self)
 
     async def _send_with_timeout(self, send: Send, message: Message) -> None:
-        if self._watchdog is None or self.send_timeout is None:
+        if self.send_timeout is None:
             await super()._send_with_timeout(send, message)
             return
         if self._sender is None:

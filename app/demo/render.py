@@ -70,13 +70,5 @@ def show_summary(console: Console, summary: Summary) -> None:
     console.print(
         f"Communication channels used: [bold]{summary.channels}[/] agent pairs (nested teams "
         f"and direct calls) against [bold]{summary.flat_channels}[/] for one flat team of the "
-        f"same {_agents(summary)} agents."
+        f"same {summary.involved} agents."
     )
-
-
-def _agents(summary: Summary) -> int:
-    n, pairs = 0, 0
-    while pairs < summary.flat_channels:
-        n += 1
-        pairs = n * (n - 1) // 2
-    return n

@@ -16,8 +16,13 @@ class Summary:
     groups: list[dict[str, Any]]
     messages: dict[str, int]
     channels: int
-    flat_channels: int
+    involved: int  # agents that took part in a group or a call
     p2p_pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def flat_channels(self) -> int:
+        """The agent pairs of one flat team of every agent that took part."""
+        return self.involved * (self.involved - 1) // 2
 
     def tree(self) -> list[tuple[int, dict[str, Any]]]:
         """The groups depth-first, each with its depth."""
@@ -79,13 +84,12 @@ def read_summary(db_file: Path) -> Summary:
     # every agent that took part would be one group of all of them
     used = {pair for ids in members.values() for pair in combinations(sorted(ids), 2)} | pairs
     involved = {a for ids in members.values() for a in ids} | {a for p in pairs for a in p}
-    n = len(involved)
     return Summary(
         agents=agents,
         tasks=tasks,
         groups=groups,
         messages={"group": int(in_groups), "point-to-point": int(p2p)},
         channels=len(used),
-        flat_channels=n * (n - 1) // 2,
+        involved=len(involved),
         p2p_pairs=sorted((agents.get(a, a), agents.get(b, b)) for a, b in pairs),
     )

@@ -40,6 +40,7 @@ from app.protocol.groups import ConversationState, MemberState
 from app.protocol.messages import Message
 from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
 from app.services.events import group_channel, message_delivery
+from app.services.messages import Placement, stored_body, stored_row
 from app.services.tasks import AnyTaskMessage
 
 logger = logging.getLogger(__name__)
@@ -146,8 +147,11 @@ class MessageWriter:
                 params = {"group_id": group_id, "count": len(posts)}
                 last = (await conn.execute(_NEXT_SEQS, params)).scalar_one()
                 for seq, post in enumerate(posts, start=int(last) - len(posts) + 1):
-                    post.body = _stored_body(post, admitted[id(post)], seq)
-                    rows.append(_row(post, admitted[id(post)], seq))
+                    at = Placement(
+                        admitted[id(post)], post.received_at, group_id=post.group_id, seq=seq
+                    )
+                    post.body = stored_body(post.message, at)
+                    rows.append(stored_row(post.message, post.body, at))
                     written.append((post, message_delivery(seq, post.sender_id, post.body)))
             if rows:
                 await conn.execute(insert(StoredMessage), rows)
@@ -217,27 +221,3 @@ async def _mark_seen(conn: AsyncConnection, agent_ids: set[str]) -> None:
     now = utcnow()
     stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
     await conn.execute(_SEEN, {"agents": list(agent_ids), "stale": stale, "now": now})
-
-
-def _stored_body(post: PlainPost, session_id: str, seq: int) -> dict[str, Any]:
-    updates = {
-        "session_id": session_id,
-        "group_id": post.group_id,
-        "seq": seq,
-        "received_at": post.received_at,
-    }
-    return post.message.model_copy(update=updates).to_wire()
-
-
-def _row(post: PlainPost, session_id: str, seq: int) -> dict[str, Any]:
-    return {
-        "message_id": post.message.id,
-        "sender_id": post.sender_id,
-        "session_id": session_id,
-        "group_id": post.group_id,
-        "task_id": None,
-        "type": post.message.type,
-        "seq": seq,
-        "body": post.body,
-        "received_at": post.received_at,
-    }

@@ -7,6 +7,8 @@ the insert, the retry loop and what a task move sets off.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -58,6 +60,43 @@ async def _members(db: AsyncSession, session_id: str) -> set[str]:
     return set(rows.all())
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where and when the hub stores a message: what it adds to the sender's wire object."""
+
+    session_id: str
+    received_at: datetime
+    task_id: str | None = None
+    group_id: str | None = None
+    seq: int | None = None
+
+
+def stored_body(message: AnyTaskMessage, at: Placement) -> dict[str, Any]:
+    """The message as the hub keeps and serves it: what the hub adds is in the body too."""
+    updates: dict[str, Any] = {"session_id": at.session_id, "received_at": at.received_at}
+    if at.task_id is not None:
+        updates["task_id"] = at.task_id
+    if at.group_id is not None:
+        updates["group_id"] = at.group_id
+        updates["seq"] = at.seq
+    return message.model_copy(update=updates).to_wire()
+
+
+def stored_row(message: AnyTaskMessage, body: dict[str, Any], at: Placement) -> dict[str, Any]:
+    """The ``messages`` row for ``message`` stored as ``body``."""
+    return {
+        "message_id": message.id,
+        "sender_id": message.sender_id,
+        "session_id": at.session_id,
+        "group_id": at.group_id,
+        "task_id": at.task_id,
+        "type": message.type,
+        "seq": at.seq,
+        "body": body,
+        "received_at": at.received_at,
+    }
+
+
 async def insert_message(
     db: AsyncSession,
     message: AnyTaskMessage,
@@ -67,28 +106,10 @@ async def insert_message(
     group_id: str | None = None,
     seq: int | None = None,
 ) -> dict[str, Any]:
-    """One Core INSERT of the message as stored: what the hub adds is in ``body`` too."""
-    received_at = utcnow()
-    updates: dict[str, Any] = {"session_id": session_id, "received_at": received_at}
-    if task_id is not None:
-        updates["task_id"] = task_id
-    if group_id is not None:
-        updates["group_id"] = group_id
-        updates["seq"] = seq
-    body = message.model_copy(update=updates).to_wire()
-    await db.exec(
-        insert(StoredMessage).values(
-            message_id=message.id,
-            sender_id=message.sender_id,
-            session_id=session_id,
-            group_id=group_id,
-            task_id=task_id,
-            type=message.type,
-            seq=seq,
-            body=body,
-            received_at=received_at,
-        )
-    )
+    """One Core INSERT of the message as stored; returns its stored body."""
+    at = Placement(session_id, utcnow(), task_id, group_id, seq)
+    body = stored_body(message, at)
+    await db.exec(insert(StoredMessage).values(**stored_row(message, body, at)))
     return body
 
 

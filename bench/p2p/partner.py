@@ -15,20 +15,8 @@ from pathlib import Path
 
 import uvicorn
 
-from app.agent import Agent, AgentKey, TaskContext, TaskHandler
-
-
-class Echo(TaskHandler):
-    """As examples/echo_partner.py: accept, work, offer the text back as the product."""
-
-    async def on_start(self, task: TaskContext) -> None:
-        if not task.text:
-            await task.reject("send me some text to echo")
-            return
-        await task.working("echoing")
-        await task.await_completion(
-            [{"id": "echo", "dataItems": [{"type": "text", "text": task.text}]}]
-        )
+from app.agent import Agent, AgentKey
+from examples.echo_partner import Echo  # the documented example, as a user would run it
 
 
 async def serve(hub: str, port: int, id_file: Path, token: str | None) -> None:
