@@ -15,12 +15,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.serve-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(VENV)/.serve-installed: pyproject.toml kit/pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ./kit -e .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+$(VENV)/.dev-installed: pyproject.toml kit/pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ./kit -e ".[dev]"
 	touch $@ $(VENV)/.serve-installed
 
 serve: $(VENV)/.serve-installed
@@ -30,8 +30,8 @@ demo: $(VENV)/.serve-installed
 	$(BIN)/agenthub demo
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check app tests bench examples migrations/env.py
-	$(BIN)/ruff format --check app tests bench examples migrations/env.py
+	$(BIN)/ruff check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py
+	$(BIN)/ruff format --check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

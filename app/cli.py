@@ -12,7 +12,11 @@ from alembic.config import Config
 
 from app.config import Settings
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+# inside the wheel (hatch_build.py puts them there), else at the top of a checkout
+_PACKAGED = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS_DIR = (
+    _PACKAGED if _PACKAGED.is_dir() else Path(__file__).resolve().parents[1] / "migrations"
+)
 
 
 def alembic_config(database_url: str) -> Config:

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth.current import (
     Principal,
     access_token_claims,
@@ -20,7 +21,6 @@ from app.auth.keys import HubKeys
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent
-from app.protocol.tokens import AccessTokenClaims
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``

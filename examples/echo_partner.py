@@ -14,7 +14,7 @@ from pathlib import Path
 
 import uvicorn
 
-from app.agent import Agent, AgentKey, TaskContext, TaskHandler
+from agenthub import Agent, AgentKey, TaskContext, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")

@@ -10,7 +10,7 @@ import os
 
 import uvicorn
 
-from app.agent import Agent, AgentKey
+from agenthub import Agent, AgentKey
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")

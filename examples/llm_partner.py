@@ -27,7 +27,7 @@ from pathlib import Path
 
 import uvicorn
 
-from app.agent import Agent, AgentKey, ChatCompletionsHandler, LLMConfig
+from agenthub import Agent, AgentKey, ChatCompletionsHandler, LLMConfig
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 
 STARTUP_SECONDS = 30
 

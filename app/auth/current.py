@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from fastapi import Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth import jws
 from app.auth.keys import HubKeys
 from app.auth.tokens import check_access_token_claims
 from app.config import Settings
 from app.errors import Forbidden, Unauthenticated
 from app.models import Agent
-from app.protocol.tokens import AccessTokenClaims
 from app.services.agents import touch_agent
 from app.services.auth import active_agent
 

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from jose import jwk
 from jose.backends.base import Key
 
-from app.protocol.jwk import b64url, jwk_thumbprint
+from agenthub.protocol.jwk import b64url, jwk_thumbprint
 
 KEY_FILE_MODE = 0o600
 

@@ -8,15 +8,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.auth.jws import sign
-from app.auth.keys import HubKeys
-from app.errors import Unauthenticated
-from app.protocol.tokens import (
+from agenthub.protocol.tokens import (
     CLOCK_SKEW_SECONDS,
     MAX_ASSERTION_LIFETIME_SECONDS,
     AccessTokenClaims,
     AssertionClaims,
 )
+from app.auth.jws import sign
+from app.auth.keys import HubKeys
+from app.errors import Unauthenticated
 
 
 def issue_access_token(

@@ -9,6 +9,7 @@ import socket
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +20,21 @@ import orjson
 
 from app.demo.summary import Summary, read_summary
 
-ROOT = Path(__file__).parents[2]
+# where ``app`` was imported from (a checkout or site-packages): the children import it too
+IMPORT_ROOT = Path(__file__).resolve().parents[2]
+LOG_TAIL_LINES = 30
 TOKEN = "demo-operator-token"  # noqa: S105 (a throwaway hub that lives as long as the demo)
 ROLES = ("factorial", "root", "researcher", "writer", "analyst", "charts")
 Narrate = Callable[[dict[str, Any]], None]
+
+
+class DemoFailed(RuntimeError):
+    """A process of the demo failed; ``output`` is the end of what it printed."""
+
+    def __init__(self, message: str, *, who: str | None = None, output: list[str] | None = None):
+        super().__init__(message)
+        self.who = who
+        self.output = output or []
 
 
 @dataclass
@@ -47,13 +59,15 @@ class Team:
         self.narrate = narrate
         self.result = result
         self.procs: list[asyncio.subprocess.Process] = []
+        self.names: dict[int, str] = {}
+        self.tails: dict[str, deque[str]] = {}
         self.readers: list[asyncio.Task[None]] = []
         self.hub_url = f"http://127.0.0.1:{_free_port()}"
 
     async def spawn(self, who: str, *args: str) -> asyncio.subprocess.Process:
         env = {
             **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "PYTHONPATH": os.pathsep.join([str(IMPORT_ROOT), os.environ.get("PYTHONPATH", "")]),
             "AGENTHUB_URL": self.hub_url,
             "AGENTHUB_TOKEN": TOKEN,
             "AGENTHUB_OPERATOR_TOKEN": TOKEN,
@@ -65,13 +79,15 @@ class Team:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             *args,
-            cwd=self.workdir if who == "hub" else ROOT,
+            cwd=self.workdir,
             env=env,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches the demo only; it stops them in order
         )
         self.procs.append(proc)
+        self.names[proc.pid] = who
+        self.tails[who] = deque(maxlen=LOG_TAIL_LINES)
         self.readers.append(asyncio.create_task(self._read(who, proc)))
         return proc
 
@@ -83,6 +99,7 @@ class Team:
                 event = orjson.loads(line)
             except orjson.JSONDecodeError:
                 event = {"t": time.time(), "who": who, "what": "log", "line": line}
+                self.tails[who].append(line)
             if not isinstance(event, dict):
                 continue
             self.result.events.append(event)
@@ -100,17 +117,26 @@ class Team:
                         )
                         return
                 if self.procs[0].returncode is not None:
-                    break
+                    await self.readers[0]
+                    raise self.failure(self.procs[0], "the hub exited while starting")
                 await asyncio.sleep(0.1)
-        raise RuntimeError("the hub did not start")
+        raise self.failure(self.procs[0], "the hub did not answer /readyz within 30 s")
+
+    def failure(self, proc: asyncio.subprocess.Process, message: str) -> DemoFailed:
+        who = self.names[proc.pid]
+        code = f" (exit code {proc.returncode})" if proc.returncode is not None else ""
+        return DemoFailed(f"{message}{code}", who=who, output=list(self.tails[who]))
 
     async def until(self, done: Callable[[], bool], seconds: float, what: str) -> None:
         deadline = time.monotonic() + seconds
         while not done():
             if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}")
-            if any(p.returncode is not None for p in self.procs):
-                raise RuntimeError(f"a process of the demo exited while waiting for {what}")
+                raise DemoFailed(f"timed out waiting for {what}")
+            for proc in self.procs:
+                if proc.returncode is not None:
+                    await asyncio.sleep(0.2)  # the rest of its output
+                    who = self.names[proc.pid]
+                    raise self.failure(proc, f"{who} exited while waiting for {what}")
             await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
@@ -136,7 +162,7 @@ async def run_demo(narrate: Narrate, *, timeout_seconds: float = 180) -> DemoRes
             await team.start_hub()
             for role in ROLES:
                 await team.spawn(
-                    role, "-m", "examples.team.worker", "--role", role, "--port", str(_free_port())
+                    role, "-m", "app.demo.team.worker", "--role", role, "--port", str(_free_port())
                 )
 
             def registered() -> bool:
@@ -145,7 +171,7 @@ async def run_demo(narrate: Narrate, *, timeout_seconds: float = 180) -> DemoRes
 
             await team.until(registered, 60, "the team to register")
             leader = await team.spawn(
-                "leader", "-m", "examples.team.leader", "--port", str(_free_port())
+                "leader", "-m", "app.demo.team.leader", "--port", str(_free_port())
             )
             try:
                 result.leader_exit = await asyncio.wait_for(leader.wait(), timeout_seconds)

@@ -10,12 +10,12 @@ from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
+from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
 from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
-from app.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
-from app.protocol.jwk import PublicJwk, jwk_thumbprint
 
 AIC_PREFIX = "1.2.156.3088.1.AGH"  # GB/Z 185.2 AIC shape: OID prefix, version, provider
 AIC_SERIAL_CHARS = 20

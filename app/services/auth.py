@@ -9,14 +9,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.auth import TokenResponse
+from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
 from app.auth import jws
 from app.auth.keys import HubKeys
 from app.auth.tokens import check_assertion_claims, issue_access_token
 from app.errors import Unauthenticated
 from app.models import Agent, UsedJti
 from app.models.types import utcnow
-from app.protocol.auth import TokenResponse
-from app.protocol.tokens import CLOCK_SKEW_SECONDS
 
 
 async def active_agent(session: AsyncSession, agent_id: str) -> Agent | None:

@@ -19,10 +19,10 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.agents import AgentPage
 from app.errors import BadRequest
 from app.models import Agent, AgentLabel
 from app.models.types import utcnow
-from app.protocol.agents import AgentPage
 from app.services.agents import ONLINE_WINDOW_SECONDS, to_card
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.search_index import Ranking

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session as SyncSession
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.base import WireModel
 from app.broker import Broker, Delivery
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
-from app.protocol.base import WireModel
 
 BROKER_KEY = "broker"
 _STAGED_KEY = "staged_deliveries"

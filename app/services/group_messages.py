@@ -7,11 +7,11 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.groups import ConversationState, GroupMessagePage, MemberState
+from agenthub.protocol.messages import Message, parse_message
 from app.auth.current import Principal
 from app.errors import Conflict, Forbidden, InvalidInput
 from app.models import Agent, Group, GroupMember, Session, StoredMessage
-from app.protocol.groups import ConversationState, GroupMessagePage, MemberState
-from app.protocol.messages import Message, parse_message
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
 from app.services.groups import active_group
 from app.services.members import grant_mentions, use_speak_grant

@@ -7,11 +7,7 @@ import uuid
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.auth.current import Principal
-from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.models import Group, GroupMember, Session
-from app.models.types import utcnow
-from app.protocol.groups import (
+from agenthub.protocol.groups import (
     CONVERSATION_MOVES,
     ConversationState,
     GroupCreate,
@@ -22,6 +18,10 @@ from app.protocol.groups import (
     MemberView,
     StateEvent,
 )
+from app.auth.current import Principal
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.models import Group, GroupMember, Session
+from app.models.types import utcnow
 from app.services.agents import require_registered
 from app.services.events import append_group_event
 from app.services.sessions import participant_session

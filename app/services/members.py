@@ -10,11 +10,11 @@ from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.groups import ConversationState, MemberEvent, MemberState, MemberView
 from app.auth.current import Principal
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.models import Agent, Group, GroupMember
 from app.models.types import utcnow
-from app.protocol.groups import ConversationState, MemberEvent, MemberState, MemberView
 from app.services.events import append_group_event, append_inbox_event
 from app.services.groups import (
     MANAGERS,

@@ -33,11 +33,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import col
 
+from agenthub.protocol.groups import ConversationState, MemberState
+from agenthub.protocol.messages import Message
 from app.broker import Broker, Delivery
 from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.models.types import utcnow
-from app.protocol.groups import ConversationState, MemberState
-from app.protocol.messages import Message
 from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
 from app.services.events import group_channel, message_delivery
 from app.services.messages import Placement, stored_body, stored_row

@@ -16,18 +16,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.errors import Conflict, Forbidden, InvalidInput
-from app.models import Agent, SessionParticipant, StoredMessage, Task
-from app.models.types import utcnow
-from app.protocol.messages import (
+from agenthub.protocol.messages import (
     ProductChunk,
     TaskCommand,
     TaskResult,
     TaskStatusUpdate,
     parse_message,
 )
-from app.protocol.sessions import MessagePage
-from app.protocol.tasks import is_final
+from agenthub.protocol.sessions import MessagePage
+from agenthub.protocol.tasks import is_final
+from app.errors import Conflict, Forbidden, InvalidInput
+from app.models import Agent, SessionParticipant, StoredMessage, Task
+from app.models.types import utcnow
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.sessions import participant_session

@@ -10,10 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
-from app.models import Agent, Session, SessionParticipant
-from app.models.types import utcnow
-from app.protocol.sessions import (
+from agenthub.protocol.sessions import (
     ReceiverSpec,
     SessionCreate,
     SessionPage,
@@ -22,6 +19,9 @@ from app.protocol.sessions import (
     SessionUpdate,
     SessionView,
 )
+from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
+from app.models import Agent, Session, SessionParticipant
+from app.models.types import utcnow
 from app.services.agents import require_registered
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
 

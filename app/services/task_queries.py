@@ -6,9 +6,9 @@ from sqlalchemy import and_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.messages import TaskState
+from agenthub.protocol.sessions import TaskPage, TaskView
 from app.models import Task
-from app.protocol.messages import TaskState
-from app.protocol.sessions import TaskPage, TaskView
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
 from app.services.tasks import to_view, visible_task
 

@@ -8,10 +8,7 @@ from typing import Any
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.errors import Conflict, InvalidInput, NotFound
-from app.models import SessionParticipant, Task
-from app.models.types import utcnow
-from app.protocol.messages import (
+from agenthub.protocol.messages import (
     Message,
     ProductChunk,
     TaskCommand,
@@ -21,8 +18,11 @@ from app.protocol.messages import (
     TaskStatus,
     TaskStatusUpdate,
 )
-from app.protocol.sessions import TaskView
-from app.protocol.tasks import is_final, leader_command_target, partner_may_report
+from agenthub.protocol.sessions import TaskView
+from agenthub.protocol.tasks import is_final, leader_command_target, partner_may_report
+from app.errors import Conflict, InvalidInput, NotFound
+from app.models import SessionParticipant, Task
+from app.models.types import utcnow
 
 AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
 NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})

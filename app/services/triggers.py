@@ -15,12 +15,12 @@ from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
+from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.current import Principal
 from app.errors import Conflict, InvalidInput
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
-from app.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
-from app.protocol.tasks import FINAL_STATES
 from app.services.events import append_group_event, append_inbox_event
 from app.services.groups import load_group, move_conversation, require_manager, visible_group
 

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 import orjson
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,

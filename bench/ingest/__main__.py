@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,

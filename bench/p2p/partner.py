@@ -15,7 +15,7 @@ from pathlib import Path
 
 import uvicorn
 
-from app.agent import Agent, AgentKey
+from agenthub import Agent, AgentKey
 from examples.echo_partner import Echo  # the documented example, as a user would run it
 
 

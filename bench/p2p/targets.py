@@ -20,8 +20,8 @@ from a2a.client import Client, ClientConfig, ClientFactory
 from a2a.helpers import get_message_text, new_text_message
 from a2a.types import Role, SendMessageRequest
 
-from app.agent import Agent, AgentKey
-from app.agent.signing import mint_call_token
+from agenthub import Agent, AgentKey
+from agenthub.signing import mint_call_token
 from bench import harness
 from bench.p2p.servers import Servers
 

@@ -7,10 +7,10 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from app.models import Agent, AgentLabel
 from app.models import AgentKey as AgentKeyRow
-from tests.conftest import (
+from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,
     REGISTRATION_TOKEN,
@@ -90,9 +90,9 @@ async def test_open_registration_needs_no_token(settings: Any) -> None:
             response = await http.post("/v1/agents", json=card("alice", AgentKey.generate()))
             assert response.status_code == 201
             await http.delete(f"/v1/agents/{response.json()['id']}", headers=auth(OPERATOR_TOKEN))
-    from tests.conftest import _empty_tables
+    from tests.support.hub import empty_tables
 
-    await _empty_tables(settings.database_url)
+    await empty_tables(settings.database_url)
 
 
 async def test_register_bad_bodies_are_422_and_store_nothing(

@@ -10,9 +10,9 @@ import httpx
 from jose import jws as jose_jws
 from sqlalchemy import func, select
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from app.models import UsedJti
-from tests.conftest import ISSUER, MakeAgent, problem
+from tests.support.hub import ISSUER, MakeAgent, problem
 
 
 def claims_for(kit: HubClient, **overrides: Any) -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.agent import HubClient
-from app.protocol.agents import AgentUpdate
-from tests.conftest import MakeAgent
+from agenthub import HubClient
+from agenthub.protocol.agents import AgentUpdate
+from tests.support.hub import MakeAgent
 
 
 def skill(sid: str, name: str, description: str, *tags: str) -> dict[str, Any]:

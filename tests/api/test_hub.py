@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.agent import AgentKey
+from agenthub import AgentKey
 from app.auth.keys import load_or_create_hub_keys
-from tests.conftest import ISSUER, REGISTRATION_TOKEN, MakeAgent, card, problem
+from tests.support.hub import ISSUER, REGISTRATION_TOKEN, MakeAgent, card, problem
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:
@@ -35,7 +35,7 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
 
 async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
     from app.main import create_app
-    from tests.live import free_port
+    from tests.support.live import free_port
 
     settings.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     application = create_app(settings)
@@ -204,8 +204,8 @@ async def test_a_store_that_stays_locked_is_503_not_500(
     if not settings.database_url.startswith("sqlite"):
         pytest.skip("the lock is SQLite's; PostgreSQL waits on row locks instead")
     from app.models import StoredMessage
-    from tests.groups.helpers import count, team
-    from tests.messages import chat
+    from tests.support.groups import count, team
+    from tests.support.messages import chat
 
     leader, member = await make_agent("leader"), await make_agent("member")
     group = await team(leader, member)

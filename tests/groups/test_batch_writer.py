@@ -10,9 +10,9 @@ import httpx
 from sqlmodel import col
 
 from app.models import StoredMessage
-from tests.conftest import MakeAgent, problem
-from tests.groups.helpers import count, team
-from tests.messages import chat
+from tests.support.groups import count, team
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import chat
 
 
 async def test_concurrent_posts_share_batches_and_each_gets_its_own_seq(

@@ -9,9 +9,9 @@ from sqlmodel import col
 
 from app.main import create_app
 from app.models import GroupEvent, GroupTrigger, StoredMessage
-from tests.conftest import MakeAgent, problem
-from tests.groups.helpers import count, create_group, post, team
-from tests.messages import chat, command, result
+from tests.support.groups import count, create_group, post, team
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import chat, command, result
 
 
 async def test_post_assigns_seq_and_is_idempotent(make_agent: MakeAgent, hub: Any) -> None:

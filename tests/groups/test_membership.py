@@ -7,8 +7,8 @@ from typing import Any
 from sqlmodel import col
 
 from app.models import GroupEvent, GroupMember, InboxEvent
-from tests.conftest import MakeAgent, problem
-from tests.groups.helpers import count, create_group, open_session, post, team
+from tests.support.groups import count, create_group, open_session, post, team
+from tests.support.hub import MakeAgent, problem
 
 
 def states(group: dict[str, Any]) -> dict[str, tuple[str, str]]:

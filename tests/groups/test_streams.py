@@ -7,14 +7,17 @@ import contextlib
 import socket
 from typing import Any
 
-from app.agent import AgentKey, HubClient
-from app.agent.events import EventStream, HubEvent
+from agenthub import AgentKey, HubClient
+from agenthub.events import EventStream, HubEvent
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
-from tests.groups.conftest import STREAM_SETTINGS, MakeMember
-from tests.groups.helpers import count  # noqa: F401
-from tests.live import LiveServer
+from tests.support.groups import (
+    STREAM_SETTINGS,
+    MakeMember,
+    count,  # noqa: F401
+)
+from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.live import LiveServer
 
 WAIT_SECONDS = 30
 
@@ -295,4 +298,4 @@ async def test_a_reader_that_takes_nothing_is_let_go_after_the_send_timeout(
         for kit in clients:
             await kit.aclose()
         await server.stop()
-        await _empty_tables(settings.database_url)
+        await empty_tables(settings.database_url)

@@ -10,7 +10,7 @@ from acps_sdk.aip import aip_base_model as acps
 from acps_sdk.aip import aip_stream_model as acps_stream
 from pydantic import ValidationError
 
-from app.protocol import (
+from agenthub.protocol import (
     Message,
     ProductChunk,
     TaskCommand,
@@ -18,7 +18,7 @@ from app.protocol import (
     TaskStatusUpdate,
     parse_message,
 )
-from app.protocol.tasks import leader_command_target, partner_may_report
+from agenthub.protocol.tasks import leader_command_target, partner_may_report
 
 NOW = "2026-11-30T12:00:00Z"
 BASE: dict[str, Any] = {
@@ -185,8 +185,8 @@ def test_snake_case_in_python_camel_case_on_wire() -> None:
 
 
 def test_task_state_table() -> None:
-    from app.protocol import TaskCommandType as C
-    from app.protocol import TaskState as S
+    from agenthub.protocol import TaskCommandType as C
+    from agenthub.protocol import TaskState as S
 
     assert partner_may_report(None, S.ACCEPTED) and partner_may_report(None, S.REJECTED)
     assert not partner_may_report(None, S.WORKING)

@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from app.agent import AgentKey, HubClient
-from app.agent.events import EventStream, HubEvent
-from tests.conftest import REGISTRATION_TOKEN, _empty_tables, card
-from tests.scale.replicas import Redis, Replica
+from agenthub import AgentKey, HubClient
+from agenthub.events import EventStream, HubEvent
+from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.replicas import Redis, Replica
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (CI has it)"
@@ -49,7 +49,7 @@ async def cluster(
         a.stop()
         b.stop()
         redis.stop()
-        await _empty_tables(database_url)
+        await empty_tables(database_url)
 
 
 async def agent(url: str, name: str) -> HubClient:

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
 
+from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from app.auth.current import bearer_token, may_register
 from app.deps import CurrentAgent, PrincipalDep, SessionDep, SettingsDep
 from app.errors import Unauthenticated, problem_responses
-from app.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from app.services import agents as service
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request
 
+from agenthub.protocol.auth import TokenRequest, TokenResponse
 from app.deps import KeysDep, SessionDep, SettingsDep
 from app.errors import problem_responses
-from app.protocol.auth import TokenRequest, TokenResponse
 from app.services.auth import exchange_assertion
 
 router = APIRouter(prefix="/v1/auth", tags=["auth"])

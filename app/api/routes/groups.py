@@ -9,12 +9,7 @@ from fastapi.responses import JSONResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
-from app.api.sse import SSE_RESPONSE, resume_point, stream_response
-from app.auth.current import Principal, agent_for_claims
-from app.broker import Delivery
-from app.deps import AccessClaims, CurrentAgent, PrincipalDep, SessionDep
-from app.errors import problem_responses
-from app.protocol.groups import (
+from agenthub.protocol.groups import (
     ApplicationCreate,
     GroupCreate,
     GroupList,
@@ -29,7 +24,12 @@ from app.protocol.groups import (
     TriggerList,
     TriggerView,
 )
-from app.protocol.messages import AnyMessage
+from agenthub.protocol.messages import AnyMessage
+from app.api.sse import SSE_RESPONSE, resume_point, stream_response
+from app.auth.current import Principal, agent_for_claims
+from app.broker import Delivery
+from app.deps import AccessClaims, CurrentAgent, PrincipalDep, SessionDep
+from app.errors import problem_responses
 from app.services import group_messages as message_service
 from app.services import groups as service
 from app.services import members as member_service

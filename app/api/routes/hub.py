@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from sqlalchemy import text
 
+from agenthub.protocol.auth import HubMetadata
 from app.deps import KeysDep, SettingsDep
 from app.errors import Unavailable, problem_responses
-from app.protocol.auth import HubMetadata
 
 router = APIRouter(tags=["hub"])
 

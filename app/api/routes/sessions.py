@@ -7,16 +7,16 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, Path, Query, Response, status
 from fastapi.responses import JSONResponse
 
-from app.deps import CurrentAgent, SessionDep
-from app.errors import problem_responses
-from app.protocol.messages import AnyMessage
-from app.protocol.sessions import (
+from agenthub.protocol.messages import AnyMessage
+from agenthub.protocol.sessions import (
     MessagePage,
     SessionCreate,
     SessionPage,
     SessionUpdate,
     SessionView,
 )
+from app.deps import CurrentAgent, SessionDep
+from app.errors import problem_responses
 from app.services import messages as message_service
 from app.services import sessions as service
 

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
 
+from agenthub.protocol.messages import TaskState
+from agenthub.protocol.sessions import TaskPage, TaskView
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
-from app.protocol.messages import TaskState
-from app.protocol.sessions import TaskPage, TaskView
 from app.services import task_queries as service
 
 router = APIRouter(prefix="/v1/tasks", tags=["tasks"])

@@ -1,0 +1,28 @@
+"""Peers' cards (keys, endpoints) from the hub's registry, cached for a short while."""
+
+from __future__ import annotations
+
+import time
+
+from agenthub.hub import HubClient
+from agenthub.protocol.agents import AgentCard
+
+PEER_CACHE_SECONDS = 60.0
+
+
+class PeerDirectory:
+    def __init__(self, hub: HubClient, *, ttl_seconds: float = PEER_CACHE_SECONDS) -> None:
+        self.hub = hub
+        self.ttl = ttl_seconds
+        self._cards: dict[str, tuple[AgentCard, float]] = {}
+
+    async def card(self, agent_id: str, *, refresh: bool = False) -> AgentCard:
+        cached = self._cards.get(agent_id)
+        if cached is not None and not refresh and time.monotonic() - cached[1] < self.ttl:
+            return cached[0]
+        card = await self.hub.get_agent(agent_id)
+        self._cards[agent_id] = (card, time.monotonic())
+        return card
+
+    def forget(self, agent_id: str) -> None:
+        self._cards.pop(agent_id, None)

@@ -1,0 +1,140 @@
+"""Consuming the hub's event streams (a group's, or the agent's inbox) with automatic resume.
+
+``EventStream`` is an async iterator of ``HubEvent``. It remembers the last ``seq`` it
+handed out; when the connection drops it reconnects with ``Last-Event-ID`` after a short,
+growing pause, so a consumer sees every event once, in order, across disconnects. It stops
+by itself when the hub ends the stream after a ``member`` event that ends the agent's
+membership (state ``left`` or ``removed``); a 403 or 404 from the hub raises ``HubRequestError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import orjson
+
+from agenthub.errors import HubRequestError
+
+if TYPE_CHECKING:
+    from agenthub.hub import HubClient
+
+ENDING_STATES = frozenset({"left", "removed"})
+READ_TIMEOUT_SECONDS = 60.0
+"""Longer than the hub's keep-alive interval (15 s by default): silence past it is a dead link."""
+FIRST_RETRY_SECONDS = 0.1
+MAX_RETRY_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class HubEvent:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+async def parse_sse(lines: AsyncIterator[str]) -> AsyncIterator[HubEvent]:
+    """Events from SSE lines; comments (keep-alives) are skipped, events without id too."""
+    seq: int | None = None
+    kind = "message"
+    data: list[str] = []
+    async for line in lines:
+        if not line:
+            if data and seq is not None:
+                yield HubEvent(seq, kind, orjson.loads("\n".join(data)))
+            seq, kind, data = None, "message", []
+        elif line.startswith(":"):
+            continue
+        else:
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                seq = int(value)
+            elif name == "event":
+                kind = value
+            elif name == "data":
+                data.append(value)
+
+
+class EventStream:
+    """Iterate with ``async for event in stream``; ``close()`` (or leaving the loop) ends it."""
+
+    def __init__(
+        self,
+        hub: HubClient,
+        path: str,
+        *,
+        after: int = 0,
+        read_timeout: float = READ_TIMEOUT_SECONDS,
+        max_retry_seconds: float = MAX_RETRY_SECONDS,
+    ) -> None:
+        self.hub = hub
+        self.path = path
+        self.last_seq = after
+        self.reconnects = 0
+        self._timeout = httpx.Timeout(10.0, read=read_timeout)
+        self._max_retry = max_retry_seconds
+        self._closed = False
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __aiter__(self) -> AsyncIterator[HubEvent]:
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[HubEvent]:
+        pause = FIRST_RETRY_SECONDS
+        connected_once = False
+        while not self._closed:
+            try:
+                async with self.hub.open_stream(
+                    self.path, last_event_id=self.last_seq, timeout=self._timeout
+                ) as response:
+                    if response.status_code == 401:
+                        self.hub.forget_token()
+                        raise _Retry
+                    if response.status_code >= 400:
+                        await response.aread()
+                        self.hub.raise_or_json(response)
+                    if connected_once:
+                        self.reconnects += 1
+                    connected_once = True
+                    pause = FIRST_RETRY_SECONDS
+                    ending = False
+                    async for event in parse_sse(response.aiter_lines()):
+                        if event.seq <= self.last_seq:
+                            continue
+                        self.last_seq = event.seq
+                        ending = self._ends_me(event)
+                        yield event
+                        if self._closed:
+                            return
+                    if ending:
+                        # the hub closed the stream right after ending our membership (an
+                        # older leaving, replayed, is followed by more events instead)
+                        return
+            except HubRequestError as error:
+                if error.status < 500 and error.status not in (408, 425, 429):
+                    raise
+            except (_Retry, httpx.TransportError, httpx.StreamError):
+                pass
+            if self._closed:
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self._max_retry)
+
+    def _ends_me(self, event: HubEvent) -> bool:
+        return (
+            event.kind == "member"
+            and event.data.get("agentId") == self.hub.agent_id
+            and event.data.get("state") in ENDING_STATES
+            and "groupId" in event.data
+            and self.path.startswith("/v1/groups/")
+        )
+
+
+class _Retry(Exception):
+    pass

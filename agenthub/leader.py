@@ -1,0 +1,366 @@
+"""The leader's side: sessions at the hub, tasks at partners by rpc, stream or notification.
+
+Every call carries a call token; every answer's signature is checked against the partner's
+registered key (switch it off only for a peer that cannot sign, such as an acps-sdk server).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import orjson
+
+from agenthub.directory import PeerDirectory
+from agenthub.errors import AnswerSignatureError, CallFailed, KitError
+from agenthub.hub import HubClient
+from agenthub.inbox import NotificationInbox
+from agenthub.protocol.messages import TaskCommand
+from agenthub.protocol.sessions import SessionView
+from agenthub.recorder import HubRecorder
+from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
+
+RECORD_FLUSH_SECONDS = 2.0
+CALL_TIMEOUT_SECONDS = 60.0
+
+
+def _text(text: str | None) -> list[dict[str, Any]] | None:
+    return [{"type": "text", "text": text}] if text else None
+
+
+class Leader:
+    def __init__(
+        self,
+        hub: HubClient,
+        *,
+        directory: PeerDirectory,
+        recorder: HubRecorder | None,
+        inbox: NotificationInbox | None = None,
+        http: httpx.AsyncClient | None = None,
+        verify_answers: bool = True,
+        endpoints: dict[str, str] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.directory = directory
+        self.recorder = recorder
+        self.inbox = inbox
+        self.http = http or httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
+        self.verify_answers = verify_answers
+        self.endpoints = dict(endpoints or {})
+
+    @property
+    def agent_id(self) -> str:
+        if self.hub.agent_id is None:
+            raise KitError("register the agent first")
+        return self.hub.agent_id
+
+    # -- sessions at the hub ---------------------------------------------------------------
+
+    async def open_session(
+        self,
+        receivers: Sequence[str | dict[str, Any]],
+        *,
+        title: str | None = None,
+        goal: str | None = None,
+        session_id: str | None = None,
+    ) -> SessionView:
+        body: dict[str, Any] = {
+            "receivers": [r if isinstance(r, dict) else {"agentId": r} for r in receivers]
+        }
+        for name, value in (("id", session_id), ("title", title), ("goal", goal)):
+            if value is not None:
+                body[name] = value
+        response = await self.hub.request("POST", "/v1/sessions", json=body)
+        return SessionView.model_validate(HubClient._json(response))
+
+    async def close_session(self, session_id: str) -> SessionView:
+        response = await self.hub.request(
+            "PATCH", f"/v1/sessions/{session_id}", json={"state": "closed"}
+        )
+        return SessionView.model_validate(HubClient._json(response))
+
+    # -- commands ------------------------------------------------------------------------
+
+    def command(
+        self,
+        name: str,
+        *,
+        session_id: str,
+        task_id: str | None = None,
+        partner_id: str | None = None,
+        text: str | None = None,
+        data_items: list[dict[str, Any]] | None = None,
+        params: dict[str, Any] | None = None,
+        **extra: Any,
+    ) -> TaskCommand:
+        """A command from this leader; a ``start`` without ``task_id`` gets a fresh one."""
+        if name == "start" and task_id is None:
+            task_id = f"task-{uuid.uuid4().hex}"
+        return TaskCommand.model_validate(
+            {
+                "id": f"cmd-{uuid.uuid4().hex}",
+                "sentAt": datetime.now(UTC),
+                "senderRole": "leader",
+                "senderId": self.agent_id,
+                "sessionId": session_id,
+                "command": name,
+                "taskId": task_id,
+                "partnerId": partner_id,
+                "dataItems": data_items or _text(text),
+                "commandParams": params,
+                **extra,
+            }
+        )
+
+    async def _record(self, command: TaskCommand, record: bool) -> None:
+        if record and self.recorder is not None and command.session_id:
+            self.recorder.record(command.session_id, command.to_wire())
+            await self.recorder.admit(command.session_id, RECORD_FLUSH_SECONDS)
+
+    # -- calls -----------------------------------------------------------------------------
+
+    async def _endpoint(self, partner_id: str) -> str:
+        if partner_id in self.endpoints:
+            return self.endpoints[partner_id]
+        card = await self.directory.card(partner_id)
+        if not card.endpoint_url:
+            raise KitError(f"agent {partner_id} has no endpointUrl")
+        return card.endpoint_url
+
+    async def _check(
+        self, partner_id: str, signature: str | None, nonce: str, signed: bytes
+    ) -> None:
+        if not self.verify_answers:
+            return
+        card = await self.directory.card(partner_id)
+        try:
+            check_answer(
+                signature,
+                card.public_jwk,
+                callee_id=partner_id,
+                caller_id=self.agent_id,
+                nonce=nonce,
+                signed_bytes=signed,
+            )
+        except AnswerSignatureError:
+            fresh = await self.directory.card(partner_id, refresh=True)
+            if fresh.public_jwk == card.public_jwk:
+                raise
+            check_answer(
+                signature,
+                fresh.public_jwk,
+                callee_id=partner_id,
+                caller_id=self.agent_id,
+                nonce=nonce,
+                signed_bytes=signed,
+            )
+
+    def _prepare(
+        self, partner_id: str, url: str, method: str, params: dict[str, Any]
+    ) -> tuple[bytes, dict[str, str], str]:
+        request_id = uuid.uuid4().hex
+        body = orjson.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        )
+        call = mint_call_token(
+            self.hub.key,
+            caller_id=self.agent_id,
+            callee_id=partner_id,
+            method="POST",
+            url=url,
+            body=body,
+        )
+        headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
+        return body, headers, call.nonce
+
+    async def call(self, partner_id: str, method: str, params: dict[str, Any]) -> Any:
+        """One JSON-RPC call to the partner; the checked ``result``."""
+        url = await self._endpoint(partner_id)
+        body, headers, nonce = self._prepare(partner_id, url, method, params)
+        response = await self.http.post(url, content=body, headers=headers)
+        if response.status_code != 200:
+            raise CallFailed(
+                f"{partner_id} refused the call: HTTP {response.status_code} {response.text[:200]}",
+                status=response.status_code,
+            )
+        await self._check(
+            partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content
+        )
+        return self._result(orjson.loads(response.content))
+
+    @staticmethod
+    def _result(answer: Any) -> Any:
+        if not isinstance(answer, dict):
+            raise CallFailed("The answer is not a JSON-RPC response.")
+        if answer.get("error"):
+            error = answer["error"]
+            raise CallFailed(
+                f"JSON-RPC error {error.get('code')}: {error.get('message')}",
+                code=error.get("code"),
+                data=error.get("data"),
+            )
+        return answer.get("result")
+
+    async def send(
+        self, partner_id: str, command: TaskCommand, *, record: bool = True
+    ) -> dict[str, Any]:
+        """Record the command at the hub, send it by ``rpc``, return the TaskResult."""
+        await self._record(command, record)
+        result = await self.call(partner_id, "rpc", {"command": command.to_wire()})
+        if not isinstance(result, dict):
+            raise CallFailed("The rpc result is not a TaskResult.")
+        return result
+
+    async def stream(
+        self, partner_id: str, command: TaskCommand, *, record: bool = True
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Send the command by ``stream``; yield ``{eventSeq, eventData}`` until it ends."""
+        await self._record(command, record)
+        url = await self._endpoint(partner_id)
+        body, headers, nonce = self._prepare(
+            partner_id, url, "stream", {"message": command.to_wire()}
+        )
+        headers["Accept"] = "text/event-stream"
+        async with self.http.stream("POST", url, content=body, headers=headers) as response:
+            if response.status_code != 200:
+                await response.aread()
+                raise CallFailed(
+                    f"{partner_id} refused the stream: HTTP {response.status_code}",
+                    status=response.status_code,
+                )
+            signature = response.headers.get(SIGNATURE_HEADER)
+            if not response.headers.get("content-type", "").startswith("text/event-stream"):
+                content = await response.aread()
+                await self._check(partner_id, signature, nonce, content)
+                self._result(orjson.loads(content))
+                raise CallFailed("The partner answered a stream call without a stream.")
+            first = True
+            async for data in _sse_data(response.aiter_lines()):
+                if first:
+                    await self._check(partner_id, signature, nonce, data)
+                    first = False
+                result = self._result(orjson.loads(data))
+                yield dict(result)
+
+    # -- the three methods, spelled out ---------------------------------------------------
+
+    async def start(
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        text: str | None = None,
+        data_items: list[dict[str, Any]] | None = None,
+        task_id: str | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
+        command = self.command(
+            "start",
+            session_id=session_id,
+            partner_id=partner_id,
+            task_id=task_id,
+            text=text,
+            data_items=data_items,
+            **extra,
+        )
+        return await self.send(partner_id, command)
+
+    def start_streaming(
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        text: str | None = None,
+        task_id: str | None = None,
+        **extra: Any,
+    ) -> AsyncIterator[dict[str, Any]]:
+        command = self.command(
+            "start",
+            session_id=session_id,
+            partner_id=partner_id,
+            task_id=task_id,
+            text=text,
+            **extra,
+        )
+        return self.stream(partner_id, command)
+
+    async def start_notified(
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        notify_url: str,
+        text: str | None = None,
+        task_id: str | None = None,
+        notify_on_states: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Ask for pushes to ``notify_url``, then start; the answer is only the first state."""
+        task_id = task_id or f"task-{uuid.uuid4().hex}"
+        token = uuid.uuid4().hex
+        if self.inbox is not None:
+            self.inbox.expect(task_id, partner_id=partner_id, token=token)
+        config = await self.call(
+            partner_id, "notification/set", {"taskId": task_id, "url": notify_url, "token": token}
+        )
+        params: dict[str, Any] = {"notificationConfigId": config["id"]}
+        if notify_on_states:
+            params["notifyOnStates"] = notify_on_states
+        command = self.command(
+            "start",
+            session_id=session_id,
+            partner_id=partner_id,
+            task_id=task_id,
+            text=text,
+            params=params,
+        )
+        return await self.send(partner_id, command)
+
+    async def continue_task(
+        self, partner_id: str, *, session_id: str, task_id: str, text: str | None = None
+    ) -> dict[str, Any]:
+        return await self.send(
+            partner_id, self.command("continue", session_id=session_id, task_id=task_id, text=text)
+        )
+
+    async def complete(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
+        return await self.send(
+            partner_id, self.command("complete", session_id=session_id, task_id=task_id)
+        )
+
+    async def cancel(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
+        return await self.send(
+            partner_id, self.command("cancel", session_id=session_id, task_id=task_id)
+        )
+
+    async def get(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
+        return await self.send(
+            partner_id, self.command("get", session_id=session_id, task_id=task_id)
+        )
+
+    def resume_stream(
+        self, partner_id: str, *, session_id: str, task_id: str, last_event_seq: int
+    ) -> AsyncIterator[dict[str, Any]]:
+        command = self.command(
+            "re-stream",
+            session_id=session_id,
+            task_id=task_id,
+            params={"lastEventSeq": last_event_seq},
+        )
+        return self.stream(partner_id, command, record=False)
+
+
+async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[bytes]:
+    """The ``data`` of each server-sent event, as the bytes the partner signed."""
+    data: list[str] = []
+    async for line in lines:
+        if not line:
+            if data:
+                yield "\n".join(data).encode()
+                data = []
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+    if data:
+        yield "\n".join(data).encode()

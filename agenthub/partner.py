@@ -1,0 +1,247 @@
+"""The partner's side of a task: the handler an agent developer writes, and the task it moves.
+
+A developer subclasses :class:`TaskHandler` and reports through :class:`TaskContext`; the kit
+keeps each task's state machine, its events (for streams) and its record at the hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from agenthub.protocol.messages import (
+    Product,
+    ProductChunk,
+    TaskCommand,
+    TaskResult,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdate,
+)
+from agenthub.protocol.tasks import FINAL_STATES, partner_may_report
+
+logger = logging.getLogger(__name__)
+
+SETTLED_STATES = FINAL_STATES | {TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION}
+MAX_EVENTS_PER_TASK = 1000
+
+DataItems = list[dict[str, Any]]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def text_items(text: str | None) -> DataItems | None:
+    return [{"type": "text", "text": text}] if text else None
+
+
+class TaskMoveError(Exception):
+    """The handler asked for a move the AIP state table forbids."""
+
+
+class PartnerTask:
+    """One task as its partner sees it: state, products, events, history."""
+
+    def __init__(self, command: TaskCommand, *, partner_id: str) -> None:
+        assert command.task_id is not None
+        self.id = command.task_id
+        self.session_id = command.session_id
+        self.leader_id = command.sender_id
+        self.partner_id = partner_id
+        self.state: TaskState | None = None
+        self.status: TaskStatus | None = None
+        self.products: dict[str, Product] = {}
+        self.status_history: list[TaskStatus] = []
+        self.command_history: list[TaskCommand] = [command]
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.next_seq = 1
+        # what streams, answers and notifications have seen: set when an event is appended,
+        # once its record is queued for the hub (the hub is not waited for)
+        self.published_result: dict[str, Any] | None = None
+        self.published_state: TaskState | None = None
+        self.latest_result_seq = 0
+        self.changed = asyncio.Condition()
+        self.runner: asyncio.Task[None] | None = None
+        self.notifications: dict[str, dict[str, Any]] = {}
+
+    @property
+    def settled(self) -> bool:
+        """The published state awaits the leader or is final."""
+        return self.published_state in SETTLED_STATES
+
+    def _message_base(self) -> dict[str, Any]:
+        return {
+            "id": f"msg-{uuid.uuid4().hex}",
+            "sent_at": _now(),
+            "sender_role": "partner",
+            "sender_id": self.partner_id,
+            "session_id": self.session_id,
+            "task_id": self.id,
+        }
+
+    def result_message(self) -> TaskResult:
+        assert self.status is not None
+        products = list(self.products.values()) or None
+        return TaskResult(**self._message_base(), status=self.status, products=products)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full TaskResult for ``get``: status, products and both histories."""
+        if self.published_result is None:
+            raise TaskMoveError("the task has no state yet")
+        return {
+            **self.published_result,
+            "statusHistory": [s.to_wire() for s in self.status_history],
+            "commandHistory": [c.to_wire() for c in self.command_history],
+        }
+
+    async def _append(self, event: dict[str, Any]) -> int:
+        async with self.changed:
+            seq = self.next_seq
+            self.next_seq += 1
+            self.events.append((seq, event))
+            if event.get("type") == "task-result":
+                self.latest_result_seq = seq
+                self.published_result = event
+                self.published_state = TaskState(event["status"]["state"])
+            del self.events[:-MAX_EVENTS_PER_TASK]
+            self.changed.notify_all()
+            return seq
+
+
+Emit = Callable[[PartnerTask, dict[str, Any], bool], Awaitable[None]]
+
+
+class TaskContext:
+    """What a handler uses to report: every call is one AIP message, recorded at the hub."""
+
+    def __init__(self, task: PartnerTask, command: TaskCommand, emit: Emit) -> None:
+        self.task = task
+        self.command = command
+        self._emit = emit
+
+    @property
+    def task_id(self) -> str:
+        return self.task.id
+
+    @property
+    def leader_id(self) -> str:
+        return self.task.leader_id
+
+    @property
+    def session_id(self) -> str | None:
+        return self.task.session_id
+
+    @property
+    def state(self) -> TaskState | None:
+        return self.task.state
+
+    @property
+    def data_items(self) -> DataItems:
+        return [d.to_wire() for d in self.command.data_items or []]
+
+    @property
+    def text(self) -> str:
+        """The text of the command that started or continued the task."""
+        return "\n".join(d["text"] for d in self.data_items if d.get("type") == "text")
+
+    async def move(
+        self, state: TaskState, *, data_items: DataItems | None = None, record: bool = True
+    ) -> None:
+        task = self.task
+        if record and not partner_may_report(task.state, state):
+            raise TaskMoveError(f"cannot move from {task.state} to {state.value}")
+        status = TaskStatus.model_validate(
+            {"state": state, "stateChangedAt": _now(), "dataItems": data_items}
+        )
+        task.state, task.status = state, status
+        task.status_history.append(status)
+        await self._emit(task, task.result_message().to_wire(), record)
+
+    async def _reach_working(self) -> None:
+        if self.task.state is None:
+            await self.accept()
+        if self.task.state == TaskState.ACCEPTED:
+            await self.move(TaskState.WORKING)
+
+    async def accept(self, message: str | None = None) -> None:
+        await self.move(TaskState.ACCEPTED, data_items=text_items(message))
+
+    async def reject(self, reason: str) -> None:
+        await self.move(TaskState.REJECTED, data_items=text_items(reason))
+
+    async def working(self, message: str | None = None) -> None:
+        if self.task.state == TaskState.WORKING:
+            await self.progress(message or "working")
+            return
+        if self.task.state is None:
+            await self.accept()
+        await self.move(TaskState.WORKING, data_items=text_items(message))
+
+    async def progress(self, message: str) -> None:
+        """Progress information: a status update that keeps the state."""
+        await self._reach_working()
+        task = self.task
+        status = TaskStatus.model_validate(
+            {"state": task.state, "stateChangedAt": _now(), "dataItems": text_items(message)}
+        )
+        update = TaskStatusUpdate(**task._message_base(), status=status)
+        await self._emit(task, update.to_wire(), True)
+
+    async def add_product(
+        self, product: Product | dict[str, Any], *, append: bool = False, last_chunk: bool = True
+    ) -> None:
+        await self._reach_working()
+        item = product if isinstance(product, Product) else Product.model_validate(product)
+        old = self.task.products.get(item.id)
+        if append and old is not None:
+            merged = [*old.data_items, *item.data_items]
+            self.task.products[item.id] = old.model_copy(update={"data_items": merged})
+        else:
+            self.task.products[item.id] = item
+        chunk = ProductChunk(
+            **self.task._message_base(), product=item, append=append, last_chunk=last_chunk
+        )
+        await self._emit(self.task, chunk.to_wire(), True)
+
+    async def await_input(self, question: str) -> None:
+        await self._reach_working()
+        await self.move(TaskState.AWAITING_INPUT, data_items=text_items(question))
+
+    async def await_completion(
+        self, products: Sequence[Product | dict[str, Any]] = (), message: str | None = None
+    ) -> None:
+        await self._reach_working()
+        for product in products:
+            item = product if isinstance(product, Product) else Product.model_validate(product)
+            self.task.products[item.id] = item
+        await self.move(TaskState.AWAITING_COMPLETION, data_items=text_items(message))
+
+    async def fail(self, reason: str) -> None:
+        await self._reach_working()
+        await self.move(TaskState.FAILED, data_items=text_items(reason))
+
+
+class TaskHandler:
+    """Subclass and override: the kit calls these as the leader's commands arrive.
+
+    ``on_start`` must end the task's first step: accept (and work) or reject. Reporting work
+    accepts implicitly. An exception fails the task with its message.
+    """
+
+    async def on_start(self, task: TaskContext) -> None:
+        await task.reject("this agent does not take tasks")
+
+    async def on_continue(self, task: TaskContext) -> None:
+        """The leader answered an ``awaiting-input`` or asked for more work; state is working."""
+        await task.await_completion(message="nothing more to do")
+
+    async def on_cancel(self, task: TaskContext) -> None:
+        """The task was canceled; release what it held."""
+
+    async def on_complete(self, task: TaskContext) -> None:
+        """The leader accepted the result; release what the task held."""

@@ -1,0 +1,81 @@
+"""The agent card (GB/Z 185.4 description, trimmed): what an agent registers and what others see."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AnyHttpUrl, Field, StringConstraints, field_validator
+
+from agenthub.protocol.base import WireModel
+from agenthub.protocol.jwk import PublicJwk
+
+Label = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+MAX_SKILLS = 50
+MAX_TAGS = 30
+
+AgentStatus = Literal["online", "offline"]
+
+
+class Skill(WireModel):
+    id: Label
+    name: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=2000)
+    tags: list[Label] = Field(default_factory=list, max_length=MAX_TAGS)
+    input_types: list[Label] | None = Field(default=None, max_length=MAX_TAGS)
+    output_types: list[Label] | None = Field(default=None, max_length=MAX_TAGS)
+
+
+def _unique_skill_ids(skills: list[Skill] | None) -> list[Skill] | None:
+    if skills is not None:
+        ids = [s.id for s in skills]
+        if len(ids) != len(set(ids)):
+            raise ValueError("skill ids must be unique")
+    return skills
+
+
+class AgentRegistration(WireModel):
+    name: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=4000)
+    version: str | None = Field(default=None, max_length=50)
+    provider: str | None = Field(default=None, max_length=200)
+    skills: list[Skill] = Field(default_factory=list, max_length=MAX_SKILLS)
+    endpoint_url: AnyHttpUrl | None = None
+    public_jwk: PublicJwk
+
+    _skills = field_validator("skills")(_unique_skill_ids)
+
+
+class AgentUpdate(WireModel):
+    """What an agent may change about itself; a new ``publicJwk`` is a key rotation."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    description: str | None = Field(default=None, max_length=4000)
+    version: str | None = Field(default=None, max_length=50)
+    provider: str | None = Field(default=None, max_length=200)
+    skills: list[Skill] | None = Field(default=None, max_length=MAX_SKILLS)
+    endpoint_url: AnyHttpUrl | None = None
+    public_jwk: PublicJwk | None = None
+
+    _skills = field_validator("skills")(_unique_skill_ids)
+
+
+class AgentCard(WireModel):
+    id: str
+    name: str
+    description: str
+    version: str | None = None
+    provider: str | None = None
+    skills: list[Skill]
+    endpoint_url: str | None = None
+    public_jwk: dict[str, str]
+    status: AgentStatus
+    last_seen_at: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+    score: float | None = Field(default=None, description="relevance to `q`, when searched")
+
+
+class AgentPage(WireModel):
+    items: list[AgentCard]
+    next_cursor: str | None = None

@@ -1,0 +1,128 @@
+"""GB/Z Message and its AIP v2 subtypes, discriminated on ``type``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+
+from agenthub.protocol.base import CompactWireModel, Identifier
+from agenthub.protocol.data import DataItem
+
+MAX_DATA_ITEMS = 100
+MAX_MENTIONS = 500
+
+
+class TaskState(StrEnum):
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    WORKING = "working"
+    AWAITING_INPUT = "awaiting-input"
+    AWAITING_COMPLETION = "awaiting-completion"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELED = "canceled"
+
+
+class TaskCommandType(StrEnum):
+    GET = "get"
+    START = "start"
+    CONTINUE = "continue"
+    CANCEL = "cancel"
+    COMPLETE = "complete"
+    RE_STREAM = "re-stream"
+
+
+class TaskStatus(CompactWireModel):
+    state: TaskState
+    state_changed_at: datetime
+    data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
+
+
+class Product(CompactWireModel):
+    id: Identifier
+    name: str | None = Field(default=None, max_length=500)
+    description: str | None = Field(default=None, max_length=4000)
+    data_items: list[DataItem] = Field(max_length=MAX_DATA_ITEMS)
+
+
+class MessageBase(CompactWireModel):
+    """Fields every message carries (GB/Z Table 3, AIP v2 Message)."""
+
+    id: Identifier
+    sent_at: datetime
+    sender_role: Literal["leader", "partner"]
+    sender_id: Identifier
+    session_id: Identifier | None = None
+    group_id: Identifier | None = None
+    mentions: (
+        Literal["all"] | Annotated[list[Identifier], Field(max_length=MAX_MENTIONS)] | None
+    ) = None
+    data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
+    # GB/Z 185.6 Table 3 extras
+    artifact: Literal["communication", "result"] | None = None
+    final: bool | None = None
+    chunk_index: int | None = Field(default=None, ge=0)
+    last_chunk: bool | None = None
+    # set by the hub when it records the message; ignored when an agent sends them
+    seq: int | None = Field(default=None, description="per-group order (hub-assigned)")
+    received_at: datetime | None = Field(default=None, description="when the hub recorded it")
+
+
+class Message(MessageBase):
+    type: Literal["message"] = "message"
+    task_id: Identifier | None = None
+
+
+class TaskCommand(MessageBase):
+    type: Literal["task-command"] = "task-command"
+    command: TaskCommandType
+    command_params: dict[str, Any] | None = None
+    task_id: Identifier | None = None
+    # hub extensions for a start command (API.md "Sessions, messages and tasks")
+    partner_id: Identifier | None = None
+    parent_task_id: Identifier | None = None
+    dependencies: list[Identifier] | None = Field(default=None, max_length=100)
+
+
+class TaskResult(MessageBase):
+    type: Literal["task-result"] = "task-result"
+    task_id: Identifier
+    status: TaskStatus
+    products: list[Product] | None = None
+    command_history: list[TaskCommand] | None = None
+    status_history: list[TaskStatus] | None = None
+
+
+class TaskStatusUpdate(MessageBase):
+    type: Literal["task-status-update"] = "task-status-update"
+    task_id: Identifier
+    status: TaskStatus
+
+
+class ProductChunk(MessageBase):
+    type: Literal["product-chunk"] = "product-chunk"
+    task_id: Identifier
+    product: Product
+    append: bool
+    last_chunk: bool
+
+
+AnyMessage = Annotated[
+    Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk,
+    Field(discriminator="type"),
+]
+
+any_message_adapter: TypeAdapter[
+    Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
+]
+any_message_adapter = TypeAdapter(AnyMessage)
+
+
+def parse_message(
+    data: Any,
+) -> Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk:
+    """Validate a wire dict (camelCase) into the message type its ``type`` names."""
+    return any_message_adapter.validate_python(data)

@@ -1,0 +1,89 @@
+"""Sessions (GB/Z Table 5), tasks as the hub projects them, and pages of messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from agenthub.protocol.base import Identifier, WireModel
+from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatus
+
+MAX_RECEIVERS = 200
+Mode = Literal["p2p", "group"]
+
+
+class ReceiverSpec(WireModel):
+    agent_id: Identifier
+    mode: Mode = "p2p"
+    params: dict[str, Any] | None = None
+
+
+class SessionCreate(WireModel):
+    id: Identifier | None = None
+    title: str | None = Field(default=None, max_length=500)
+    goal: str | None = Field(default=None, max_length=4000)
+    receivers: list[ReceiverSpec] = Field(default_factory=list, max_length=MAX_RECEIVERS)
+
+
+class SessionUpdate(WireModel):
+    state: Literal["open", "closed"] | None = None
+    title: str | None = Field(default=None, max_length=500)
+    goal: str | None = Field(default=None, max_length=4000)
+    receivers: list[ReceiverSpec] | None = Field(default=None, max_length=MAX_RECEIVERS)
+
+
+class SessionSender(WireModel):
+    agent_id: str
+    address: str | None = None
+
+
+class SessionReceiver(WireModel):
+    agent_id: str
+    address: str | None = None
+    mode: Mode
+    params: dict[str, Any] | None = None
+
+
+class SessionView(WireModel):
+    id: str
+    sender: SessionSender
+    receivers: list[SessionReceiver]
+    state: Literal["open", "closed"]
+    title: str | None = None
+    goal: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    closed_at: datetime | None = None
+
+
+class SessionPage(WireModel):
+    items: list[SessionView]
+    next_cursor: str | None = None
+
+
+class MessagePage(WireModel):
+    items: list[AnyMessage]
+    next_cursor: str | None = None
+
+
+class TaskView(WireModel):
+    id: str
+    session_id: str
+    group_id: str | None = None
+    parent_task_id: str | None = None
+    leader_id: str
+    partner_id: str
+    state: TaskState | None = None
+    status: TaskStatus | None = None
+    products: list[Product]
+    status_history: list[TaskStatus]
+    dependencies: list[str]
+    created_at: datetime
+    updated_at: datetime
+
+
+class TaskPage(WireModel):
+    items: list[TaskView]
+    next_cursor: str | None = None

@@ -1,0 +1,148 @@
+"""Posting an agent's own messages to the hub, in order, retried until the hub has them.
+
+The hub is never on the call path: a briefly unreachable hub delays the record, it does not
+lose it. A retry sends the same message id, so the hub stores it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from agenthub.errors import HubRequestError
+from agenthub.hub import HubClient
+
+logger = logging.getLogger(__name__)
+
+RETRY_DEADLINE_SECONDS = 120.0
+FIRST_BACKOFF_SECONDS = 0.05
+MAX_BACKOFF_SECONDS = 5.0
+# records a session may have waiting for the hub before its callers wait too
+MAX_BACKLOG = 256
+# 409: the other side's record may simply not have arrived yet (e.g. the leader's start)
+RETRYABLE_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+_Key = tuple[str, Any]  # (session id, task id or None)
+
+
+@dataclass
+class RecordFailure:
+    session_id: str
+    message: Mapping[str, Any]
+    status: int | None
+    detail: str
+
+
+class HubRecorder:
+    def __init__(
+        self,
+        hub: HubClient,
+        *,
+        retry_deadline_seconds: float = RETRY_DEADLINE_SECONDS,
+        max_backlog: int = MAX_BACKLOG,
+    ) -> None:
+        self.hub = hub
+        self.retry_deadline = retry_deadline_seconds
+        self.max_backlog = max_backlog
+        self.failures: list[RecordFailure] = []
+        self.recorded = 0
+        # one ordered queue per task (and one for a session's task-less messages): a task's
+        # records reach the hub in order, while different tasks' records travel side by side
+        self._queues: dict[_Key, deque[Mapping[str, Any]]] = {}
+        self._workers: dict[_Key, asyncio.Task[None]] = {}
+        self._settled = asyncio.Event()
+
+    def record(self, session_id: str, message: Mapping[str, Any]) -> None:
+        """Queue ``message`` for the session's history; returns at once."""
+        key = (session_id, message.get("taskId"))
+        self._queues.setdefault(key, deque()).append(message)
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(
+                self._run(key), name=f"agenthub-recorder-{session_id}"
+            )
+
+    async def admit(self, session_id: str, timeout: float | None = None) -> None:
+        """Return at once while the session's backlog is under ``max_backlog``.
+
+        Past it, wait (up to ``timeout``) for the backlog to drain, so a hub that falls
+        behind sets the callers' pace instead of the queue growing without bound.
+        """
+        if self._backlog(session_id) >= self.max_backlog:
+            await self.flush(timeout, session_id=session_id)
+
+    def _backlog(self, session_id: str | None) -> int:
+        """Records queued or being sent (a record leaves its queue once it is settled)."""
+        return sum(len(q) for (s, _), q in self._queues.items() if session_id in (None, s))
+
+    async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
+        """Wait until what was queued (for one session, or all) reached the hub or gave up.
+
+        False if ``timeout`` passed first; the records keep being retried in the background.
+        """
+        try:
+            async with asyncio.timeout(timeout):
+                while self._backlog(session_id):
+                    self._settled.clear()
+                    await self._settled.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def aclose(self, timeout: float = 5.0) -> None:
+        await self.flush(timeout)
+        workers = list(self._workers.values())
+        for worker in workers:
+            worker.cancel()
+        for worker in workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+
+    async def _run(self, key: _Key) -> None:
+        session_id, queue = key[0], self._queues[key]
+        try:
+            while queue:
+                try:
+                    await self._deliver(session_id, queue[0])
+                finally:
+                    queue.popleft()
+                    self._settled.set()
+        finally:  # no await from the last check to here: a record queued meanwhile is seen
+            del self._workers[key]
+            if not queue:  # else cancelled with records left: they stay counted
+                del self._queues[key]
+
+    async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:
+        deadline = time.monotonic() + self.retry_deadline
+        backoff = FIRST_BACKOFF_SECONDS
+        path = f"/v1/sessions/{session_id}/messages"
+        while True:
+            status: int | None = None
+            detail = ""
+            try:
+                response = await self.hub.request("POST", path, json=dict(message))
+                status = response.status_code
+                if status < 300:
+                    self.recorded += 1
+                    return
+                detail = response.text[:500]
+            except (httpx.TransportError, HubRequestError) as exc:
+                detail = str(exc)
+                status = getattr(exc, "status", None)
+            retryable = status is None or status in RETRYABLE_STATUSES
+            if not retryable or time.monotonic() + backoff > deadline:
+                logger.warning(
+                    "hub did not record message %s: %s %s", message.get("id"), status, detail
+                )
+                self.failures.append(RecordFailure(session_id, message, status, detail))
+                return
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)

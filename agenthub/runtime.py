@@ -1,0 +1,265 @@
+"""The partner's task runtime: applies the leader's commands, runs handlers, emits events."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from agenthub.notify import NotificationSender
+from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError
+from agenthub.protocol.jsonrpc import NotificationConfig, RpcErrorCode
+from agenthub.protocol.messages import TaskCommand, TaskCommandType, TaskState
+from agenthub.protocol.tasks import is_final
+from agenthub.recorder import HubRecorder
+
+logger = logging.getLogger(__name__)
+
+RECORD_FLUSH_SECONDS = 2.0
+RPC_WAIT_SECONDS = 30.0
+KEEPALIVE_SECONDS = 15.0
+MAX_TASKS = 10_000
+
+Hook = Callable[[TaskContext], Awaitable[None]]
+
+
+class RpcFault(Exception):
+    def __init__(self, code: RpcErrorCode, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class PartnerRuntime:
+    def __init__(
+        self,
+        *,
+        agent_id: str,
+        handler: TaskHandler,
+        recorder: HubRecorder | None,
+        notifier: NotificationSender | None,
+        record_flush_seconds: float = RECORD_FLUSH_SECONDS,
+        rpc_wait_seconds: float = RPC_WAIT_SECONDS,
+    ) -> None:
+        self.agent_id = agent_id
+        self.handler = handler
+        self.recorder = recorder
+        self.notifier = notifier
+        self.record_flush_seconds = record_flush_seconds
+        self.rpc_wait_seconds = rpc_wait_seconds
+        self.tasks: dict[str, PartnerTask] = {}
+        self._pending_configs: dict[str, dict[str, dict[str, Any]]] = {}
+
+    # -- events ---------------------------------------------------------------------------
+
+    async def _emit(self, task: PartnerTask, event: dict[str, Any], record: bool) -> None:
+        if record and self.recorder is not None and task.session_id:
+            self.recorder.record(task.session_id, event)
+            await self.recorder.admit(task.session_id, self.record_flush_seconds)
+        await task._append(event)
+        if event.get("type") == "task-result" and self.notifier is not None:
+            for config in task.notifications.values():
+                states = config.get("notifyOnStates")
+                if not states or event["status"]["state"] in states:
+                    self.notifier.deliver(config, task.leader_id, event)
+
+    # -- commands -------------------------------------------------------------------------
+
+    def _context(self, task: PartnerTask, command: TaskCommand) -> TaskContext:
+        return TaskContext(task, command, self._emit)
+
+    def _run(self, task: PartnerTask, hook: Hook, ctx: TaskContext) -> None:
+        async def run() -> None:
+            try:
+                await hook(ctx)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.exception("task %s handler failed", task.id)
+                if not is_final(task.state):
+                    with contextlib.suppress(TaskMoveError):
+                        await ctx.fail(f"{type(exc).__name__}: {exc}")
+            finally:
+                if task.state is None:
+                    await ctx.reject("the agent did not take the task")
+                async with task.changed:
+                    task.changed.notify_all()
+
+        task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
+
+    async def apply(self, command: TaskCommand, *, caller_id: str) -> PartnerTask:
+        if command.sender_id != caller_id:
+            raise RpcFault(
+                RpcErrorCode.AUTHORIZATION_FAILED,
+                "The command's senderId is not the authenticated caller.",
+            )
+        if command.command == TaskCommandType.START:
+            return self._start(command, caller_id)
+        task = self.tasks.get(command.task_id or "")
+        if task is None or task.leader_id != caller_id:
+            raise RpcFault(
+                RpcErrorCode.TASK_NOT_FOUND, "Task not found", {"taskId": command.task_id}
+            )
+        if command.command in (TaskCommandType.GET, TaskCommandType.RE_STREAM):
+            return task
+        task.command_history.append(command)
+        ctx = self._context(task, command)
+        if command.command == TaskCommandType.CANCEL:
+            await self._cancel(task, ctx)
+        elif command.command == TaskCommandType.COMPLETE:
+            if task.state != TaskState.AWAITING_COMPLETION:
+                raise self._not_now(task, command)
+            await ctx.move(TaskState.COMPLETED, record=False)
+            self._run(task, self.handler.on_complete, ctx)
+        elif command.command == TaskCommandType.CONTINUE:
+            if task.state not in (TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION):
+                raise self._not_now(task, command)
+            await ctx.move(TaskState.WORKING, data_items=ctx.data_items or None, record=False)
+            self._run(task, self.handler.on_continue, ctx)
+        return task
+
+    def _start(self, command: TaskCommand, caller_id: str) -> PartnerTask:
+        if command.task_id is None:
+            command = command.model_copy(update={"task_id": f"task-{uuid.uuid4().hex}"})
+        assert command.task_id is not None
+        existing = self.tasks.get(command.task_id)
+        if existing is not None:
+            if existing.leader_id != caller_id:
+                raise RpcFault(RpcErrorCode.AUTHORIZATION_FAILED, "That task id is taken.")
+            return existing  # a retried start
+        if len(self.tasks) >= MAX_TASKS:
+            self._forget_finished()
+        task = PartnerTask(command, partner_id=self.agent_id)
+        task.notifications = self._pending_configs.pop(task.id, {})
+        params = command.command_params or {}
+        config_id = params.get("notificationConfigId")
+        if config_id is not None:
+            config = task.notifications.get(str(config_id))
+            if config is None:
+                raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
+            if params.get("notifyOnStates"):
+                config["notifyOnStates"] = list(params["notifyOnStates"])
+        self.tasks[task.id] = task
+        self._run(task, self.handler.on_start, self._context(task, command))
+        return task
+
+    async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> None:
+        if is_final(task.state) or task.state is None:
+            raise RpcFault(
+                RpcErrorCode.TASK_NOT_CANCELABLE,
+                "Task not cancelable",
+                {"taskId": task.id, "state": task.state},
+            )
+        if task.runner is not None and not task.runner.done():
+            task.runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task.runner
+        await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, record=False)
+        self._run(task, self.handler.on_cancel, ctx)
+
+    @staticmethod
+    def _not_now(task: PartnerTask, command: TaskCommand) -> RpcFault:
+        state = task.state.value if task.state else "new"
+        return RpcFault(
+            RpcErrorCode.UNSUPPORTED_OPERATION,
+            f"'{command.command.value}' is not allowed while the task is {state}.",
+        )
+
+    def _forget_finished(self) -> None:
+        for task_id in [t.id for t in self.tasks.values() if is_final(t.state)]:
+            del self.tasks[task_id]
+
+    # -- waiting and streaming ------------------------------------------------------------
+
+    async def settle(self, task: PartnerTask, *, first_state_only: bool = False) -> None:
+        """Wait until the task awaits the leader or ended (or only has a first state)."""
+
+        def ready() -> bool:
+            runner_done = task.runner is None or task.runner.done()
+            if first_state_only:
+                return task.published_state is not None or runner_done
+            return task.settled or (runner_done and task.published_state is not None)
+
+        async with task.changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(task.changed.wait_for(ready), self.rpc_wait_seconds)
+
+    async def events(
+        self, task: PartnerTask, *, after_seq: int, keepalive_seconds: float = KEEPALIVE_SECONDS
+    ) -> AsyncIterator[tuple[int, dict[str, Any]] | None]:
+        """Events after ``after_seq`` until the task awaits the leader or ends; None = ping."""
+        if task.events and after_seq < task.events[0][0] - 1:
+            raise RpcFault(
+                RpcErrorCode.INVALID_PARAMS,
+                "Those events have expired.",
+                {"oldestEventSeq": task.events[0][0]},
+            )
+        last = after_seq
+        while True:
+            async with task.changed:
+                try:
+                    await asyncio.wait_for(
+                        task.changed.wait_for(functools.partial(self._has_news, task, last)),
+                        keepalive_seconds,
+                    )
+                except TimeoutError:
+                    pending: list[tuple[int, dict[str, Any]]] = []
+                else:
+                    pending = [(s, e) for s, e in task.events if s > last]
+            if not pending:
+                if self._stream_done(task, last):
+                    return
+                yield None
+                continue
+            for seq, event in pending:
+                yield seq, event
+                last = seq
+            if self._stream_done(task, last):
+                return
+
+    @classmethod
+    def _has_news(cls, task: PartnerTask, last: int) -> bool:
+        return task.next_seq - 1 > last or cls._stream_done(task, last)
+
+    @staticmethod
+    def _stream_done(task: PartnerTask, last: int) -> bool:
+        """Caught up, and the task awaits the leader or ended, or its handler left it."""
+        if last < task.next_seq - 1 or task.published_state is None:
+            return False
+        runner_done = task.runner is None or task.runner.done()
+        return (task.settled and last >= task.latest_result_seq) or runner_done
+
+    # -- notification configs -------------------------------------------------------------
+
+    def set_notification(self, config: NotificationConfig, *, caller_id: str) -> dict[str, Any]:
+        task = self.tasks.get(config.task_id)
+        if task is not None and task.leader_id != caller_id:
+            raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
+        stored = {
+            **config.to_wire(),
+            "id": config.id or f"ncfg-{uuid.uuid4().hex}",
+            "leaderId": caller_id,
+        }
+        target = (
+            task.notifications
+            if task is not None
+            else self._pending_configs.setdefault(config.task_id, {})
+        )
+        target[stored["id"]] = stored
+        return {k: v for k, v in stored.items() if k not in ("token", "leaderId")}
+
+    def notification_configs(self, task_id: str, *, caller_id: str) -> dict[str, dict[str, Any]]:
+        task = self.tasks.get(task_id)
+        if task is not None:
+            if task.leader_id != caller_id:
+                raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
+            return task.notifications
+        configs = self._pending_configs.get(task_id, {})
+        if any(c["leaderId"] != caller_id for c in configs.values()):
+            raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
+        return configs

@@ -1,0 +1,66 @@
+"""A live hub under uvicorn and agents with real endpoints, for point-to-point tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from agenthub import Agent, AgentKey, TaskHandler
+from app.config import Settings
+from app.main import create_app
+from tests.support.hub import REGISTRATION_TOKEN, empty_tables
+from tests.support.kit import LiveHub, MakeLiveAgent
+from tests.support.live import LiveServer, bound_socket
+
+
+@pytest.fixture
+async def live_hub(settings: Settings) -> AsyncIterator[LiveHub]:
+    server = await LiveServer(create_app(settings)).start()
+    try:
+        yield LiveHub(server, settings)
+    finally:
+        await server.stop()
+        await empty_tables(settings.database_url)
+
+
+@pytest.fixture
+async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
+    agents: list[Agent] = []
+    servers: list[LiveServer] = []
+
+    async def make(
+        name: str,
+        handler: TaskHandler | None = None,
+        *,
+        serve: bool = True,
+        public_url: str | None = None,
+        **kwargs: Any,
+    ) -> Agent:
+        sock = bound_socket()
+        port = sock.getsockname()[1]
+        agent = Agent(
+            live_hub.url,
+            key=AgentKey.generate(),
+            handler=handler,
+            public_url=public_url or f"http://127.0.0.1:{port}/",
+            **kwargs,
+        )
+        await agent.register(
+            {"name": name, "description": f"{name} for tests"},
+            registration_token=REGISTRATION_TOKEN,
+        )
+        agents.append(agent)
+        server = LiveServer(agent.asgi, sock=sock, lifespan="off")
+        agent.server = server  # type: ignore[attr-defined]
+        servers.append(server)
+        if serve:
+            await server.start()
+        return agent
+
+    yield make
+    for server in servers:
+        await server.stop()
+    for agent in agents:
+        await agent.aclose()

@@ -1,0 +1,121 @@
+"""Interop with the standard's reference SDK, acps-sdk 2.1.0, in both directions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+from acps_sdk.aip.aip_base_model import (
+    Product,
+    TaskCommand,
+    TaskResult,
+    TaskState,
+    TextDataItem,
+)
+from acps_sdk.aip.aip_rpc_client import AipRpcClient
+from acps_sdk.aip.aip_rpc_server import CommandHandlers, TaskManager, add_aip_rpc_router
+from fastapi import FastAPI
+
+from agenthub import AgentKey, HubClient, Leader
+from agenthub.directory import PeerDirectory
+from agenthub.signing import CallTokenAuth
+from tests.support.hub import REGISTRATION_TOKEN
+from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.live import LiveServer
+
+
+async def test_acps_rpc_client_drives_a_kit_partner(make_live_agent: MakeLiveAgent) -> None:
+    leader = await make_live_agent("acps-leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    # the leader records its start at the hub itself; acps-sdk knows nothing of the hub
+    leader.recorder.record(
+        session.id,
+        leader.leader.command(
+            "start", session_id=session.id, task_id="t-acps", partner_id=partner.agent_id
+        ).to_wire(),
+    )
+    await leader.recorder.flush(5)
+
+    client = AipRpcClient(partner.public_url or "", leader.agent_id)
+    await client.http_client.aclose()
+    client.http_client = httpx.AsyncClient(
+        auth=CallTokenAuth(leader.key, caller_id=leader.agent_id, callee_id=partner.agent_id)
+    )
+    try:
+        started = await client.start_task(session.id, "hello from acps", task_id="t-acps")
+        assert isinstance(started, TaskResult)
+        assert started.status.state == TaskState.AwaitingCompletion
+        assert started.products and started.products[0].dataItems[0].text == "hello from acps"
+        got = await client.get_task("t-acps", session.id)
+        assert [s.state for s in got.statusHistory or []] == [
+            TaskState.Accepted,
+            TaskState.Working,
+            TaskState.AwaitingCompletion,
+        ]
+        done = await client.complete_task("t-acps", session.id)
+        assert done.status.state == TaskState.Completed
+    finally:
+        await client.close()
+    assert await partner.recorder.flush(5)  # the partner's records trail its answers
+    response = await leader.hub.request("GET", "/v1/tasks/t-acps")
+    assert response.json()["state"] == "awaiting-completion"  # completed only at the partner:
+    # acps-sdk's client does not record its complete at the hub
+
+
+def _acps_partner() -> FastAPI:
+    """An acps-sdk partner built as its README shows: answers a start with its result."""
+
+    async def on_start(command: TaskCommand, task: TaskResult | None) -> TaskResult:
+        created = TaskManager.create_task(command)
+        TaskManager.update_task_status(created.taskId, TaskState.Working)
+        text = command.dataItems[0].text if command.dataItems else ""  # type: ignore[union-attr]
+        TaskManager.set_products(
+            created.taskId,
+            [Product(id="answer", dataItems=[TextDataItem(text=f"acps says: {text}")])],
+        )
+        return TaskManager.update_task_status(created.taskId, TaskState.AwaitingCompletion)
+
+    app = FastAPI()
+    add_aip_rpc_router(app, "/aip", CommandHandlers(on_start=on_start))
+    return app
+
+
+async def test_kit_leader_drives_an_acps_partner(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    leader_agent = await make_live_agent("kit-leader")
+    server = await LiveServer(_acps_partner(), lifespan="off").start()
+    acps_url = f"{server.url}/aip"
+    acps_key = AgentKey.generate()
+    async with HubClient(live_hub.url, key=acps_key) as acps_hub:
+        card = await acps_hub.register(
+            {"name": "acps-partner", "endpointUrl": acps_url}, registration_token=REGISTRATION_TOKEN
+        )
+    try:
+        # acps-sdk servers cannot sign their answers: checking is switched off, explicitly
+        leader = Leader(
+            leader_agent.hub,
+            directory=PeerDirectory(leader_agent.hub),
+            recorder=None,
+            verify_answers=False,
+        )
+        session = await leader.open_session([card.id])
+
+        def command(name: str, **extra: Any) -> Any:
+            return leader.command(name, session_id=session.id, task_id="t-kit", **extra)
+
+        result = await leader.send(
+            card.id, command("start", text="hi", partner_id=card.id), record=False
+        )
+        assert result["status"]["state"] == "awaiting-completion"
+        assert result["products"][0]["dataItems"][0]["text"] == "acps says: hi"
+        got = await leader.send(card.id, command("get"), record=False)
+        assert got["taskId"] == "t-kit"
+        done = await leader.send(card.id, command("complete"), record=False)
+        assert done["status"]["state"] == "completed"
+        assert datetime.fromisoformat(done["status"]["stateChangedAt"]) <= datetime.now(UTC)
+        await leader.http.aclose()
+    finally:
+        await server.stop()

@@ -1,0 +1,117 @@
+"""Notification mode's delivery guarantees: retried until acked, deduplicated, safe URLs only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import orjson
+import pytest
+
+from agenthub import CallFailed, UnsafeCallbackError
+from agenthub.notify import NOTIFICATION_TOKEN_HEADER, check_callback_url
+from agenthub.signing import mint_call_token
+from tests.support.kit import EchoHandler, MakeLiveAgent
+
+
+async def test_delivery_is_retried_until_the_leader_answers(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    leader = await make_live_agent("leader", serve=False)
+    leader.server.sock.close()  # type: ignore[attr-defined]  # refused connections at first
+    partner = await make_live_agent("echo", EchoHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    ack = await leader.leader.start_notified(
+        partner.agent_id,
+        session_id=session.id,
+        notify_url=leader.notifications_url,
+        text="late",
+        task_id="t-late",
+    )
+    assert ack["status"]["state"] in ("accepted", "working", "awaiting-completion")
+    await asyncio.sleep(0.5)
+    notifier = partner.notifier
+    assert notifier is not None and notifier.delivered == 0 and notifier.attempts >= 2
+    await leader.server.restart()  # type: ignore[attr-defined]  # same port, now answering
+    pushed = await leader.inbox.wait(
+        "t-late", lambda e: e["status"]["state"] == "awaiting-completion", timeout=20
+    )
+    assert pushed["products"][0]["dataItems"][0]["text"] == "late"
+    states = [e["status"]["state"] for e in leader.inbox.results["t-late"]]
+    assert states == ["accepted", "working", "awaiting-completion"]  # in order, each once
+
+
+async def test_a_redelivered_notification_is_acked_but_kept_once(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    await leader.leader.start_notified(
+        partner.agent_id,
+        session_id=session.id,
+        notify_url=leader.notifications_url,
+        text="x",
+        task_id="t-dup",
+    )
+    event = await leader.inbox.wait(
+        "t-dup", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+    )
+    token = leader.inbox._expected["t-dup"].token
+    body = orjson.dumps(event)
+
+    async def push(headers_token: str | None) -> httpx.Response:
+        call = mint_call_token(
+            partner.key,
+            caller_id=partner.agent_id,
+            callee_id=leader.agent_id,
+            method="POST",
+            url=leader.notifications_url,
+            body=body,
+        )
+        headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
+        if headers_token:
+            headers[NOTIFICATION_TOKEN_HEADER] = headers_token
+        async with httpx.AsyncClient() as http:
+            return await http.post(leader.notifications_url, content=body, headers=headers)
+
+    before = len(leader.inbox.results["t-dup"])
+    again = await push(token)
+    assert again.status_code == 200 and again.json() == {"received": True, "duplicate": True}
+    assert len(leader.inbox.results["t-dup"]) == before and leader.inbox.duplicates == 1
+    assert (await push("wrong-token")).status_code == 403
+    assert (await push(None)).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fe80::1]/hook",
+        "http://metadata.google.internal/computeMetadata",
+        "http://169.254.10.10:8080/",
+        "ftp://127.0.0.1/x",
+        "not a url",
+    ],
+)
+async def test_unsafe_callback_urls_are_refused(url: str) -> None:
+    with pytest.raises(UnsafeCallbackError):
+        await check_callback_url(url)
+
+
+async def test_link_local_callbacks_allowed_only_when_configured() -> None:
+    await check_callback_url("http://169.254.169.254/x", allow_link_local=True)
+    await check_callback_url("http://127.0.0.1:9/hook")
+
+
+async def test_partner_refuses_a_metadata_callback(make_live_agent: MakeLiveAgent) -> None:
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    await leader.leader.open_session([partner.agent_id])
+    with pytest.raises(CallFailed) as info:
+        await leader.leader.call(
+            partner.agent_id,
+            "notification/set",
+            {"taskId": "t", "url": "http://169.254.169.254/latest"},
+        )
+    assert info.value.code == -32602 and "link-local" in str(info.value)

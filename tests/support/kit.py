@@ -1,0 +1,53 @@
+"""Partners and live hubs for the kit's point-to-point tests."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from agenthub import Agent, TaskContext, TaskHandler
+from app.config import Settings
+from tests.support.live import LiveServer
+
+
+class EchoHandler(TaskHandler):
+    """Echoes the command's text back as the product."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        if task.text == "refuse":
+            await task.reject("I refuse")
+            return
+        await task.working("echoing")
+        await task.await_completion(
+            [{"id": "echo", "dataItems": [{"type": "text", "text": task.text}]}]
+        )
+
+    async def on_continue(self, task: TaskContext) -> None:
+        await task.await_completion(
+            [{"id": "echo", "dataItems": [{"type": "text", "text": task.text}]}], message="again"
+        )
+
+
+class AskHandler(TaskHandler):
+    """Asks a question first, then answers with what it was told."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        await task.await_input("what should I echo?")
+
+    async def on_continue(self, task: TaskContext) -> None:
+        for i in range(3):
+            await task.progress(f"step {i}")
+        await task.add_product({"id": "report", "dataItems": [{"type": "text", "text": "a"}]})
+        await task.add_product(
+            {"id": "report", "dataItems": [{"type": "text", "text": "b"}]}, append=True
+        )
+        await task.await_completion(message=f"told: {task.text}")
+
+
+class LiveHub:
+    def __init__(self, server: LiveServer, settings: Settings) -> None:
+        self.server = server
+        self.settings = settings
+        self.url = server.url
+
+
+MakeLiveAgent = Callable[..., Awaitable[Agent]]

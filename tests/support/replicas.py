@@ -1,0 +1,147 @@
+"""Real processes on loopback: hub replicas (`agenthub serve`) and a private redis-server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.support.hub import ISSUER, OPERATOR_TOKEN, REGISTRATION_TOKEN
+from tests.support.live import free_port
+
+ROOT = Path(__file__).parents[2]
+STARTUP_SECONDS = 30
+
+
+async def wait_until(url: str, *, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    async with httpx.AsyncClient(timeout=1) as http:
+        while True:
+            if proc is not None and proc.poll() is not None:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise AssertionError(f"the process exited: {out}")
+            try:
+                if (await http.get(url)).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"{url} did not come up"
+            await asyncio.sleep(0.1)
+
+
+class Redis:
+    """A redis-server of our own, so that a test may stop and restart it."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        assert binary is not None
+        self.binary = binary
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                await asyncio.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+class Replica:
+    """One `agenthub serve` process; all replicas share the store, the broker and the key."""
+
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        broker_url: str,
+        key_file: Path,
+        workdir: Path,
+        keepalive_seconds: float = 1.0,
+    ):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTHUB_")}
+        self.env.update(
+            {
+                "PYTHONPATH": str(ROOT),
+                "AGENTHUB_DATABASE_URL": database_url,
+                "AGENTHUB_BROKER_URL": broker_url,
+                "AGENTHUB_SIGNING_KEY_FILE": str(key_file),
+                "AGENTHUB_ISSUER": ISSUER,
+                "AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN,
+                "AGENTHUB_REGISTRATION_TOKEN": REGISTRATION_TOKEN,
+                "AGENTHUB_KEEPALIVE_SECONDS": str(keepalive_seconds),
+            }
+        )
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "app.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=self.workdir,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        await wait_until(f"{self.url}/readyz", proc=self.proc)
+
+    def kill(self) -> None:
+        """Gone at once, as a crashed replica is: no graceful shutdown."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
