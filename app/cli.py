@@ -1,33 +1,114 @@
-"""The ``agenthub`` command: serve, migrate, openapi, keys."""
+"""The ``agenthub`` command: run the hub, migrate its store, check its settings, and more.
+
+Settings come from the environment (``AGENTHUB_…``) or a ``.env`` file in the working
+directory; ``agenthub check`` shows the effective ones. A setting that cannot work stops the
+command with one line naming it, and exit code 2 (``--debug`` adds the traceback).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import logging
+import logging.config
 import sys
+import traceback
+from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
+from typing import Any, NoReturn
 
-from alembic import command
-from alembic.config import Config
+from app.config import SettingError, Settings, load_settings, masked_url
+from app.logs import log_config
 
-from app.config import Settings
+logger = logging.getLogger("app.cli")
 
-# inside the wheel (hatch_build.py puts them there), else at the top of a checkout
-_PACKAGED = Path(__file__).resolve().parent / "migrations"
-MIGRATIONS_DIR = (
-    _PACKAGED if _PACKAGED.is_dir() else Path(__file__).resolve().parents[1] / "migrations"
-)
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+GRACEFUL_SHUTDOWN_SECONDS = 5  # open streams are ended at once; this bounds the rest
 
 
-def alembic_config(database_url: str) -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
-    return config
+def version_line() -> str:
+    from agenthub import __version__ as kit
+
+    try:
+        hub = metadata.version("agenthub-hub")
+    except metadata.PackageNotFoundError:
+        hub = f"{kit} (from a checkout)"
+    python = ".".join(map(str, sys.version_info[:3]))
+    return f"agenthub-hub {hub}, with the kit agenthub {kit}; Python {python}"
 
 
-def migrate(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
+def _store_ready_for_migration(settings: Settings) -> None:
+    """The drivers are installed and the store answers (``SettingError`` if not)."""
+    from app.checks import probe_store, require_drivers
+
+    require_drivers(settings)
+    asyncio.run(probe_store(settings))
+
+
+def apply_migrations(settings: Settings) -> str:
+    """Migrate the store to head; say what was applied, in one line."""
+    from app.schema import head_revision, migrate
+
+    _store_ready_for_migration(settings)
+    applied = migrate(settings.database_url)
+    where = masked_url(settings.database_url)
+    if not applied:
+        return f"{where}: already at head ({head_revision()}), nothing to apply"
+    return f"{where}: applied {', '.join(applied)}; now at head ({head_revision()})"
+
+
+def _migrate(args: argparse.Namespace) -> None:
+    settings = load_settings()
+    logging.config.dictConfig(log_config("debug" if args.debug else "warning"))
+    print(apply_migrations(settings))
+
+
+def _serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from app.checks import prepare_signing_key
+    from app.main import create_app
+
+    settings = load_settings()
+    level = "debug" if args.debug else (args.log_level or settings.log_level)
+    config = log_config(level, settings.log_format)
+    logging.config.dictConfig(config)
+    _store_ready_for_migration(settings)
+    keys = prepare_signing_key(settings.signing_key_file)
+    if args.no_migrate:
+        logger.info("not migrating (--no-migrate): /readyz is 503 until the schema is at head")
+    else:
+        logger.info("migrations: %s", apply_migrations(settings))
+    uvicorn.run(
+        create_app(settings, keys=keys),
+        host=args.host,
+        port=args.port,
+        log_config=config,
+        log_level=level,
+        access_log=not args.no_access_log,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+
+
+def _check(args: argparse.Namespace) -> None:
+    from app.checks import run_checks
+
+    settings = load_settings()
+    logging.config.dictConfig(log_config("debug" if args.debug else "critical"))
+    print(f"{version_line()}\n\nsettings (environment, .env, defaults; secrets masked):")
+    for name, value, is_default in settings.shown():
+        print(f"  {name:<40} {value}{'  (default)' if is_default else ''}")
+    print("\nchecks:")
+    results = asyncio.run(run_checks(settings))
+    for check in results:
+        print(f"  {'ok' if check.ok else 'FAIL':<5} {check.name:<13} {check.detail}")
+    failed = [c.name for c in results if not c.ok]
+    print(f"\n{'FAILED: ' + ', '.join(failed) if failed else 'all checks passed'}")
+    raise SystemExit(1 if failed else 0)
 
 
 def openapi_document() -> str:
@@ -35,24 +116,6 @@ def openapi_document() -> str:
 
     spec = create_app(Settings(_env_file=None)).openapi()
     return json.dumps(spec, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _serve(args: argparse.Namespace) -> None:
-    import uvicorn
-
-    from app.main import create_app
-
-    settings = Settings()
-    if not args.no_migrate:
-        migrate(settings.database_url)
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        proxy_headers=True,
-        forwarded_allow_ips="127.0.0.1",
-    )
 
 
 def _openapi(args: argparse.Namespace) -> None:
@@ -64,19 +127,19 @@ def _openapi(args: argparse.Namespace) -> None:
 
 
 def _keys(_: argparse.Namespace) -> None:
-    from app.auth.keys import load_or_create_hub_keys
+    from app.checks import prepare_signing_key
 
-    keys = load_or_create_hub_keys(Settings().signing_key_file)
+    path = load_settings().signing_key_file
+    keys = prepare_signing_key(path)
+    print(f"{'made' if keys.created else 'loaded'} {path} (kid {keys.kid})", file=sys.stderr)
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
 
 
 def _demo(args: argparse.Namespace) -> None:
-    import asyncio
-
     from rich.console import Console
 
     from app.demo.render import Transcript, show_summary
-    from app.demo.runner import run_demo
+    from app.demo.runner import DemoFailed, run_demo
 
     console = Console()
     console.rule("agenthub demo: an Internet-of-Agents team at work")
@@ -85,40 +148,89 @@ def _demo(args: argparse.Namespace) -> None:
     except KeyboardInterrupt:
         console.print("[bold red]stopped: every process the demo started has been stopped")
         raise SystemExit(130) from None
+    except DemoFailed as exc:
+        _show_failure(console, str(exc), exc.who, exc.output)
+        raise SystemExit(1) from None
     if result.summary is not None:
         console.rule("what happened (read back from the hub's store)")
         show_summary(console, result.summary)
     if result.leader_exit != 0:
+        _show_failure(console, "the leader did not finish", "leader", result.leader_output)
         raise SystemExit(1)
 
 
+def _show_failure(console: Any, message: str, who: str | None, output: list[str]) -> None:
+    console.print(f"[bold red]the demo failed: {message}")
+    if output:
+        console.rule(f"the last lines {who} printed")
+        for line in output:
+            console.print(line, markup=False, highlight=False)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default in (None, False) or action.default is argparse.SUPPRESS:
+            return action.help or ""
+        return super()._get_help_string(action) or ""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agenthub", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="apply migrations, then run the hub")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--log-level", default="info")
-    serve.add_argument("--no-migrate", action="store_true", help="skip applying migrations")
-    serve.set_defaults(func=_serve)
-    mig = sub.add_parser("migrate", help="apply the SQL migrations and exit")
-    mig.set_defaults(func=lambda _: migrate(Settings().database_url))
-    api = sub.add_parser("openapi", help="print the OpenAPI document, or write it to a path")
-    api.add_argument("output", nargs="?")
-    api.set_defaults(func=_openapi)
-    keys = sub.add_parser("keys", help="make the hub's signing key if missing; print its JWKS")
-    keys.set_defaults(func=_keys)
-    demo = sub.add_parser(
-        "demo", help="run a hub and a scripted team of agents on loopback, and narrate it"
+    parser = _Parser(prog="agenthub", description=__doc__, formatter_class=_Help)
+    parser.add_argument("--version", action="version", version=version_line())
+    parser.add_argument(
+        "--debug", action="store_true", help="debug logging, and tracebacks with errors"
     )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, description=summary, formatter_class=_Help)
+
+    serve = command("serve", "apply migrations, then run the hub")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--log-level", choices=LOG_LEVELS, help="log level (default: AGENTHUB_LOG_LEVEL, info)"
+    )
+    serve.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="do not migrate first (replicas; /readyz is 503 until the schema is at head)",
+    )
+    serve.add_argument("--no-access-log", action="store_true", help="no line per request")
+    serve.set_defaults(func=_serve)
+    command("migrate", "apply the SQL migrations, say what was applied, and exit").set_defaults(
+        func=_migrate
+    )
+    command(
+        "check", "print the effective settings and check store, key and broker (exit 0 or 1)"
+    ).set_defaults(func=_check)
+    api = command("openapi", "print the OpenAPI document, or write it to a path")
+    api.add_argument("output", nargs="?", help="a file to write (default: standard output)")
+    api.set_defaults(func=_openapi)
+    command("keys", "make the hub's signing key if missing; print its JWKS").set_defaults(
+        func=_keys
+    )
+    demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")
     demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")
     demo.set_defaults(func=_demo)
     return parser
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    args.func(args)
+    try:
+        args.func(args)
+    except SettingError as exc:
+        if args.debug:
+            traceback.print_exc()
+        for line in str(exc).splitlines():
+            print(f"agenthub {args.command}: {line}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

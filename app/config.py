@@ -1,29 +1,98 @@
-"""Hub settings, read from the environment (prefix ``AGENTHUB_``) or a ``.env`` file."""
+"""Hub settings, read from the environment (prefix ``AGENTHUB_``) or a ``.env`` file.
+
+A setting that cannot work raises ``SettingError``: one line that names the variable, says
+what is wrong and what to do. The CLI prints it and exits 2 (``agenthub --debug`` adds the
+traceback). Secrets may come from files (``AGENTHUB_<NAME>_FILE``, as Docker secrets are
+mounted) instead of the environment.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+ENV_PREFIX = "AGENTHUB_"
+DATABASE_DRIVERS = {"sqlite+aiosqlite": "SQLite", "postgresql+asyncpg": "PostgreSQL"}
+BROKER_SCHEMES = ("memory://", "redis://", "rediss://", "unix://")
+SECRET_FIELDS = ("operator_token", "registration_token")
+LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
+
+
+class SettingError(Exception):
+    """A setting that cannot work: ``AGENTHUB_X: what is wrong; what to do``."""
+
+    def __init__(self, setting: str, problem: str, fix: str = "") -> None:
+        self.setting = setting if setting.startswith(ENV_PREFIX) else env_name(setting)
+        self.lines = [f"{self.setting}: {problem}" + (f"; {fix}" if fix else "")]
+        super().__init__(self.lines[0])
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+def env_name(field: str) -> str:
+    return f"{ENV_PREFIX}{field.upper()}"
+
+
+def masked_url(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="AGENTHUB_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env", extra="ignore")
 
-    database_url: str = "sqlite+aiosqlite:///./agenthub.db"
-    broker_url: str = "memory://"
-    issuer: str = "agenthub"
-    signing_key_file: Path = Path("./agenthub-signing-key.pem")
-    operator_token: SecretStr | None = None
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./agenthub.db",
+        description="the SQL store: sqlite+aiosqlite:///path or postgresql+asyncpg://user@host/db",
+    )
+    database_url_file: Path | None = Field(
+        default=None, description="a file holding the database URL (a mounted secret)"
+    )
+    broker_url: str = Field(
+        default="memory://", description="fan-out between replicas: memory:// or redis://host"
+    )
+    issuer: str = Field(default="agenthub", min_length=1, description="the hub's name in tokens")
+    signing_key_file: Path = Field(
+        default=Path("./agenthub-signing-key.pem"),
+        description="the hub's private ES256 key; made on first start if missing (mode 0600)",
+    )
+    operator_token: SecretStr | None = Field(
+        default=None, description="the operator's bearer token (also a registration token)"
+    )
+    operator_token_file: Path | None = Field(
+        default=None, description="a file holding the operator token"
+    )
     registration_token: SecretStr | None = Field(
         default=None, description="a token that may register agents but do nothing else"
     )
-    open_registration: bool = False
-    max_body_bytes: int = Field(default=1_048_576, ge=1024)
-    access_token_seconds: int = Field(default=900, ge=30, le=86_400)
+    registration_token_file: Path | None = Field(
+        default=None, description="a file holding the registration token"
+    )
+    open_registration: bool = Field(default=False, description="let anyone register agents")
+    max_body_bytes: int = Field(
+        default=1_048_576, ge=1024, description="larger request bodies get 413"
+    )
+    access_token_seconds: int = Field(
+        default=900, ge=30, le=86_400, description="lifetime of the hub's access tokens"
+    )
     public_url: str | None = Field(
         default=None, description="the hub's external base URL, for /.well-known/agenthub.json"
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="proxies trusted for X-Forwarded-For/-Proto: comma-separated IPs, CIDRs or *",
+    )
+    log_level: LogLevel = Field(default="info", description="the hub's and uvicorn's log level")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text lines, or one JSON object per line"
     )
 
     keepalive_seconds: float = Field(
@@ -50,9 +119,95 @@ class Settings(BaseSettings):
 
     semantic_rerank: bool = Field(
         default=False,
-        description="re-rank discovery with the packaged MiniLM model (needs agenthub[semantic])",
+        description="re-rank discovery with the packaged MiniLM model (agenthub-hub[semantic])",
     )
+
+    @field_validator("broker_url")
+    @classmethod
+    def _known_broker(cls, value: str) -> str:
+        if not value.startswith(BROKER_SCHEMES):
+            raise SettingError(
+                "broker_url",
+                f"{value!r} is not a broker URL",
+                "use memory:// (one process) or redis://host:6379/0 (replicas)",
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _secrets_from_files(self) -> Settings:
+        for name in ("database_url", "operator_token", "registration_token"):
+            path: Path | None = getattr(self, f"{name}_file")
+            if path is None:
+                continue
+            if name in self.model_fields_set:
+                raise SettingError(
+                    f"{name}_file", f"{env_name(name)} is set too", "set one of the two, not both"
+                )
+            value = _read_secret(path, f"{name}_file")
+            setattr(self, name, value if name == "database_url" else SecretStr(value))
+        _check_database_url(self.database_url)
+        return self
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    def shown(self) -> list[tuple[str, str, bool]]:
+        """Every setting as ``(variable, value with secrets masked, is it the default)``."""
+        rows = []
+        for name, field in type(self).model_fields.items():
+            value: Any = getattr(self, name)
+            if isinstance(value, SecretStr):
+                text = f"set ({len(value.get_secret_value())} characters)"
+            elif value is None:
+                text = "unset"
+            elif name == "database_url":
+                text = masked_url(value)
+            else:
+                text = str(value).lower() if isinstance(value, bool) else str(value)
+            rows.append((env_name(name), text, value == field.default))
+        return rows
+
+
+def _read_secret(path: Path, setting: str) -> str:
+    try:
+        value = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise SettingError(setting, f"cannot read {path}: {exc.strerror}") from exc
+    if not value:
+        raise SettingError(setting, f"{path} is empty")
+    return value
+
+
+def _check_database_url(url: str) -> None:
+    hint = "use sqlite+aiosqlite:///./agenthub.db or postgresql+asyncpg://user@host:5432/db"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingError("database_url", f"{masked_url(url)!r} is not a URL", hint) from None
+    if parsed.drivername not in DATABASE_DRIVERS:
+        if parsed.get_backend_name() in ("postgresql", "sqlite"):
+            wanted = next(d for d in DATABASE_DRIVERS if d.startswith(parsed.get_backend_name()))
+            raise SettingError(
+                "database_url",
+                f"the driver {parsed.drivername!r} is not supported",
+                f"write {wanted}:// (the hub is async)",
+            )
+        raise SettingError(
+            "database_url", f"{parsed.drivername!r} is not a store the hub supports", hint
+        )
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """``Settings()``, with a validation failure turned into one ``SettingError`` per line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            got = "" if field in SECRET_FIELDS else f" (got {error['input']!r})"
+            problems.append(SettingError(field, f"{error['msg'].lower()}{got}"))
+        first = problems[0]
+        first.lines = [line for problem in problems for line in problem.lines]
+        raise first from exc

@@ -70,6 +70,10 @@ class Unavailable(HubError):
     status, code, title = 503, "unavailable", "Service unavailable"
 
 
+class SchemaNotMigrated(Unavailable):
+    code, title = "schema-not-migrated", "The store is not migrated"
+
+
 _STATUS_CODES: dict[int, tuple[str, str]] = {
     400: ("bad-request", "Bad request"),
     401: ("unauthenticated", "Authentication required"),

@@ -5,21 +5,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from agenthub import __version__
 from app.api.openapi import install_openapi
 from app.api.routes import agents, auth, groups, hub, inbox, sessions, tasks
 from app.api.sse import SendWatchdog
-from app.auth.keys import load_or_create_hub_keys
+from app.auth.keys import HubKeys, load_or_create_hub_keys
 from app.broker import make_broker
-from app.config import Settings
+from app.checks import reason, registration_policy
+from app.config import Settings, masked_url
 from app.db import make_engine, make_session_factory
 from app.errors import install_error_handlers
 from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
+from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
 from app.services.message_writer import MessageWriter
 from app.services.semantic import SemanticReranker
@@ -28,28 +31,72 @@ from app.services.triggers import fire_due_triggers
 logger = logging.getLogger(__name__)
 
 JTI_PURGE_INTERVAL_SECONDS = 60
+BACKOFF_MAX_SECONDS = 60
 
 
-async def _purge_jtis_forever(app: FastAPI) -> None:
-    while True:
-        await asyncio.sleep(JTI_PURGE_INTERVAL_SECONDS)
-        try:
-            async with app.state.session_factory() as session:
-                await purge_expired_jtis(session)
-        except Exception:
-            logger.exception("purging used jtis failed; will try again")
-
-
-async def _fire_due_triggers_forever(app: FastAPI) -> None:
-    """Trigger deadlines: checked on a timer, fired exactly once even across restarts."""
-    interval = app.state.settings.trigger_poll_seconds
+async def _every(seconds: float, what: str, job: Callable[[], Awaitable[None]]) -> None:
+    """Run ``job`` every ``seconds``. When it fails: one warning, then back off (doubling,
+    up to a minute) and stay quiet until it works again, which is logged too."""
+    failures = 0
     while True:
         try:
-            async with app.state.session_factory() as session:
-                await fire_due_triggers(session)
-        except Exception:
-            logger.exception("firing due triggers failed; will try again")
-        await asyncio.sleep(interval)
+            await job()
+        except Exception as exc:
+            failures += 1
+            if failures == 1:
+                logger.warning("%s failed (%s); retrying with back-off", what, reason(exc))
+            logger.debug("%s failed", what, exc_info=True)
+            delay = min(seconds * 2**failures, BACKOFF_MAX_SECONDS)
+        else:
+            if failures:
+                logger.info("%s works again, after %d failed attempts", what, failures)
+            failures, delay = 0, seconds
+        await asyncio.sleep(delay)
+
+
+def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
+    settings: Settings = app.state.settings
+
+    async def purge() -> None:
+        async with app.state.session_factory() as session:
+            await purge_expired_jtis(session)
+
+    async def fire() -> None:
+        """Trigger deadlines: checked on a timer, fired exactly once even across restarts."""
+        async with app.state.session_factory() as session:
+            await fire_due_triggers(session)
+
+    return [
+        asyncio.create_task(_every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis", purge)),
+        asyncio.create_task(_every(settings.trigger_poll_seconds, "firing due triggers", fire)),
+    ]
+
+
+async def _log_summary(app: FastAPI) -> None:
+    """What an operator wants to see at start: store, broker, issuer, key, registration."""
+    settings: Settings = app.state.settings
+    keys: HubKeys = app.state.keys
+    try:
+        state = await schema_state(app.state.engine)
+    except Exception as exc:
+        logger.warning(
+            "store %s does not answer: %s", masked_url(settings.database_url), reason(exc)
+        )
+    else:
+        app.state.schema_ready = state.at_head
+        log = logger.info if state.at_head else logger.warning
+        log("store %s: %s", masked_url(settings.database_url), state.describe())
+    logger.info(
+        "agenthub-hub %s: issuer %r, broker %s, signing key %s (%s, kid %s)",
+        __version__,
+        settings.issuer,
+        settings.broker_url,
+        settings.signing_key_file,
+        "made now" if keys.created else "loaded",
+        keys.kid,
+    )
+    policy = registration_policy(settings)
+    (logger.warning if policy.startswith("closed") else logger.info)("registration: %s", policy)
 
 
 @asynccontextmanager
@@ -57,6 +104,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     engine = make_engine(settings.database_url)
     app.state.engine = engine
+    app.state.schema_ready = False
     broker = make_broker(settings.broker_url)
     await broker.start()
     app.state.broker = broker
@@ -65,14 +113,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     writer.start()
     app.state.send_watchdog = watchdog = SendWatchdog()
     watchdog.start()
-    app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
+    if getattr(app.state, "keys", None) is None:
+        app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
     )
-    background = [
-        asyncio.create_task(_purge_jtis_forever(app)),
-        asyncio.create_task(_fire_due_triggers_forever(app)),
-    ]
+    await _log_summary(app)
+    background = _background_jobs(app)
     try:
         yield
     finally:
@@ -87,16 +134,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await engine.dispose()
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None) -> FastAPI:
+    """The hub; ``keys`` are its signing keys when already loaded (else loaded at start)."""
     settings = settings or Settings()
     app = FastAPI(
         title="agenthub",
-        version="0.1.0",
+        version=__version__,
         summary="An agent interaction hub: registry, two-way authentication, sessions, groups.",
         lifespan=lifespan,
         generate_unique_id_function=lambda route: route.name,
     )
     app.state.settings = settings
+    app.state.keys = keys
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)

@@ -1,6 +1,7 @@
 """Puts the kit's sources (``agenthub/`` at the top of the repository, beside the hub's
-``app/``) and the LICENSE into the kit's wheel and sdist. An editable install adds the
-repository to ``sys.path`` instead (``dev-mode-dirs``), so edits show without a reinstall."""
+``app/``) into the kit's wheel and sdist; an unpacked sdist has them in place already.
+An editable install adds the repository to ``sys.path`` instead (``dev-mode-dirs``), so
+edits show without a reinstall."""
 
 from __future__ import annotations
 
@@ -17,8 +18,5 @@ class KitSources(BuildHookInterface):  # type: ignore[type-arg]
         if version == "editable":
             return
         here = Path(self.root)
-        # from the repository: ../agenthub; from an unpacked sdist: ./agenthub
-        base = here if (here / "agenthub").is_dir() else here.parent
-        build_data["force_include"][str(base / "agenthub")] = "agenthub"
-        if self.target_name == "sdist" and (base / "LICENSE").is_file() and base != here:
-            build_data["force_include"][str(base / "LICENSE")] = "LICENSE"
+        if not (here / "agenthub").is_dir():  # the repository: the sources are ../agenthub
+            build_data["force_include"][str(here.parent / "agenthub")] = "agenthub"

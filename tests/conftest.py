@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from agenthub import AgentKey, HubClient
-from app.cli import migrate
 from app.config import Settings
 from app.main import create_app
+from app.schema import migrate
 from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,

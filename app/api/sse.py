@@ -156,6 +156,7 @@ class HubEventSource(EventSourceResponse):
         self._sender: asyncio.Task[Any] | None = None
         self._send_since: float | None = None
         self._timed_out = False
+        self._started = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -164,6 +165,17 @@ class HubEventSource(EventSourceResponse):
             logger.info("closed a stream whose reader took nothing for %ss", self.send_timeout)
         finally:
             self._watchdog.forget(self)
+        if self.active and self._started:
+            # sse-starlette stopped the stream because the server is shutting down; end the
+            # body properly, so the client sees a clean end (and resumes elsewhere with
+            # Last-Event-ID) and the server logs no "returned without completing response"
+            self.active = False
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _stream_response(self, send: Send) -> None:
+        self._started = True  # its first step sends the response's start
+        await super()._stream_response(send)
 
     async def _send_with_timeout(self, send: Send, message: Message) -> None:
         if self.send_timeout is None:

@@ -33,6 +33,7 @@ class HubKeys:
     public_jwk: dict[str, str]
     signing_key: Key
     verifying_key: Key
+    created: bool = False  # made by this call, not loaded
 
     def jwks(self) -> dict[str, Any]:
         return {"keys": [{**self.public_jwk, "kid": self.kid, "alg": "ES256", "use": "sig"}]}
@@ -55,13 +56,24 @@ def _write_new_key(path: Path) -> bytes:
 
 def load_or_create_hub_keys(path: Path) -> HubKeys:
     try:
-        pem = path.read_bytes()
+        return read_hub_keys(path)
     except FileNotFoundError:
         try:
             pem = _write_new_key(path)
-        except FileExistsError:
-            pem = path.read_bytes()
-    private_key = serialization.load_pem_private_key(pem, password=None)
+        except FileExistsError:  # another replica made it just now
+            return read_hub_keys(path)
+    return _hub_keys(pem, path, created=True)
+
+
+def read_hub_keys(path: Path) -> HubKeys:
+    return _hub_keys(path.read_bytes(), path, created=False)
+
+
+def _hub_keys(pem: bytes, path: Path, *, created: bool) -> HubKeys:
+    try:
+        private_key = serialization.load_pem_private_key(pem, password=None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{path} is not an unencrypted PEM private key") from exc
     if not isinstance(private_key, ec.EllipticCurvePrivateKey) or not isinstance(
         private_key.curve, ec.SECP256R1
     ):
@@ -72,4 +84,5 @@ def load_or_create_hub_keys(path: Path) -> HubKeys:
         public_jwk=public,
         signing_key=jwk.construct(pem.decode(), "ES256"),
         verifying_key=jwk.construct(public, "ES256"),
+        created=created,
     )

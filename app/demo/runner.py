@@ -42,6 +42,7 @@ class DemoResult:
     events: list[dict[str, Any]] = field(default_factory=list)
     summary: Summary | None = None
     leader_exit: int | None = None
+    leader_output: list[str] = field(default_factory=list)
 
 
 def _free_port() -> int:
@@ -180,6 +181,7 @@ async def run_demo(narrate: Narrate, *, timeout_seconds: float = 180) -> DemoRes
                     {"t": time.time(), "who": "demo", "what": "timed out", "after": timeout_seconds}
                 )
             await asyncio.sleep(0.5)  # the last records and narration lines
+            result.leader_output = list(team.tails["leader"])
         finally:
             await team.stop()
         result.summary = read_summary(Path(tmp) / "agenthub.db")

@@ -9,9 +9,9 @@ from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
 import app.models  # noqa: F401
-from app.cli import migrate
 from app.db import make_engine
 from app.models.search import include_object
+from app.schema import migrate
 
 
 async def _diff(url: str) -> list[Any]:
@@ -38,7 +38,7 @@ def test_fresh_sqlite_migrates_up_down_up(tmp_path: Any) -> None:
 
     from alembic import command
 
-    from app.cli import alembic_config
+    from app.schema import alembic_config
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
     migrate(url)

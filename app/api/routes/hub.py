@@ -9,7 +9,8 @@ from sqlalchemy import text
 
 from agenthub.protocol.auth import HubMetadata
 from app.deps import KeysDep, SettingsDep
-from app.errors import Unavailable, problem_responses
+from app.errors import SchemaNotMigrated, Unavailable, problem_responses
+from app.schema import schema_state
 
 router = APIRouter(tags=["hub"])
 
@@ -23,11 +24,17 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", responses=problem_responses(503))
 async def readyz(request: Request) -> dict[str, str]:
+    state = request.app.state
     try:
-        async with request.app.state.engine.connect() as conn:
+        async with state.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
+        schema = None if state.schema_ready else await schema_state(state.engine)
     except Exception as exc:
         raise Unavailable("The SQL store does not answer.") from exc
+    if schema is not None:
+        if not schema.at_head:
+            raise SchemaNotMigrated(f"The store's {schema.describe()}.")
+        state.schema_ready = True  # a schema does not go back by itself
     try:
         await request.app.state.broker.ping()
     except Exception as exc:

@@ -1,0 +1,82 @@
+"""The commands besides ``serve``, run as a user runs them, in a directory of their own."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from agenthub import __version__
+from tests.support.cli import clean_env, run_cli
+
+
+def test_version_names_hub_kit_and_python(tmp_path: Path) -> None:
+    result = run_cli("--version", cwd=tmp_path)
+    assert result.returncode == 0
+    assert f"agenthub-hub {__version__}" in result.stdout
+    assert f"kit agenthub {__version__}" in result.stdout
+
+
+def test_every_option_has_help_with_its_default(tmp_path: Path) -> None:
+    result = run_cli("serve", "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    for option, default in (("--host", "127.0.0.1"), ("--port", "8000")):
+        assert option in text and f"(default: {default})" in text, option
+    for option in ("--log-level", "--no-migrate", "--no-access-log"):
+        assert option in text
+    top = run_cli("--help", cwd=tmp_path).stdout
+    for command in ("serve", "migrate", "check", "openapi", "keys", "demo"):
+        assert command in top
+
+
+def test_migrate_says_what_it_applied_then_that_nothing_was_left(tmp_path: Path) -> None:
+    first = run_cli("migrate", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "applied 0001, 0002, 0003, 0004; now at head (0004)" in first.stdout
+    assert (tmp_path / "agenthub.db").exists()
+    again = run_cli("migrate", cwd=tmp_path)
+    assert again.returncode == 0
+    assert "already at head (0004), nothing to apply" in again.stdout
+    assert again.stderr == ""
+
+
+def test_check_masks_secrets_and_fails_until_migrated(tmp_path: Path) -> None:
+    secret = "a-very-secret-operator-token"
+    (tmp_path / ".env").write_text(f"AGENTHUB_OPERATOR_TOKEN={secret}\n")
+    env = clean_env(AGENTHUB_DATABASE_URL="sqlite+aiosqlite:///./hub.db")
+    before = run_cli("check", cwd=tmp_path, env=env)
+    assert before.returncode == 1, before.stdout
+    assert secret not in before.stdout
+    assert f"AGENTHUB_OPERATOR_TOKEN                  set ({len(secret)} characters)" in (
+        before.stdout
+    )
+    assert "FAIL  store" in before.stdout and "run `agenthub migrate`" in before.stdout
+    assert "agents register with the operator token" in before.stdout
+    assert not (tmp_path / "hub.db").exists()  # checking makes nothing
+    assert run_cli("migrate", cwd=tmp_path, env=env).returncode == 0
+    after = run_cli("check", cwd=tmp_path, env=env)
+    assert after.returncode == 0, after.stdout
+    assert "ok    store" in after.stdout and "all checks passed" in after.stdout
+
+
+def test_check_reports_a_broker_that_does_not_answer(tmp_path: Path) -> None:
+    env = clean_env(AGENTHUB_BROKER_URL="redis://127.0.0.1:1/0")
+    run_cli("migrate", cwd=tmp_path, env=env)
+    result = run_cli("check", cwd=tmp_path, env=env)
+    assert result.returncode == 1
+    assert "FAIL  broker" in result.stdout and "AGENTHUB_BROKER_URL" in result.stdout
+
+
+def test_keys_makes_the_key_once_with_mode_0600(tmp_path: Path) -> None:
+    env = clean_env(AGENTHUB_SIGNING_KEY_FILE=str(tmp_path / "secrets" / "hub.pem"))
+    first = run_cli("keys", cwd=tmp_path, env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith("made ")
+    jwks = json.loads(first.stdout)
+    assert jwks["keys"][0]["kty"] == "EC"
+    mode = stat.S_IMODE(os.stat(tmp_path / "secrets" / "hub.pem").st_mode)
+    assert mode == 0o600
+    again = run_cli("keys", cwd=tmp_path, env=env)
+    assert again.stderr.startswith("loaded ") and json.loads(again.stdout) == jwks

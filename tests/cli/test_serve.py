@@ -1,0 +1,141 @@
+"""`agenthub serve` as a user runs it: a real process on a loopback port, a fresh directory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from agenthub import AgentKey, HubClient
+from tests.support.cli import ServedHub, clean_env, run_cli
+
+
+def _store_env(**extra: str) -> dict[str, str]:
+    env = clean_env(AGENTHUB_OPERATOR_TOKEN="op-token", **extra)
+    if os.environ.get("AGENTHUB_TEST_DATABASE_URL"):
+        env["AGENTHUB_DATABASE_URL"] = os.environ["AGENTHUB_TEST_DATABASE_URL"]
+    return env
+
+
+def test_serve_creates_key_and_store_and_serves_agents(tmp_path: Path) -> None:
+    with ServedHub(tmp_path, _store_env()) as hub:
+        result = asyncio.run(_tour(hub.url, tmp_path))
+    output = hub.output
+    assert stat.S_IMODE(os.stat(tmp_path / "agenthub-signing-key.pem").st_mode) == 0o600
+    if not os.environ.get("AGENTHUB_TEST_DATABASE_URL"):
+        assert (tmp_path / "agenthub.db").exists()
+    assert result["found"] == [result["alice"]]
+    assert result["status"] == "online"
+    assert result["ready"] == 200
+    assert 'route="/v1/auth/token",status="200"' in result["metrics"]
+    # the startup summary: store, broker, issuer, key made now, how agents register
+    assert "schema at head (0004)" in output
+    assert "issuer 'agenthub', broker memory://" in output and "(made now, kid " in output
+    assert "registration: agents register with the operator token" in output
+    assert "op-token" not in output
+
+
+async def _tour(base: str, cwd: Path) -> dict[str, Any]:
+    alice_key = AgentKey.load_or_create(cwd / "alice.pem")
+    async with (
+        HubClient(base, key=alice_key) as alice,
+        HubClient(base, key=AgentKey.generate()) as bob,
+    ):
+        await alice.register(
+            {"name": "alice", "description": "tour guide"}, registration_token="op-token"
+        )
+        await bob.register({"name": "bob", "description": "visitor"}, registration_token="op-token")
+        await alice.authenticate()
+        found = await bob.list_agents(q="tour")
+        card = await bob.get_agent(alice.agent_id or "")
+        async with httpx.AsyncClient() as http:
+            ready = (await http.get(f"{base}/readyz")).status_code
+            metrics = (await http.get(f"{base}/metrics")).text
+            for agent in (alice, bob):
+                await http.delete(
+                    f"{base}/v1/agents/{agent.agent_id}",
+                    headers={"Authorization": "Bearer op-token"},
+                )
+        return {
+            "found": [a.id for a in found.items],
+            "alice": alice.agent_id,
+            "status": card.status,
+            "ready": ready,
+            "metrics": metrics,
+        }
+
+
+def test_readyz_is_503_until_migrated_and_loops_back_off_quietly(tmp_path: Path) -> None:
+    env = clean_env(AGENTHUB_DATABASE_URL="sqlite+aiosqlite:///./fresh.db")
+    with ServedHub(tmp_path, env, "--no-migrate") as hub:
+        before = httpx.get(f"{hub.url}/readyz")
+        time.sleep(3)  # the trigger loop runs every second: it must not log every second
+        assert run_cli("migrate", cwd=tmp_path, env=env).returncode == 0
+        after = httpx.get(f"{hub.url}/readyz")
+    assert before.status_code == 503
+    assert before.headers["content-type"].startswith("application/problem+json")
+    problem = before.json()
+    assert problem["type"].endswith("/schema-not-migrated")
+    assert "run `agenthub migrate`" in problem["detail"]
+    assert after.status_code == 200
+    lines = hub.output.splitlines()
+    assert "Traceback" not in hub.output
+    assert sum("firing due triggers failed" in line for line in lines) == 1, hub.output
+    assert any("schema is empty (never migrated)" in line for line in lines)
+
+
+def test_a_shutdown_ends_open_streams_cleanly_and_quietly(tmp_path: Path) -> None:
+    hub = ServedHub(tmp_path, _store_env()).wait_until_up()
+
+    async def hold_a_stream() -> str:
+        async with HubClient(hub.url, key=AgentKey.generate()) as kit:
+            await kit.register({"name": "s", "description": "d"}, registration_token="op-token")
+            headers = {"Authorization": f"Bearer {await kit.access_token()}"}
+            async with (
+                httpx.AsyncClient(timeout=10) as http,
+                http.stream("GET", f"{hub.url}/v1/agents/me/events", headers=headers) as events,
+            ):
+                assert events.status_code == 200
+                await asyncio.to_thread(hub.stop)
+                return (await events.aread()).decode()  # raises if the body is cut off
+
+    asyncio.run(hold_a_stream())
+    assert hub.proc.returncode == 0
+    assert " ERROR " not in hub.output, hub.output
+    assert "Traceback" not in hub.output
+
+
+def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
+    with ServedHub(tmp_path, _store_env(AGENTHUB_LOG_FORMAT="json")) as hub:
+        httpx.get(f"{hub.url}/healthz")
+    entries = [json.loads(line) for line in hub.output.splitlines() if line.strip()]
+    assert all({"time", "level", "logger", "message"} <= e.keys() for e in entries)
+    loggers = {e["logger"] for e in entries}
+    assert {"app.cli", "app.main", "uvicorn.error", "uvicorn.access"} <= loggers
+    assert all(e["time"].endswith("Z") for e in entries)
+
+
+def test_secrets_can_come_from_files(tmp_path: Path) -> None:
+    token = tmp_path / "operator-token"
+    token.write_text("from-a-file\n")
+    url = tmp_path / "database-url"
+    url.write_text(f"sqlite+aiosqlite:///{tmp_path / 'secret.db'}\n")
+    env = clean_env(AGENTHUB_OPERATOR_TOKEN_FILE=str(token), AGENTHUB_DATABASE_URL_FILE=str(url))
+    with ServedHub(tmp_path, env) as hub:
+
+        async def register() -> str | None:
+            async with HubClient(hub.url, key=AgentKey.generate()) as kit:
+                await kit.register(
+                    {"name": "f", "description": "d"}, registration_token="from-a-file"
+                )
+                return kit.agent_id
+
+        assert asyncio.run(register())
+    assert (tmp_path / "secret.db").exists()
+    assert "from-a-file" not in hub.output

@@ -1,0 +1,96 @@
+"""The ``agenthub`` command as a user runs it: a real process, in a directory of the test's."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.live import free_port
+
+AGENTHUB = str(Path(sys.executable).parent / "agenthub")
+STARTUP_SECONDS = 30.0
+
+
+def clean_env(**settings: str) -> dict[str, str]:
+    """The environment without any AGENTHUB_ setting of the caller's, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTHUB_")}
+    env.update(settings)
+    return env
+
+
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [AGENTHUB, *args],
+        cwd=cwd,
+        env=env if env is not None else clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+class ServedHub:
+    """``agenthub serve`` on a free loopback port; ``stop()`` ends it as Ctrl-C does and
+    returns everything it logged."""
+
+    def __init__(
+        self,
+        cwd: Path,
+        env: dict[str, str],
+        *args: str,
+        command: list[str] | None = None,
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [*(command or [AGENTHUB]), "serve", "--port", str(self.port), *args],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.output = ""
+
+    def wait_until_up(self) -> ServedHub:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the hub exited: {self.stop()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the hub did not start: {self.stop()}")
+            time.sleep(0.1)
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout is not None and not self.proc.stdout.closed:
+            self.output += self.proc.stdout.read()
+            self.proc.stdout.close()
+        return self.output
+
+    def __enter__(self) -> ServedHub:
+        return self.wait_until_up()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
