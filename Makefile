@@ -1,6 +1,7 @@
 # The two set-up commands of the README:
 #   make serve   install (first time) and run the hub on SQLite
 #   make test    install (first time) and run ruff, mypy and the whole test suite
+#   make check   the same without the slow tests: the everyday loop
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: serve demo test lint typecheck pytest openapi clean
+.PHONY: serve demo test check lint typecheck pytest openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "agenthub needs Python 3.11+"'
@@ -40,6 +41,10 @@ pytest: $(VENV)/.dev-installed
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# the everyday loop: everything but the tests marked slow (see pyproject's markers)
+check: lint typecheck
+	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
 openapi: $(VENV)/.serve-installed
 	$(BIN)/agenthub openapi openapi/openapi.json

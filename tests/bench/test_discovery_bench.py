@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.discovery.__main__ import run
 from bench.discovery.corpus import QUERIES, make_agents
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_corpus_is_varied_and_labelled() -> None:

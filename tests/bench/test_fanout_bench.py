@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.fanout.__main__ import SERVERS, Plan, run
+
+pytestmark = pytest.mark.slow
 
 
 async def test_every_listener_gets_every_message_from_each_server() -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.ingest.__main__ import run
+
+pytestmark = pytest.mark.slow
 
 
 async def test_every_answered_post_is_stored_and_both_servers_are_measured() -> None:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.p2p.__main__ import run
 
 SECONDS_PER_PHASE = 1.0
+
+
+pytestmark = pytest.mark.slow
 
 
 async def test_every_target_answers_and_the_kit_calls_are_authenticated_and_recorded() -> None:

@@ -56,6 +56,7 @@ def test_the_python_client_is_generated_from_the_current_description(tmp_path: P
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="needs Node.js and npm (CI has them)")
+@pytest.mark.slow
 def test_the_typescript_types_are_current_and_compile(tmp_path: Path) -> None:
     def npm(*args: str) -> None:
         run = subprocess.run(

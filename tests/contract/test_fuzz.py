@@ -16,6 +16,9 @@ from agenthub import AgentKey, HubClient
 from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
 from tests.support.replicas import Replica
 
+pytestmark = pytest.mark.slow
+
+
 FUZZ_SECONDS = 600
 MAX_EXAMPLES = 5
 

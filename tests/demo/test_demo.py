@@ -11,7 +11,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.demo.runner import run_demo
+
+pytestmark = pytest.mark.slow
+
 
 KEY_STEPS = [
     ("leader", "discovered a collaborator"),

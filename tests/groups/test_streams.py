@@ -7,6 +7,8 @@ import contextlib
 import socket
 from typing import Any
 
+import pytest
+
 from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent
 from app.config import Settings
@@ -138,6 +140,7 @@ async def _raw_stream(
     return reader, writer
 
 
+@pytest.mark.slow
 async def test_a_reader_that_stops_reading_costs_bounded_memory(
     make_member: MakeMember, live: LiveServer
 ) -> None:
@@ -258,6 +261,7 @@ async def test_the_inbox_stream_brings_invitations(make_member: MakeMember) -> N
     assert card.status == "online"
 
 
+@pytest.mark.slow
 async def test_a_reader_that_takes_nothing_is_let_go_after_the_send_timeout(
     settings: Settings,
 ) -> None:
