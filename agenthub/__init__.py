@@ -20,12 +20,14 @@ from agenthub.keys import AgentKey
 from agenthub.leader import Leader
 from agenthub.llm import ChatCompletionsHandler, LLMCallError, LLMConfig, LLMConfigError
 from agenthub.partner import TaskContext, TaskHandler
+from agenthub.state import AgentState, StateFileError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Agent",
     "AgentKey",
+    "AgentState",
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",
@@ -39,6 +41,7 @@ __all__ = [
     "LLMConfigError",
     "Leader",
     "NotRegisteredError",
+    "StateFileError",
     "TaskContext",
     "TaskHandler",
     "UnsafeCallbackError",

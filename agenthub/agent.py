@@ -3,41 +3,59 @@ record keeping. The pieces stay usable on their own."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
+from collections.abc import AsyncIterator
+from types import FrameType
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
+import uvicorn
 from starlette.types import Receive, Scope, Send
 
 from agenthub.directory import PeerDirectory
 from agenthub.endpoint import AgentEndpoint
-from agenthub.errors import NotRegisteredError
+from agenthub.errors import HubRequestError, NotRegisteredError
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.leader import Leader
 from agenthub.notify import NotificationSender
 from agenthub.partner import TaskHandler
-from agenthub.protocol.agents import AgentCard
+from agenthub.protocol.agents import AgentCard, AgentUpdate
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
+from agenthub.state import AgentState
+
+logger = logging.getLogger(__name__)
 
 CALL_TIMEOUT_SECONDS = 60.0
+PRESENCE_SECONDS = 30.0  # the hub's online window is 60 s
+# what ``join`` brings up to date on a saved agent (the registry's PATCH fields, but the key)
+UPDATABLE_CARD_FIELDS = ("name", "description", "version", "provider", "skills", "endpointUrl")
 
 
 class Agent:
     """An agent taking part through the hub.
 
     ``public_url`` is where others reach its endpoint (``Agent.asgi``, mounted anywhere or run
-    alone); it is registered as the agent's ``endpointUrl``. Pushed notifications arrive at
-    ``{public_url}/notifications``.
+    alone with ``serve``); it is registered as the agent's ``endpointUrl``. Pushed
+    notifications arrive at ``{public_url}/notifications``.
+
+    ``state`` (a path or an ``AgentState``) keeps the agent's key, id and the hub's pinned
+    keys in one file: with it, ``join`` registers on the first run and reuses the identity
+    on the next ones. Without it, pass ``key`` (and ``agent_id``, ``hub_jwks``) yourself.
     """
 
     def __init__(
         self,
         hub_url: str,
         *,
-        key: AgentKey,
+        key: AgentKey | None = None,
+        state: AgentState | str | os.PathLike[str] | None = None,
         agent_id: str | None = None,
         handler: TaskHandler | None = None,
         public_url: str | None = None,
@@ -46,6 +64,17 @@ class Agent:
         allow_link_local_callbacks: bool = False,
         hub_http: httpx.AsyncClient | None = None,
     ) -> None:
+        if state is not None and not isinstance(state, AgentState):
+            state = AgentState.load_or_create(state)
+        self.state: AgentState | None = state
+        if state is not None:
+            if key is not None or agent_id is not None:
+                raise ValueError("pass either state or key/agent_id, not both")
+            key = state.key
+            if state.hub_url == hub_url.rstrip("/"):
+                agent_id, hub_jwks = state.agent_id, hub_jwks or state.hub_jwks
+        if key is None:
+            raise ValueError("an agent needs a key: pass key= or state=")
         self.key = key
         self.handler = handler
         self.public_url = public_url
@@ -65,6 +94,7 @@ class Agent:
         )
         self._endpoint: AgentEndpoint | None = None
         self._notifier: NotificationSender | None = None
+        self.server: Any = None  # the uvicorn server while ``serve`` runs
 
     @classmethod
     def from_key_file(cls, hub_url: str, key_file: str | os.PathLike[str], **kwargs: Any) -> Agent:
@@ -88,7 +118,95 @@ class Agent:
         body = dict(card)
         if self.public_url and "endpointUrl" not in body:
             body["endpointUrl"] = self.public_url
-        return await self.hub.register(body, registration_token=registration_token)
+        registered = await self.hub.register(body, registration_token=registration_token)
+        self._save_state()
+        return registered
+
+    async def join(
+        self, card: dict[str, Any], *, registration_token: str | None = None
+    ) -> AgentCard:
+        """Take part with the identity in ``state``: authenticate as the saved agent and
+        bring its card up to date (description, skills, endpoint), or register when there
+        is none yet, or when the hub no longer knows it (a new store, or deregistered).
+
+        A hub whose signing key is not the pinned one is refused (``HubIdentityError``);
+        if you trust its new key, delete the state file's ``hubJwks``, or the file.
+        """
+        if self.hub.agent_id is not None:
+            try:
+                await self.hub.authenticate()
+            except HubRequestError as exc:
+                if not exc.problem.get("type", "").endswith("/unknown-agent"):
+                    raise
+                logger.warning(
+                    "the hub no longer knows agent %s; registering it again", self.hub.agent_id
+                )
+                self.hub.agent_id = None
+                if self.state is not None:
+                    self.state.forget_registration()
+            else:
+                self._save_state()
+                update = {k: v for k, v in card.items() if k in UPDATABLE_CARD_FIELDS}
+                if self.public_url and "endpointUrl" not in update:
+                    update["endpointUrl"] = self.public_url
+                return await self.hub.update_self(AgentUpdate.model_validate(update))
+        return await self.register(card, registration_token=registration_token)
+
+    def _save_state(self) -> None:
+        if self.state is None:
+            return
+        self.state.hub_url = self.hub.base_url
+        self.state.agent_id = self.hub.agent_id
+        self.state.hub_jwks = self.hub.pinned_jwks
+        self.state.save()
+
+    async def serve(
+        self, *, host: str = "127.0.0.1", port: int | None = None, log_level: str = "warning"
+    ) -> None:
+        """Serve the agent's endpoint in this event loop until Ctrl-C or SIGTERM (or
+        ``agent.server.should_exit = True``), then close the agent's clients. ``port``
+        defaults to ``public_url``'s. Serving in the loop that registered the agent keeps its
+        HTTP clients on one loop (``uvicorn.run(agent)`` would start another)."""
+        if port is None:
+            port = urlsplit(self.public_url or "").port
+            if port is None:
+                raise ValueError("pass port=, or a public_url with a port")
+        config = uvicorn.Config(self, host=host, port=port, log_level=log_level, lifespan="off")
+        self.server = _EndpointServer(config)
+        presence = asyncio.create_task(self._stay_online())
+        try:
+            await self.server.serve()
+        finally:
+            presence.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await presence
+            await self.aclose()
+
+    async def _stay_online(self) -> None:
+        """While it serves, the agent is ``online`` in discovery: the hub counts an agent
+        online for 60 s after its last call, so it calls (reads its own card) every 30 s."""
+        while True:
+            try:
+                await self.hub.get_agent(self.agent_id)
+            except Exception as exc:  # the hub is away: try again at the next beat
+                logger.debug("presence call failed: %s", exc)
+            await asyncio.sleep(PRESENCE_SECONDS)
+
+    @contextlib.asynccontextmanager
+    async def serving(self, **options: Any) -> AsyncIterator[Agent]:
+        """``serve`` in the background for the ``async with`` block (a leader that receives
+        notifications, say); the agent is closed at the end of the block."""
+        task = asyncio.create_task(self.serve(**options))
+        while self.server is None or not self.server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the agent's endpoint stopped before it started")
+            await asyncio.sleep(0.01)
+        try:
+            yield self
+        finally:
+            self.server.should_exit = True
+            await task
 
     @property
     def endpoint(self) -> AgentEndpoint:
@@ -143,3 +261,14 @@ class Agent:
             await self._notifier.aclose()
         await self.http.aclose()
         await self.hub.aclose()
+
+
+class _EndpointServer(uvicorn.Server):
+    """uvicorn's server, but Ctrl-C or SIGTERM ends ``serve`` normally: uvicorn would raise
+    the signal again once it has shut down, and a script would end with a traceback."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        captured = getattr(self, "_captured_signals", None)
+        if isinstance(captured, list):
+            captured.clear()

@@ -46,6 +46,12 @@ class Unauthenticated(HubError):
         super().__init__(detail, headers={"WWW-Authenticate": "Bearer"})
 
 
+class UnknownAgent(Unauthenticated):
+    """A token names an agent the hub does not know (never registered, or deregistered)."""
+
+    code = "unknown-agent"
+
+
 class Forbidden(HubError):
     status, code, title = 403, "forbidden", "Not allowed"
 

@@ -2,24 +2,27 @@
 
     AGENTHUB_URL=http://127.0.0.1:8000 AGENTHUB_TOKEN=change-me python examples/echo_partner.py
 
-Registers once (key and id kept in ./echo-agent/), then serves its endpoint on port 9001.
+The first run registers it (the token is needed then only); its key, id and the hub's pinned
+key stay in .agenthub/echo.json (git-ignored), so the next runs are the same agent. It serves
+its endpoint on port 9001 until Ctrl-C.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-from pathlib import Path
 
-import uvicorn
-
-from agenthub import Agent, AgentKey, TaskContext, TaskHandler
+from agenthub import Agent, TaskContext, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
 PORT = int(os.environ.get("ECHO_PORT", "9001"))
-STATE = Path(os.environ.get("ECHO_STATE_DIR", "echo-agent"))
+STATE = os.environ.get("ECHO_STATE", ".agenthub/echo.json")
+CARD = {
+    "name": "echo",
+    "description": "echoes any text back as its product",
+    "skills": [{"id": "echo", "name": "Echo", "tags": ["text", "demo"]}],
+}
 
 
 class Echo(TaskHandler):
@@ -40,28 +43,10 @@ class Echo(TaskHandler):
 
 
 async def main() -> None:
-    identity = STATE / "identity.json"
-    saved = json.loads(identity.read_text()) if identity.exists() else {}
-    agent = Agent(
-        HUB,
-        key=AgentKey.load_or_create(STATE / "key.pem"),
-        handler=Echo(),
-        agent_id=saved.get("agentId"),
-        public_url=f"http://127.0.0.1:{PORT}/",
-    )
-    if not saved:
-        card = await agent.register(
-            {
-                "name": "echo",
-                "description": "echoes any text back as its product",
-                "skills": [{"id": "echo", "name": "Echo", "tags": ["text", "demo"]}],
-            },
-            registration_token=TOKEN,
-        )
-        identity.write_text(json.dumps({"agentId": card.id}))
+    agent = Agent(HUB, state=STATE, handler=Echo(), public_url=f"http://127.0.0.1:{PORT}/")
+    await agent.join(CARD, registration_token=TOKEN)
     print(f"echo partner {agent.agent_id} at {agent.public_url}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(agent, host="127.0.0.1", port=PORT, log_level="warning"))
-    await server.serve()
+    await agent.serve()  # until Ctrl-C
 
 
 if __name__ == "__main__":

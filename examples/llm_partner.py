@@ -14,55 +14,38 @@ Against OpenAI:
 
 Optional: AGENTHUB_LLM_SYSTEM_PROMPT, AGENTHUB_LLM_TIMEOUT_SECONDS (default 60). A leader's
 ``rpc`` call waits about 30 s for an answer; for slower models, start tasks by stream or
-notification. Registers once (key and id kept in ./llm-agent/), then serves its endpoint on
-port 9003; leaders find it by the skill "chat".
+notification. Registers on its first run (its identity stays in .agenthub/llm.json,
+git-ignored), then serves its endpoint on port 9003; leaders find it by the skill "chat".
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-from pathlib import Path
 
-import uvicorn
-
-from agenthub import Agent, AgentKey, ChatCompletionsHandler, LLMConfig
+from agenthub import Agent, ChatCompletionsHandler, LLMConfig
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
 PORT = int(os.environ.get("LLM_PORT", "9003"))
-STATE = Path(os.environ.get("LLM_STATE_DIR", "llm-agent"))
+STATE = os.environ.get("LLM_STATE", ".agenthub/llm.json")
 
 
 async def main() -> None:
     config = LLMConfig.from_env()  # fails fast, before registering, if the model is not set
     handler = ChatCompletionsHandler(config)
-    identity = STATE / "identity.json"
-    saved = json.loads(identity.read_text()) if identity.exists() else {}
-    agent = Agent(
-        HUB,
-        key=AgentKey.load_or_create(STATE / "key.pem"),
-        handler=handler,
-        agent_id=saved.get("agentId"),
-        public_url=f"http://127.0.0.1:{PORT}/",
-    )
+    agent = Agent(HUB, state=STATE, handler=handler, public_url=f"http://127.0.0.1:{PORT}/")
     try:
-        if not saved:
-            card = await agent.register(
-                {
-                    "name": "llm",
-                    "description": f"answers any text with the language model {config.model}",
-                    "skills": [{"id": "chat", "name": "Chat", "tags": ["text", "llm"]}],
-                },
-                registration_token=TOKEN,
-            )
-            identity.write_text(json.dumps({"agentId": card.id}))
-        print(f"llm partner {agent.agent_id} at {agent.public_url}: {config.model}", flush=True)
-        server = uvicorn.Server(
-            uvicorn.Config(agent, host="127.0.0.1", port=PORT, log_level="warning")
+        await agent.join(
+            {
+                "name": "llm",
+                "description": f"answers any text with the language model {config.model}",
+                "skills": [{"id": "chat", "name": "Chat", "tags": ["text", "llm"]}],
+            },
+            registration_token=TOKEN,
         )
-        await server.serve()  # its lifespan closes the agent on shutdown
+        print(f"llm partner {agent.agent_id} at {agent.public_url}: {config.model}", flush=True)
+        await agent.serve()  # until Ctrl-C
     finally:
         await handler.aclose()
 

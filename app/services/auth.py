@@ -14,7 +14,7 @@ from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
 from app.auth import jws
 from app.auth.keys import HubKeys
 from app.auth.tokens import check_assertion_claims, issue_access_token
-from app.errors import Unauthenticated
+from app.errors import Unauthenticated, UnknownAgent
 from app.models import Agent, UsedJti
 from app.models.types import utcnow
 
@@ -43,7 +43,7 @@ async def exchange_assertion(
     header = jws.unverified_header(assertion)
     agent = await active_agent(session, header["kid"])
     if agent is None:
-        raise Unauthenticated("The assertion's kid names no registered agent.")
+        raise UnknownAgent("The assertion's kid names no registered agent.")
     raw = jws.verify(assertion, jws.public_key(agent.public_jwk, agent.key_thumbprint))
     claims = check_assertion_claims(raw, kid=agent.id, issuer=issuer)
     await remember_jti(session, issuer=agent.id, jti=claims.jti, exp=claims.exp)
