@@ -10,11 +10,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth.current import (
+    ACCESS_TOKEN,
+    OPERATOR_TOKEN,
+    REGISTRATION_TOKEN,
     Principal,
     access_token_claims,
     agent_for_claims,
     agent_from_access_token,
-    bearer_token,
     is_operator_token,
 )
 from app.auth.keys import HubKeys
@@ -44,12 +46,17 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
+# The bearer token of the request, each alias declaring one kind a route accepts (the
+# OpenAPI document's security); all read the same header.
+AccessTokenDep = Annotated[str | None, Depends(ACCESS_TOKEN)]
+OperatorTokenDep = Annotated[str | None, Depends(OPERATOR_TOKEN)]
+RegistrationTokenDep = Annotated[str | None, Depends(REGISTRATION_TOKEN)]
+
 
 async def get_access_claims(
-    request: Request, settings: SettingsDep, keys: KeysDep
+    token: AccessTokenDep, settings: SettingsDep, keys: KeysDep
 ) -> AccessTokenClaims:
     """An agent's verified access token, before anything is read from the store."""
-    token = bearer_token(request)
     if token is None:
         raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
     return access_token_claims(token, keys=keys, issuer=settings.issuer)
@@ -63,9 +70,13 @@ async def get_current_agent(claims: AccessClaims, session: SessionDep) -> Agent:
 
 
 async def get_principal(
-    request: Request, session: SessionDep, settings: SettingsDep, keys: KeysDep
+    token: AccessTokenDep,
+    _: OperatorTokenDep,  # the same header: declares that the operator's token is taken too
+    session: SessionDep,
+    settings: SettingsDep,
+    keys: KeysDep,
 ) -> Principal:
-    token = bearer_token(request)
+    """An agent (by its access token) or the operator (by the operator token)."""
     if token is None:
         raise Unauthenticated("This route needs 'Authorization: Bearer <token>'.")
     if is_operator_token(settings, token):

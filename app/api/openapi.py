@@ -12,6 +12,46 @@ from app.errors import PROBLEM_CONTENT_TYPE, Problem
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 _FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 
+DESCRIPTION = """
+The hub of an Internet of Agents: agents register and find each other, authenticate both
+ways, open sessions, record their point-to-point messages and tasks, and work in groups
+whose messages the hub distributes.
+
+**Authentication.** Every `/v1` route but the token endpoint takes `Authorization: Bearer`:
+
+- an agent's **access token** (`AccessToken`): sign an assertion with the agent's
+  registered key and trade it at `POST /v1/auth/token` (its description lists the claims);
+- the **operator token** (`OperatorToken`, `AGENTHUB_OPERATOR_TOKEN`) on the routes that
+  say so: registering, listing, reading and deregistering agents, configuring groups;
+- a **registration token** (`RegistrationToken`) on `POST /v1/agents` only, which needs no
+  token at all on a hub with open registration.
+
+In `/docs`, *Authorize* takes one token: the operations show which they accept.
+
+**Errors** are `application/problem+json` (RFC 9457): `type` ends in a stable code
+(`…/problems/unknown-agent`), `detail` says what to do. A missing or bad token is `401`,
+a refusal `403`, something the caller may not see `404`.
+
+**Lists** take `limit` (1 to 500, default 50) and the previous page's `nextCursor`.
+
+**Streams** (`GET /v1/agents/me/events`, `GET /v1/groups/{groupId}/events`) are
+server-sent events that resume with `Last-Event-ID`. The generated clients leave them out;
+the kit (`pip install agenthub`: `HubClient.inbox()`, `HubClient.groups.events(...)`) is the
+SSE client.
+"""
+
+TAGS = [
+    {"name": "hub", "description": "Health, readiness, the hub's identity and its keys."},
+    {"name": "auth", "description": "An agent's signed assertion in, an access token out."},
+    {"name": "agents", "description": "The registry, discovery, and the caller's inbox."},
+    {"name": "sessions", "description": "Sessions and their point-to-point messages."},
+    {"name": "tasks", "description": "Tasks, as the hub projects them from task messages."},
+    {
+        "name": "groups",
+        "description": "Groups: membership, messages, the event stream, triggers.",
+    },
+]
+
 
 def _problem_schema() -> dict[str, Any]:
     schema = Problem.model_json_schema()
@@ -35,8 +75,9 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         title=app.title,
         version=app.version,
         summary=app.summary,
-        description=app.description,
+        description=app.description or DESCRIPTION,
         routes=app.routes,
+        tags=app.openapi_tags or TAGS,
     )
     schemas = spec.setdefault("components", {}).setdefault("schemas", {})
     for name in _FASTAPI_VALIDATION_SCHEMAS:

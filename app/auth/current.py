@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 
 from fastapi import Request
+from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
+from fastapi.security.base import SecurityBase
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
@@ -28,6 +30,41 @@ def bearer_token(request: Request) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
     return token.strip()
+
+
+class BearerScheme(SecurityBase):
+    """A kind of bearer token, as a dependency: FastAPI puts it in the OpenAPI document (its
+    ``securitySchemes``, and the ``security`` of each operation that depends on it), and it
+    reads the header the hub's way. It answers the token, or None without the header; it
+    neither checks the token nor answers FastAPI's 403, so a missing or bad token stays the
+    401 problem document of the dependency that checks it."""
+
+    def __init__(self, name: str, description: str, *, bearer_format: str | None = None) -> None:
+        self.model = HTTPBearerModel(bearerFormat=bearer_format, description=description)
+        self.scheme_name = name
+
+    async def __call__(self, request: Request) -> str | None:
+        return bearer_token(request)
+
+
+ACCESS_TOKEN = BearerScheme(
+    "AccessToken",
+    "An agent's access token, from `POST /v1/auth/token` (which trades a signed assertion for "
+    "it). A compact JWS (ES256) signed with the hub key published at `/.well-known/jwks.json`, "
+    "bound to the agent's current key, valid for `expiresIn` seconds.",
+    bearer_format="JWT",
+)
+OPERATOR_TOKEN = BearerScheme(
+    "OperatorToken",
+    "The operator's secret, the hub's `AGENTHUB_OPERATOR_TOKEN`: registers, lists, reads and "
+    "deregisters agents, pre-configures groups, reviews applications and manages members. "
+    "It is no agent: routes where the caller acts as an agent answer it with 401 (or 403).",
+)
+REGISTRATION_TOKEN = BearerScheme(
+    "RegistrationToken",
+    "The hub's `AGENTHUB_REGISTRATION_TOKEN`: registers agents (`POST /v1/agents`), nothing "
+    "else. Not needed when the hub runs with `AGENTHUB_OPEN_REGISTRATION=true`.",
+)
 
 
 def is_operator_token(settings: Settings, token: str | None) -> bool:

@@ -231,8 +231,42 @@ async def test_delete_other_agent_is_403_operator_may(
     problem(await client.delete(f"/v1/agents/{alice.agent_id}", headers=auth(OPERATOR_TOKEN)), 404)
 
 
+async def test_operator_lists_and_reads_every_agent(
+    make_agent: MakeAgent, client: httpx.AsyncClient
+) -> None:
+    alice = await make_agent("alice", skills=SKILLS)
+    bob = await make_agent("bob")
+    everyone = {alice.agent_id, bob.agent_id}
+    for params in ({}, {"includeSelf": "true"}, {"includeSelf": "false"}):
+        response = await client.get("/v1/agents", params=params, headers=auth(OPERATOR_TOKEN))
+        assert response.status_code == 200, response.text
+        assert {a["id"] for a in response.json()["items"]} == everyone
+    ranked = await client.get("/v1/agents", params={"q": "alice"}, headers=auth(OPERATOR_TOKEN))
+    assert [a["id"] for a in ranked.json()["items"]] == [alice.agent_id]
+    card_ = await client.get(f"/v1/agents/{bob.agent_id}", headers=auth(OPERATOR_TOKEN))
+    assert card_.status_code == 200 and card_.json()["name"] == "bob"
+    problem(
+        await client.get("/v1/agents/1.2.156.3088.1.AGH.NOBODY", headers=auth(OPERATOR_TOKEN)),
+        404,
+    )
+
+
+async def test_list_and_get_with_a_bad_token_are_401(
+    make_agent: MakeAgent, client: httpx.AsyncClient
+) -> None:
+    alice = await make_agent("alice")
+    garbage = problem(await client.get("/v1/agents", headers=auth("garbage")), 401)
+    assert "compact JWS" in garbage["detail"]
+    for token in (REGISTRATION_TOKEN, OPERATOR_TOKEN + "x"):
+        problem(await client.get("/v1/agents", headers=auth(token)), 401)
+        problem(await client.get(f"/v1/agents/{alice.agent_id}", headers=auth(token)), 401)
+    problem(await client.get("/v1/agents"), 401)
+    problem(await client.get("/v1/agents", headers={"Authorization": "Basic x"}), 401)
+
+
 async def test_operator_token_is_not_an_agent(client: httpx.AsyncClient) -> None:
-    problem(await client.get("/v1/agents", headers=auth(OPERATOR_TOKEN)), 401)
+    problem(await client.get("/v1/sessions", headers=auth(OPERATOR_TOKEN)), 401)
+    problem(await client.get("/v1/tasks", headers=auth(OPERATOR_TOKEN)), 401)
 
 
 async def test_registration_token_cannot_delete(

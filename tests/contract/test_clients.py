@@ -90,9 +90,7 @@ async def test_a_whole_flow_through_the_generated_python_client(settings: Settin
     server = await LiveServer(create_app(settings)).start()
     try:
         key = AgentKey.generate()
-        registrar = Client(
-            base_url=server.url, headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"}
-        )
+        registrar = AuthenticatedClient(base_url=server.url, token=REGISTRATION_TOKEN)
         body = {
             "name": "generated",
             "description": "made with the generated client",

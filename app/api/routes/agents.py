@@ -7,8 +7,15 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
 
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
-from app.auth.current import bearer_token, may_register
-from app.deps import CurrentAgent, PrincipalDep, SessionDep, SettingsDep
+from app.auth.current import may_register
+from app.deps import (
+    CurrentAgent,
+    OperatorTokenDep,
+    PrincipalDep,
+    RegistrationTokenDep,
+    SessionDep,
+    SettingsDep,
+)
 from app.errors import Unauthenticated, problem_responses
 from app.services import agents as service
 from app.services.discovery import AgentFilters
@@ -42,9 +49,13 @@ MAX_PAGE = 500
 AgentIdPath = Annotated[str, Path(alias="agentId", max_length=200)]
 
 
-async def require_registrar(request: Request, settings: SettingsDep) -> None:
+async def require_registrar(
+    token: RegistrationTokenDep,
+    _: OperatorTokenDep,  # the same header: declares that the operator's token is taken too
+    settings: SettingsDep,
+) -> None:
     """Checked before the body is validated, so strangers learn nothing from 422s."""
-    if not may_register(settings, bearer_token(request)):
+    if not may_register(settings, token):
         raise Unauthenticated("Registration needs a registration or operator token.")
 
 
@@ -53,6 +64,8 @@ async def require_registrar(request: Request, settings: SettingsDep) -> None:
     status_code=status.HTTP_201_CREATED,
     dependencies=[Depends(require_registrar)],
     responses=problem_responses(400, 401, 409, 413, 422),
+    # ``{}``: no token at all is an alternative too, on a hub with open registration
+    openapi_extra={"security": [{}]},
 )
 async def register_agent(
     body: Annotated[
@@ -61,6 +74,19 @@ async def register_agent(
     session: SessionDep,
     response: Response,
 ) -> AgentCard:
+    """Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+    point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+    its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+    a `Location` header.
+
+    **Who**: a holder of the registration token or the operator token; anyone, with no
+    token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+
+    **Errors**: `401` without an accepted token, checked before the body (strangers learn
+    nothing from validation errors); `409` when another agent is registered with the same
+    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+    ids, unknown fields).
+    """
     agent = await service.register_agent(session, body=body)
     response.headers["Location"] = f"/v1/agents/{agent.id}"
     return service.to_card(agent)
@@ -69,7 +95,7 @@ async def register_agent(
 @router.get("", responses=problem_responses(400, 401, 422))
 async def list_agents(
     request: Request,
-    caller: CurrentAgent,
+    principal: PrincipalDep,
     session: SessionDep,
     q: Annotated[
         str | None,
@@ -87,14 +113,29 @@ async def list_agents(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> AgentPage:
-    """Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-    without ``q``, all agents by id. The caller is left out unless ``includeSelf``."""
+    """Discovery. With `q`, the agents best able to help with a described need, best first,
+    each with a relevance `score` (to name, description and skills); without `q`, every
+    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    `limit` and the previous page's `nextCursor`.
+
+    **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+    operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+    (`limit` outside 1 to 500, an unknown `status`).
+    """
+    me = principal.agent_id  # None for the operator
     filters = AgentFilters(
-        q=q, skill=skill, tag=tag, status=status, provider=provider, include_self=include_self
+        q=q,
+        skill=skill,
+        tag=tag,
+        status=status,
+        provider=provider,
+        include_self=include_self or me is None,
     )
     return await find_agents(
         session,
-        caller_id=caller.id,
+        caller_id=me or "",  # not read: the operator's listing leaves no one out
         filters=filters,
         limit=limit,
         cursor=cursor,
@@ -103,7 +144,17 @@ async def list_agents(
 
 
 @router.get("/{agentId}", responses=problem_responses(401, 404))
-async def get_agent(agent_id: AgentIdPath, caller: CurrentAgent, session: SessionDep) -> AgentCard:
+async def get_agent(
+    agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep
+) -> AgentCard:
+    """One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+    `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+    and `lastSeenAt`.
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent.
+    """
     return service.to_card(await service.get_agent(session, agent_id))
 
 
@@ -111,6 +162,16 @@ async def get_agent(agent_id: AgentIdPath, caller: CurrentAgent, session: Sessio
 async def update_agent(
     agent_id: AgentIdPath, body: AgentUpdate, caller: CurrentAgent, session: SessionDep
 ) -> AgentCard:
+    """Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+    (key rotation: access tokens issued for the old key stop working, the old key stays in
+    the agent's key history). Fields left out keep their value.
+
+    **Who**: the agent itself.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+    `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+    one, an unknown field).
+    """
     agent = await service.get_agent(session, agent_id)
     agent = await service.update_agent(session, agent=agent, caller_id=caller.id, body=body)
     return service.to_card(agent)
@@ -122,6 +183,14 @@ async def update_agent(
     responses=problem_responses(401, 403, 404),
 )
 async def delete_agent(agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep) -> None:
+    """Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+    working (`401`). Answers `204`.
+
+    **Who**: the agent itself, or the operator (a registration token is not enough).
+
+    **Errors**: `403` for another agent's registration; `404` for an unknown or already
+    deregistered agent.
+    """
     await service.delete_agent(
         session, agent_id=agent_id, caller_id=principal.agent_id, is_operator=principal.is_operator
     )

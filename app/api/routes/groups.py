@@ -74,6 +74,20 @@ async def create_group(
     db: SessionDep,
     response: Response,
 ) -> GroupView:
+    """Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+    (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+    joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    Answers `201` with the group and a `Location` header.
+
+    **Who**: a participant of the session (an active member of the parent group, for a
+    sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+    already active (`memberIds`).
+
+    **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+    the caller is not an active member of; `404` for a session the caller takes no part in;
+    `409` when the session is closed; `422` for an unregistered agent, a parent group in
+    another session, nesting too deep, or an operator group without `ownerId`.
+    """
     view = await service.create_group(db, principal=principal, body=body)
     response.headers["Location"] = f"/v1/groups/{view.id}"
     return view
@@ -81,6 +95,14 @@ async def create_group(
 
 @router.get("/{groupId}", responses=problem_responses(401, 404, 422))
 async def get_group(group_id: GroupIdPath, principal: PrincipalDep, db: SessionDep) -> GroupView:
+    """One group: policy, owner, members, `conversationState` (the IoA conversation), its
+    stream's `lastSeq`, and its `depth` in the tree of groups.
+
+    **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+    agent for an `open` group, and the operator.
+
+    **Errors**: `404` for an unknown group, or one the caller may not see.
+    """
     group, _ = await service.visible_group(db, group_id, principal)
     return await service.group_view(db, group)
 
@@ -95,6 +117,16 @@ async def update_group(
     principal: PrincipalDep,
     db: SessionDep,
 ) -> GroupView:
+    """Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+    more posts or members). A move is a `state` event in the group's stream.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    for a move the table does not allow; `422` for `null` where a value is needed.
+    """
     return await service.update_group(db, group_id=group_id, principal=principal, body=body)
 
 
@@ -105,6 +137,13 @@ async def list_subgroups(
     db: SessionDep,
     depth: Literal["1", "all"] = "1",
 ) -> GroupList:
+    """The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+    (`depth=all`).
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
+    """
     items = await service.subgroups(
         db, group_id=group_id, principal=principal, whole_tree=depth == "all"
     )
@@ -115,6 +154,14 @@ async def list_subgroups(
 async def list_members(
     group_id: GroupIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberList:
+    """The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+    `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+    `muted`.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
+    """
     items = await member_service.list_members(db, group_id=group_id, principal=principal)
     return MemberList(items=items)
 
@@ -123,6 +170,15 @@ async def list_members(
 async def invite_agent(
     group_id: GroupIdPath, body: InvitationCreate, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+    declines. An agent that had applied joins at once: both sides agree.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the agent is invited or a member already, or the group has concluded; `422` for an
+    unregistered agent.
+    """
     return await member_service.invite(
         db, group_id=group_id, principal=principal, agent_id=body.agent_id
     )
@@ -132,6 +188,15 @@ async def invite_agent(
 async def accept_invitation(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Accept an invitation: the caller becomes an active member, and the group's stream
+    starts for it at this `member` event.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more), or the group has concluded.
+    """
     return await member_service.answer_invitation(
         db, group_id=group_id, principal=principal, agent_id=agent_id, accept=True
     )
@@ -141,6 +206,14 @@ async def accept_invitation(
 async def decline_invitation(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Decline an invitation.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more).
+    """
     return await member_service.answer_invitation(
         db, group_id=group_id, principal=principal, agent_id=agent_id, accept=False
     )
@@ -153,7 +226,17 @@ async def apply_to_group(
     db: SessionDep,
     body: ApplicationCreate | None = None,
 ) -> MemberView:
-    """Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups)."""
+    """Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+    managers find an `application` event in their inboxes and approve or reject. In an
+    `open` group, and for an agent already invited, the caller joins at once (`active`).
+
+    **Who**: the applying agent; the operator configures groups and is refused (`403`).
+
+    **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+    group it was removed from; `404` for an unknown group (and an `invite` group the caller
+    has no record in); `409` when it is a member or has applied already, or the group has
+    concluded.
+    """
     note = body.note if body else None
     return await member_service.apply(db, group_id=group_id, principal=principal, note=note)
 
@@ -162,6 +245,13 @@ async def apply_to_group(
 async def approve_application(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Approve an application: the applicant becomes an active member.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    """
     return await member_service.review_application(
         db, group_id=group_id, principal=principal, agent_id=agent_id, approve=True
     )
@@ -171,6 +261,13 @@ async def approve_application(
 async def reject_application(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Reject an application (state `rejected`).
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`.
+    """
     return await member_service.review_application(
         db, group_id=group_id, principal=principal, agent_id=agent_id, approve=False
     )
@@ -180,6 +277,14 @@ async def reject_application(
 async def mute_member(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Mute an active member: it still reads the group, and may post only once each time a
+    message mentions it.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+    `409` for the owner, who cannot be muted.
+    """
     return await member_service.set_muted(
         db, group_id=group_id, principal=principal, agent_id=agent_id, muted=True
     )
@@ -189,6 +294,12 @@ async def mute_member(
 async def unmute_member(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
+    """Let a muted member post freely again.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member.
+    """
     return await member_service.set_muted(
         db, group_id=group_id, principal=principal, agent_id=agent_id, muted=False
     )
@@ -202,7 +313,14 @@ async def update_member(
     principal: PrincipalDep,
     db: SessionDep,
 ) -> MemberView:
-    """The owner (or the operator) makes an active member an admin, or a member again."""
+    """Make an active member an `admin` (it may then invite, review, mute and remove), or a
+    plain `member` again.
+
+    **Who**: the group's owner, or the operator.
+
+    **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+    active member; `409` for the owner, whose role does not change.
+    """
     return await member_service.set_role(
         db, group_id=group_id, principal=principal, agent_id=agent_id, role=body.role
     )
@@ -212,7 +330,15 @@ async def update_member(
 async def remove_member(
     group_id: GroupIdPath, agent_id: AgentIdPath, principal: PrincipalDep, db: SessionDep
 ) -> MemberView:
-    """Leave (yourself) or remove (owner, admins, operator); the member's stream ends."""
+    """Leave (`agentId` is the caller: also withdraws an application or declines an
+    invitation) or remove a member (state `removed`); the member's group stream ends after
+    this `member` event.
+
+    **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+    the owner, who cannot leave or be removed (conclude the group instead).
+    """
     return await member_service.remove(
         db, group_id=group_id, principal=principal, agent_id=agent_id
     )
@@ -236,6 +362,20 @@ async def post_group_message(
     message: Annotated[AnyMessage, Body(openapi_examples={"message": {"value": MESSAGE_EXAMPLE}})],
     claims: AccessClaims,
 ) -> JSONResponse:
+    """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
+    """
     # plain messages go to the batch writer; the rest, and any it hands back, one by one
     writer: MessageWriter = request.app.state.message_writer
     post = PlainPost.of(
@@ -259,6 +399,14 @@ async def list_group_messages(
     after: After = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> GroupMessagePage:
+    """The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
+    """
     return await message_service.list_group_messages(
         db, caller=caller, group_id=group_id, after=after, limit=limit
     )
@@ -277,8 +425,21 @@ async def stream_group_events(
     after: After | None = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
 ) -> EventSourceResponse:
-    """The group's events after a seq; a member never receives its own messages."""
+    """The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
 
+    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+    in the `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
+    """
     _, member = await service.active_group(db, group_id, Principal(agent=caller, is_operator=False))
     start = resume_point(after, last_event_id)
     ends_after = member.active_since_seq
@@ -307,7 +468,16 @@ async def create_trigger(
     principal: PrincipalDep,
     db: SessionDep,
 ) -> TriggerView:
-    """Fire ``trigger.fired`` once all the tasks are final (or the timeout passes)."""
+    """Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+    setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+    pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+    `discussion` when a trigger fires.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the group has concluded; `422` for a task not in the group's session.
+    """
     return await trigger_service.create_trigger(
         db, group_id=group_id, principal=principal, body=body
     )
@@ -317,5 +487,11 @@ async def create_trigger(
 async def list_triggers(
     group_id: GroupIdPath, principal: PrincipalDep, db: SessionDep
 ) -> TriggerList:
+    """The group's triggers: their tasks, deadline, and whether and how each fired.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
+    """
     items = await trigger_service.list_triggers(db, group_id=group_id, principal=principal)
     return TriggerList(items=items)

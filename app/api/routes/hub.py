@@ -19,11 +19,23 @@ API_VERSION = "v1"
 
 @router.get("/healthz")
 async def healthz() -> dict[str, str]:
+    """Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+
+    **Who**: anyone; no authentication.
+    """
     return {"status": "ok"}
 
 
 @router.get("/readyz", responses=problem_responses(503))
 async def readyz(request: Request) -> dict[str, str]:
+    """Readiness: `200` when the SQL store answers with its schema at the migrations' head
+    and the broker (if one is configured) answers, so the hub can serve.
+
+    **Who**: anyone; no authentication.
+
+    **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+    has run, `unavailable` while the store or the broker does not answer.
+    """
     state = request.app.state
     try:
         async with state.engine.connect() as conn:
@@ -48,6 +60,13 @@ def _base_url(request: Request, public_url: str | None) -> str:
 
 @router.get("/.well-known/agenthub.json", response_model_by_alias=True)
 async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetadata:
+    """What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+    URL the request came to.
+
+    **Who**: anyone; no authentication.
+    """
     base = _base_url(request, settings.public_url)
     return HubMetadata(
         issuer=settings.issuer,
@@ -59,6 +78,11 @@ async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetada
 
 @router.get("/.well-known/jwks.json")
 async def get_jwks(keys: KeysDep) -> dict[str, Any]:
+    """The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+    `kid` is in the token's header.
+
+    **Who**: anyone; no authentication.
+    """
     return keys.jwks()
 
 
@@ -68,6 +92,11 @@ async def get_jwks(keys: KeysDep) -> dict[str, Any]:
     responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text"}},
 )
 async def get_metrics(request: Request) -> Response:
+    """Prometheus text: requests and latencies by route, open streams, deliveries, stream
+    catch-ups, tokens issued (this process only; scrape every replica).
+
+    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    """
     return Response(
         request.app.state.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
     )

@@ -29,7 +29,20 @@ async def stream_inbox(
     after: Annotated[int | None, Query(ge=0, le=2**62)] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
 ) -> EventSourceResponse:
-    """The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events."""
+    """The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+    invitation, or any change of its own membership; `application`: an application to a
+    group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+    set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+
+    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+    `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an agent, for its own inbox.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
+    """
     start = resume_point(after, last_event_id)
     agent_id = caller.id
     await db.close()  # a stream holds no SQL connection; each backlog page takes its own

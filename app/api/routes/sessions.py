@@ -57,6 +57,16 @@ async def create_session(
     db: SessionDep,
     response: Response,
 ) -> SessionView:
+    """Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+    reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+    the session and a `Location` header.
+
+    **Who**: an agent, which becomes the leader.
+
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+    or the leader among the receivers.
+    """
     view = await service.create_session(db, leader=caller, body=body)
     response.headers["Location"] = f"/v1/sessions/{view.id}"
     return view
@@ -70,6 +80,14 @@ async def list_sessions(
     limit: Limit = 50,
     cursor: Cursor = None,
 ) -> SessionPage:
+    """The sessions the caller takes part in (as leader or receiver), optionally only the
+    `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+    `nextCursor`.
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+    """
     return await service.list_sessions(
         db, agent_id=caller.id, state=state, limit=limit, cursor=cursor
     )
@@ -79,6 +97,13 @@ async def list_sessions(
 async def get_session(
     session_id: SessionIdPath, caller: CurrentAgent, db: SessionDep
 ) -> SessionView:
+    """One session: its leader, its receivers (with their endpoints and modes), state, title
+    and goal.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `404` for an unknown session, or one the caller takes no part in.
+    """
     await service.participant_session(db, session_id, caller.id)
     return await service.session_view(db, session_id)
 
@@ -87,6 +112,15 @@ async def get_session(
 async def update_session(
     session_id: SessionIdPath, body: SessionUpdate, caller: CurrentAgent, db: SessionDep
 ) -> SessionView:
+    """Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+
+    **Who**: the session's leader.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+    `404` for a session the caller takes no part in; `409` for a change to a closed session;
+    `422` for a bad receiver.
+    """
     return await service.update_session(db, session_id=session_id, caller=caller, body=body)
 
 
@@ -108,6 +142,21 @@ async def post_session_message(
     caller: CurrentAgent,
     db: SessionDep,
 ) -> JSONResponse:
+    """Record a point-to-point message of the session (any AIP `type`: `message`,
+    `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+    its partner: `201` with the stored message. Idempotent: the same `id` from the same
+    sender again is `200` with the message stored the first time. A task message moves its
+    task as the AIP state table allows: a `start` command creates the task, naming its
+    partner in `partnerId` (or mentioning exactly one agent).
+
+    **Who**: a participant of the session, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+    takes no part in; `409` when the session is closed, the id was used elsewhere by this
+    sender, or the task cannot take this move (only its leader commands it, only its partner
+    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+    start without a partner).
+    """
     body, created = await message_service.record_session_message(
         db, caller=caller, session_id=session_id, message=message
     )
@@ -122,6 +171,15 @@ async def list_session_messages(
     after: Cursor = None,
     limit: Limit = 50,
 ) -> MessagePage:
+    """The session's point-to-point messages, oldest first, as stored (with what the hub
+    adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+    `after` for the next.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+    caller takes no part in.
+    """
     return await message_service.list_session_messages(
         db, caller=caller, session_id=session_id, after=after, limit=limit
     )

@@ -28,6 +28,15 @@ async def list_tasks(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> TaskPage:
+    """The tasks the caller leads or is the partner of (`role` picks one side), oldest
+    first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+    """
     return await service.list_tasks(
         db,
         agent_id=caller.id,
@@ -46,4 +55,11 @@ async def get_task(
     caller: CurrentAgent,
     db: SessionDep,
 ) -> TaskView:
+    """One task as the hub projects it from the task messages: leader, partner, current
+    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+
+    **Who**: the task's leader or partner, or another participant of its session.
+
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    """
     return await service.get_task(db, task_id=task_id, agent_id=caller.id)

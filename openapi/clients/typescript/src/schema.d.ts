@@ -11,7 +11,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Hub Metadata */
+        /**
+         * Get Hub Metadata
+         * @description What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+         *     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+         *     the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+         *     URL the request came to.
+         *
+         *     **Who**: anyone; no authentication.
+         */
         get: operations["get_hub_metadata"];
         put?: never;
         post?: never;
@@ -28,7 +36,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Jwks */
+        /**
+         * Get Jwks
+         * @description The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+         *     `kid` is in the token's header.
+         *
+         *     **Who**: anyone; no authentication.
+         */
         get: operations["get_jwks"];
         put?: never;
         post?: never;
@@ -45,7 +59,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Healthz */
+        /**
+         * Healthz
+         * @description Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+         *
+         *     **Who**: anyone; no authentication.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -62,7 +81,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Metrics */
+        /**
+         * Get Metrics
+         * @description Prometheus text: requests and latencies by route, open streams, deliveries, stream
+         *     catch-ups, tokens issued (this process only; scrape every replica).
+         *
+         *     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+         */
         get: operations["get_metrics"];
         put?: never;
         post?: never;
@@ -79,7 +104,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readyz */
+        /**
+         * Readyz
+         * @description Readiness: `200` when the SQL store answers with its schema at the migrations' head
+         *     and the broker (if one is configured) answers, so the hub can serve.
+         *
+         *     **Who**: anyone; no authentication.
+         *
+         *     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+         *     has run, `unavailable` while the store or the broker does not answer.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -98,12 +132,34 @@ export interface paths {
         };
         /**
          * List Agents
-         * @description Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-         *     without ``q``, all agents by id. The caller is left out unless ``includeSelf``.
+         * @description Discovery. With `q`, the agents best able to help with a described need, best first,
+         *     each with a relevance `score` (to name, description and skills); without `q`, every
+         *     agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+         *     `limit` and the previous page's `nextCursor`.
+         *
+         *     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+         *     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+         *     (`limit` outside 1 to 500, an unknown `status`).
          */
         get: operations["list_agents"];
         put?: never;
-        /** Register Agent */
+        /**
+         * Register Agent
+         * @description Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+         *     point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+         *     its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+         *     a `Location` header.
+         *
+         *     **Who**: a holder of the registration token or the operator token; anyone, with no
+         *     token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+         *
+         *     **Errors**: `401` without an accepted token, checked before the body (strangers learn
+         *     nothing from validation errors); `409` when another agent is registered with the same
+         *     key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+         *     ids, unknown fields).
+         */
         post: operations["register_agent"];
         delete?: never;
         options?: never;
@@ -120,7 +176,19 @@ export interface paths {
         };
         /**
          * Stream Inbox
-         * @description The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events.
+         * @description The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+         *     invitation, or any change of its own membership; `application`: an application to a
+         *     group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+         *     set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+         *     `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+         *     `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+         *
+         *     Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+         *     `agenthub` package), which resumes by itself, or any SSE client.
+         *
+         *     **Who**: an agent, for its own inbox.
+         *
+         *     **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
          */
         get: operations["stream_inbox"];
         put?: never;
@@ -138,15 +206,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Agent */
+        /**
+         * Get Agent
+         * @description One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+         *     `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+         *     and `lastSeenAt`.
+         *
+         *     **Who**: any agent, or the operator.
+         *
+         *     **Errors**: `404` for an unknown or deregistered agent.
+         */
         get: operations["get_agent"];
         put?: never;
         post?: never;
-        /** Delete Agent */
+        /**
+         * Delete Agent
+         * @description Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+         *     working (`401`). Answers `204`.
+         *
+         *     **Who**: the agent itself, or the operator (a registration token is not enough).
+         *
+         *     **Errors**: `403` for another agent's registration; `404` for an unknown or already
+         *     deregistered agent.
+         */
         delete: operations["delete_agent"];
         options?: never;
         head?: never;
-        /** Update Agent */
+        /**
+         * Update Agent
+         * @description Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+         *     (key rotation: access tokens issued for the old key stop working, the old key stays in
+         *     the agent's key history). Fields left out keep their value.
+         *
+         *     **Who**: the agent itself.
+         *
+         *     **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+         *     `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+         *     one, an unknown field).
+         */
         patch: operations["update_agent"];
         trace?: never;
     };
@@ -159,7 +256,37 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create Token */
+        /**
+         * Create Token
+         * @description Trade an **assertion** for an **access token**: the agent proves that it holds the key it
+         *     registered, and gets the token every agent route takes (`Authorization: Bearer <accessToken>`).
+         *
+         *     The assertion is a compact JWS (JWT) that the agent signs with its registered P-256 key.
+         *     Its header is `{"alg": "ES256", "kid": "<agent id>"}`; its claims:
+         *
+         *     | claim | value |
+         *     | --- | --- |
+         *     | `iss`, `sub` | the agent id (the header's `kid`) |
+         *     | `aud` | the hub's issuer: `issuer` in `/.well-known/agenthub.json` |
+         *     | `iat` | now, in seconds since the epoch (at most 30 s ahead of the hub's clock) |
+         *     | `exp` | later than now, and at most 300 s after `iat` |
+         *     | `jti` | a fresh random id: single use, a replay is `401` |
+         *     | `nonce` | a random string of the agent's choosing |
+         *
+         *     The answer is `{accessToken, tokenType: "bearer", expiresIn}` (seconds). The access token is
+         *     signed (ES256) with the hub key published at `/.well-known/jwks.json`, the `kid` in its
+         *     header; its claims are `iss` = `aud` = the issuer, `sub` = the agent id, `iat`, `exp`, `jti`,
+         *     `cnf.jkt` (the thumbprint of the agent's key: a key rotation ends the token) and the
+         *     assertion's `nonce`, so the agent can check that the answer is to its own assertion. The
+         *     kit does all of this: `HubClient.access_token()` in the `agenthub` package.
+         *
+         *     **Who**: anyone holding a registered agent's key; no `Authorization` header.
+         *
+         *     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
+         *     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
+         *     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
+         *     longer than 300 s, or that was used before; `422` for a body without `assertion`.
+         */
         post: operations["create_token"];
         delete?: never;
         options?: never;
@@ -176,7 +303,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create Group */
+        /**
+         * Create Group
+         * @description Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+         *     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+         *     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+         *     Answers `201` with the group and a `Location` header.
+         *
+         *     **Who**: a participant of the session (an active member of the parent group, for a
+         *     sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+         *     already active (`memberIds`).
+         *
+         *     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+         *     the caller is not an active member of; `404` for a session the caller takes no part in;
+         *     `409` when the session is closed; `422` for an unregistered agent, a parent group in
+         *     another session, nesting too deep, or an operator group without `ownerId`.
+         */
         post: operations["create_group"];
         delete?: never;
         options?: never;
@@ -191,14 +333,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Group */
+        /**
+         * Get Group
+         * @description One group: policy, owner, members, `conversationState` (the IoA conversation), its
+         *     stream's `lastSeq`, and its `depth` in the tree of groups.
+         *
+         *     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+         *     agent for an `open` group, and the operator.
+         *
+         *     **Errors**: `404` for an unknown group, or one the caller may not see.
+         */
         get: operations["get_group"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update Group */
+        /**
+         * Update Group
+         * @description Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+         *     (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+         *     `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+         *     more posts or members). A move is a `state` event in the group's stream.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+         *     for a move the table does not allow; `422` for `null` where a value is needed.
+         */
         patch: operations["update_group"];
         trace?: never;
     };
@@ -213,7 +375,16 @@ export interface paths {
         put?: never;
         /**
          * Apply To Group
-         * @description Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups).
+         * @description Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+         *     managers find an `application` event in their inboxes and approve or reject. In an
+         *     `open` group, and for an agent already invited, the caller joins at once (`active`).
+         *
+         *     **Who**: the applying agent; the operator configures groups and is refused (`403`).
+         *
+         *     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+         *     group it was removed from; `404` for an unknown group (and an `invite` group the caller
+         *     has no record in); `409` when it is a member or has applied already, or the group has
+         *     concluded.
          */
         post: operations["apply_to_group"];
         delete?: never;
@@ -231,7 +402,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve Application */
+        /**
+         * Approve Application
+         * @description Approve an application: the applicant becomes an active member.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` when there is no application from
+         *     `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+         */
         post: operations["approve_application"];
         delete?: never;
         options?: never;
@@ -248,7 +427,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject Application */
+        /**
+         * Reject Application
+         * @description Reject an application (state `rejected`).
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` when there is no application from
+         *     `agentId`; `409` when the agent's state is not `applied`.
+         */
         post: operations["reject_application"];
         delete?: never;
         options?: never;
@@ -265,7 +452,20 @@ export interface paths {
         };
         /**
          * Stream Group Events
-         * @description The group's events after a seq; a member never receives its own messages.
+         * @description The group's events, as server-sent events, after a seq: `message` (another member's
+         *     post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+         *     Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+         *     between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+         *     starts at the beginning. A member never receives its own messages; the stream ends after
+         *     the `member` event that ends the caller's membership.
+         *
+         *     Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+         *     in the `agenthub` package), which resumes by itself, or any SSE client.
+         *
+         *     **Who**: an active member.
+         *
+         *     **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+         *     `403` for a viewer who is not an active member; `404` for a group the caller may not see.
          */
         get: operations["stream_group_events"];
         put?: never;
@@ -285,7 +485,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite Agent */
+        /**
+         * Invite Agent
+         * @description Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+         *     declines. An agent that had applied joins at once: both sides agree.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+         *     when the agent is invited or a member already, or the group has concluded; `422` for an
+         *     unregistered agent.
+         */
         post: operations["invite_agent"];
         delete?: never;
         options?: never;
@@ -302,7 +512,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept Invitation */
+        /**
+         * Accept Invitation
+         * @description Accept an invitation: the caller becomes an active member, and the group's stream
+         *     starts for it at this `member` event.
+         *
+         *     **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+         *     (`403`).
+         *
+         *     **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+         *     agent is not invited (any more), or the group has concluded.
+         */
         post: operations["accept_invitation"];
         delete?: never;
         options?: never;
@@ -319,7 +539,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline Invitation */
+        /**
+         * Decline Invitation
+         * @description Decline an invitation.
+         *
+         *     **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+         *     (`403`).
+         *
+         *     **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+         *     agent is not invited (any more).
+         */
         post: operations["decline_invitation"];
         delete?: never;
         options?: never;
@@ -334,7 +563,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Members */
+        /**
+         * List Members
+         * @description The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+         *     `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+         *     `muted`.
+         *
+         *     **Who**: whoever may see the group (see `get_group`).
+         *
+         *     **Errors**: `404` for a group the caller may not see.
+         */
         get: operations["list_members"];
         put?: never;
         post?: never;
@@ -356,14 +594,27 @@ export interface paths {
         post?: never;
         /**
          * Remove Member
-         * @description Leave (yourself) or remove (owner, admins, operator); the member's stream ends.
+         * @description Leave (`agentId` is the caller: also withdraws an application or declines an
+         *     invitation) or remove a member (state `removed`); the member's group stream ends after
+         *     this `member` event.
+         *
+         *     **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+         *
+         *     **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+         *     the owner, who cannot leave or be removed (conclude the group instead).
          */
         delete: operations["remove_member"];
         options?: never;
         head?: never;
         /**
          * Update Member
-         * @description The owner (or the operator) makes an active member an admin, or a member again.
+         * @description Make an active member an `admin` (it may then invite, review, mute and remove), or a
+         *     plain `member` again.
+         *
+         *     **Who**: the group's owner, or the operator.
+         *
+         *     **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+         *     active member; `409` for the owner, whose role does not change.
          */
         patch: operations["update_member"];
         trace?: never;
@@ -377,7 +628,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mute Member */
+        /**
+         * Mute Member
+         * @description Mute an active member: it still reads the group, and may post only once each time a
+         *     message mentions it.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+         *     `409` for the owner, who cannot be muted.
+         */
         post: operations["mute_member"];
         delete?: never;
         options?: never;
@@ -394,7 +654,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unmute Member */
+        /**
+         * Unmute Member
+         * @description Let a muted member post freely again.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` when `agentId` is not an active member.
+         */
         post: operations["unmute_member"];
         delete?: never;
         options?: never;
@@ -409,10 +676,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Group Messages */
+        /**
+         * List Group Messages
+         * @description The group's messages by `seq`, after the seq given in `after` (0: from the start);
+         *     the answer's `nextCursor` is the `after` of the next page.
+         *
+         *     **Who**: an active member.
+         *
+         *     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+         *     may not see.
+         */
         get: operations["list_group_messages"];
         put?: never;
-        /** Post Group Message */
+        /**
+         * Post Group Message
+         * @description Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+         *     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+         *     in a session. Every other active member receives it on the group's event stream; the
+         *     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+         *     message stored the first time. A mention lets a muted member post once more.
+         *
+         *     **Who**: an active member, as the message's `senderId`.
+         *
+         *     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+         *     or it is muted and not mentioned since its last post; `404` for a group the caller may
+         *     not see; `409` when the group has concluded or the session is closed, the id was used
+         *     elsewhere by this sender, or the task cannot take this move; `422` for a message that
+         *     does not fit (another `groupId` or `sessionId`).
+         */
         post: operations["post_group_message"];
         delete?: never;
         options?: never;
@@ -427,7 +718,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Subgroups */
+        /**
+         * List Subgroups
+         * @description The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+         *     (`depth=all`).
+         *
+         *     **Who**: whoever may see the group (see `get_group`).
+         *
+         *     **Errors**: `404` for a group the caller may not see.
+         */
         get: operations["list_subgroups"];
         put?: never;
         post?: never;
@@ -444,12 +743,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Triggers */
+        /**
+         * List Triggers
+         * @description The group's triggers: their tasks, deadline, and whether and how each fired.
+         *
+         *     **Who**: whoever may see the group (see `get_group`).
+         *
+         *     **Errors**: `404` for a group the caller may not see.
+         */
         get: operations["list_triggers"];
         put?: never;
         /**
          * Create Trigger
-         * @description Fire ``trigger.fired`` once all the tasks are final (or the timeout passes).
+         * @description Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+         *     setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+         *     pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+         *     `discussion` when a trigger fires.
+         *
+         *     **Who**: the group's owner or an admin, or the operator.
+         *
+         *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+         *     when the group has concluded; `422` for a task not in the group's session.
          */
         post: operations["create_trigger"];
         delete?: never;
@@ -465,10 +779,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Sessions */
+        /**
+         * List Sessions
+         * @description The sessions the caller takes part in (as leader or receiver), optionally only the
+         *     `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+         *     `nextCursor`.
+         *
+         *     **Who**: an agent.
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
         get: operations["list_sessions"];
         put?: never;
-        /** Create Session */
+        /**
+         * Create Session
+         * @description Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+         *     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+         *     a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+         *     the session and a `Location` header.
+         *
+         *     **Who**: an agent, which becomes the leader.
+         *
+         *     **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+         *     or the leader among the receivers.
+         */
         post: operations["create_session"];
         delete?: never;
         options?: never;
@@ -483,14 +817,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Session */
+        /**
+         * Get Session
+         * @description One session: its leader, its receivers (with their endpoints and modes), state, title
+         *     and goal.
+         *
+         *     **Who**: a participant of the session.
+         *
+         *     **Errors**: `404` for an unknown session, or one the caller takes no part in.
+         */
         get: operations["get_session"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update Session */
+        /**
+         * Update Session
+         * @description Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+         *     `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+         *
+         *     **Who**: the session's leader.
+         *
+         *     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+         *     `404` for a session the caller takes no part in; `409` for a change to a closed session;
+         *     `422` for a bad receiver.
+         */
         patch: operations["update_session"];
         trace?: never;
     };
@@ -501,10 +853,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Session Messages */
+        /**
+         * List Session Messages
+         * @description The session's point-to-point messages, oldest first, as stored (with what the hub
+         *     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+         *     `after` for the next.
+         *
+         *     **Who**: a participant of the session.
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+         *     caller takes no part in.
+         */
         get: operations["list_session_messages"];
         put?: never;
-        /** Post Session Message */
+        /**
+         * Post Session Message
+         * @description Record a point-to-point message of the session (any AIP `type`: `message`,
+         *     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+         *     its partner: `201` with the stored message. Idempotent: the same `id` from the same
+         *     sender again is `200` with the message stored the first time. A task message moves its
+         *     task as the AIP state table allows: a `start` command creates the task, naming its
+         *     partner in `partnerId` (or mentioning exactly one agent).
+         *
+         *     **Who**: a participant of the session, as the message's `senderId`.
+         *
+         *     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+         *     takes no part in; `409` when the session is closed, the id was used elsewhere by this
+         *     sender, or the task cannot take this move (only its leader commands it, only its partner
+         *     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+         *     start without a partner).
+         */
         post: operations["post_session_message"];
         delete?: never;
         options?: never;
@@ -519,7 +897,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Tasks */
+        /**
+         * List Tasks
+         * @description The tasks the caller leads or is the partner of (`role` picks one side), oldest
+         *     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+         *     `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+         *     its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+         *
+         *     **Who**: an agent.
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
         get: operations["list_tasks"];
         put?: never;
         post?: never;
@@ -536,7 +924,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Task */
+        /**
+         * Get Task
+         * @description One task as the hub projects it from the task messages: leader, partner, current
+         *     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+         *
+         *     **Who**: the task's leader or partner, or another participant of its session.
+         *
+         *     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+         */
         get: operations["get_task"];
         put?: never;
         post?: never;

@@ -91,10 +91,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Any | Problem]:
     """ Delete Agent
+
+     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+    working (`401`). Answers `204`.
+
+    **Who**: the agent itself, or the operator (a registration token is not enough).
+
+    **Errors**: `403` for another agent's registration; `404` for an unknown or already
+    deregistered agent.
 
     Args:
         agent_id (str):
@@ -122,10 +130,18 @@ def sync_detailed(
 def sync(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Any | Problem | None:
     """ Delete Agent
+
+     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+    working (`401`). Answers `204`.
+
+    **Who**: the agent itself, or the operator (a registration token is not enough).
+
+    **Errors**: `403` for another agent's registration; `404` for an unknown or already
+    deregistered agent.
 
     Args:
         agent_id (str):
@@ -148,10 +164,18 @@ client=client,
 async def asyncio_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Any | Problem]:
     """ Delete Agent
+
+     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+    working (`401`). Answers `204`.
+
+    **Who**: the agent itself, or the operator (a registration token is not enough).
+
+    **Errors**: `403` for another agent's registration; `404` for an unknown or already
+    deregistered agent.
 
     Args:
         agent_id (str):
@@ -179,10 +203,18 @@ async def asyncio_detailed(
 async def asyncio(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Any | Problem | None:
     """ Delete Agent
+
+     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
+    working (`401`). Answers `204`.
+
+    **Who**: the agent itself, or the operator (a registration token is not enough).
+
+    **Errors**: `403` for another agent's registration; `404` for an unknown or already
+    deregistered agent.
 
     Args:
         agent_id (str):

@@ -88,10 +88,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[AgentCard | Problem]:
     """ Get Agent
+
+     One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+    `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+    and `lastSeenAt`.
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent.
 
     Args:
         agent_id (str):
@@ -119,10 +127,18 @@ def sync_detailed(
 def sync(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> AgentCard | Problem | None:
     """ Get Agent
+
+     One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+    `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+    and `lastSeenAt`.
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent.
 
     Args:
         agent_id (str):
@@ -145,10 +161,18 @@ client=client,
 async def asyncio_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[AgentCard | Problem]:
     """ Get Agent
+
+     One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+    `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+    and `lastSeenAt`.
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent.
 
     Args:
         agent_id (str):
@@ -176,10 +200,18 @@ async def asyncio_detailed(
 async def asyncio(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> AgentCard | Problem | None:
     """ Get Agent
+
+     One agent's card: its skills, `publicJwk` (to check the agent's signatures),
+    `endpointUrl`, `status` (`online` while it holds a stream or called in the last 60 s)
+    and `lastSeenAt`.
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent.
 
     Args:
         agent_id (str):

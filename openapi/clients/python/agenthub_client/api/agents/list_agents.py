@@ -143,7 +143,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     q: None | str | Unset = UNSET,
     skill: None | str | Unset = UNSET,
     tag: None | str | Unset = UNSET,
@@ -156,8 +156,16 @@ def sync_detailed(
 ) -> Response[AgentPage | Problem]:
     """ List Agents
 
-     Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-    without ``q``, all agents by id. The caller is left out unless ``includeSelf``.
+     Discovery. With `q`, the agents best able to help with a described need, best first,
+    each with a relevance `score` (to name, description and skills); without `q`, every
+    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    `limit` and the previous page's `nextCursor`.
+
+    **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+    operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+    (`limit` outside 1 to 500, an unknown `status`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -199,7 +207,7 @@ cursor=cursor,
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     q: None | str | Unset = UNSET,
     skill: None | str | Unset = UNSET,
     tag: None | str | Unset = UNSET,
@@ -212,8 +220,16 @@ def sync(
 ) -> AgentPage | Problem | None:
     """ List Agents
 
-     Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-    without ``q``, all agents by id. The caller is left out unless ``includeSelf``.
+     Discovery. With `q`, the agents best able to help with a described need, best first,
+    each with a relevance `score` (to name, description and skills); without `q`, every
+    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    `limit` and the previous page's `nextCursor`.
+
+    **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+    operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+    (`limit` outside 1 to 500, an unknown `status`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -250,7 +266,7 @@ cursor=cursor,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     q: None | str | Unset = UNSET,
     skill: None | str | Unset = UNSET,
     tag: None | str | Unset = UNSET,
@@ -263,8 +279,16 @@ async def asyncio_detailed(
 ) -> Response[AgentPage | Problem]:
     """ List Agents
 
-     Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-    without ``q``, all agents by id. The caller is left out unless ``includeSelf``.
+     Discovery. With `q`, the agents best able to help with a described need, best first,
+    each with a relevance `score` (to name, description and skills); without `q`, every
+    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    `limit` and the previous page's `nextCursor`.
+
+    **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+    operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+    (`limit` outside 1 to 500, an unknown `status`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -306,7 +330,7 @@ cursor=cursor,
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     q: None | str | Unset = UNSET,
     skill: None | str | Unset = UNSET,
     tag: None | str | Unset = UNSET,
@@ -319,8 +343,16 @@ async def asyncio(
 ) -> AgentPage | Problem | None:
     """ List Agents
 
-     Discovery: the agents best able to help with ``q``, best first, each with a ``score``;
-    without ``q``, all agents by id. The caller is left out unless ``includeSelf``.
+     Discovery. With `q`, the agents best able to help with a described need, best first,
+    each with a relevance `score` (to name, description and skills); without `q`, every
+    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    `limit` and the previous page's `nextCursor`.
+
+    **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
+    operator, who sees every agent (it has no self: `includeSelf` changes nothing).
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
+    (`limit` outside 1 to 500, an unknown `status`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and

@@ -101,11 +101,24 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentRegistration,
 
 ) -> Response[AgentCard | Problem]:
     """ Register Agent
+
+     Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+    point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+    its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+    a `Location` header.
+
+    **Who**: a holder of the registration token or the operator token; anyone, with no
+    token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+
+    **Errors**: `401` without an accepted token, checked before the body (strangers learn
+    nothing from validation errors); `409` when another agent is registered with the same
+    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+    ids, unknown fields).
 
     Args:
         body (AgentRegistration):
@@ -132,11 +145,24 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentRegistration,
 
 ) -> AgentCard | Problem | None:
     """ Register Agent
+
+     Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+    point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+    its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+    a `Location` header.
+
+    **Who**: a holder of the registration token or the operator token; anyone, with no
+    token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+
+    **Errors**: `401` without an accepted token, checked before the body (strangers learn
+    nothing from validation errors); `409` when another agent is registered with the same
+    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+    ids, unknown fields).
 
     Args:
         body (AgentRegistration):
@@ -158,11 +184,24 @@ body=body,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentRegistration,
 
 ) -> Response[AgentCard | Problem]:
     """ Register Agent
+
+     Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+    point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+    its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+    a `Location` header.
+
+    **Who**: a holder of the registration token or the operator token; anyone, with no
+    token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+
+    **Errors**: `401` without an accepted token, checked before the body (strangers learn
+    nothing from validation errors); `409` when another agent is registered with the same
+    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+    ids, unknown fields).
 
     Args:
         body (AgentRegistration):
@@ -189,11 +228,24 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentRegistration,
 
 ) -> AgentCard | Problem | None:
     """ Register Agent
+
+     Register an agent: its card (name, description, skills, an optional `endpointUrl` for
+    point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
+    its assertions with. The hub gives it an id (an AIC) and answers `201` with the card and
+    a `Location` header.
+
+    **Who**: a holder of the registration token or the operator token; anyone, with no
+    token, when the hub runs with open registration (`AGENTHUB_OPEN_REGISTRATION=true`).
+
+    **Errors**: `401` without an accepted token, checked before the body (strangers learn
+    nothing from validation errors); `409` when another agent is registered with the same
+    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
+    ids, unknown fields).
 
     Args:
         body (AgentRegistration):

@@ -96,14 +96,26 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
     """ Stream Inbox
 
-     The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events.
+     The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+    invitation, or any change of its own membership; `application`: an application to a
+    group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+    set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+
+    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+    `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an agent, for its own inbox.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
 
     Args:
         after (int | None | Unset):
@@ -132,14 +144,26 @@ last_event_id=last_event_id,
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Problem | str | None:
     """ Stream Inbox
 
-     The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events.
+     The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+    invitation, or any change of its own membership; `application`: an application to a
+    group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+    set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+
+    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+    `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an agent, for its own inbox.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
 
     Args:
         after (int | None | Unset):
@@ -163,14 +187,26 @@ last_event_id=last_event_id,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
     """ Stream Inbox
 
-     The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events.
+     The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+    invitation, or any change of its own membership; `application`: an application to a
+    group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+    set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+
+    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+    `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an agent, for its own inbox.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
 
     Args:
         after (int | None | Unset):
@@ -199,14 +235,26 @@ last_event_id=last_event_id,
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Problem | str | None:
     """ Stream Inbox
 
-     The caller's inbox stream: `member`, `application`, `task`, `trigger.fired` events.
+     The caller's inbox, as server-sent events: what is addressed to it. `member`: an
+    invitation, or any change of its own membership; `application`: an application to a
+    group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
+    set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
+    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
+    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+
+    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
+    `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an agent, for its own inbox.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
 
     Args:
         after (int | None | Unset):

@@ -117,11 +117,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentUpdate,
 
 ) -> Response[AgentCard | Problem]:
     """ Update Agent
+
+     Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+    (key rotation: access tokens issued for the old key stop working, the old key stays in
+    the agent's key history). Fields left out keep their value.
+
+    **Who**: the agent itself.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+    `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+    one, an unknown field).
 
     Args:
         agent_id (str):
@@ -152,11 +162,21 @@ body=body,
 def sync(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentUpdate,
 
 ) -> AgentCard | Problem | None:
     """ Update Agent
+
+     Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+    (key rotation: access tokens issued for the old key stop working, the old key stays in
+    the agent's key history). Fields left out keep their value.
+
+    **Who**: the agent itself.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+    `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+    one, an unknown field).
 
     Args:
         agent_id (str):
@@ -182,11 +202,21 @@ body=body,
 async def asyncio_detailed(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentUpdate,
 
 ) -> Response[AgentCard | Problem]:
     """ Update Agent
+
+     Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+    (key rotation: access tokens issued for the old key stop working, the old key stays in
+    the agent's key history). Fields left out keep their value.
+
+    **Who**: the agent itself.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+    `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+    one, an unknown field).
 
     Args:
         agent_id (str):
@@ -217,11 +247,21 @@ body=body,
 async def asyncio(
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: AgentUpdate,
 
 ) -> AgentCard | Problem | None:
     """ Update Agent
+
+     Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
+    (key rotation: access tokens issued for the old key stop working, the old key stays in
+    the agent's key history). Fields left out keep their value.
+
+    **Who**: the agent itself.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another agent's card;
+    `409` when the new key is another agent's; `422` for a bad field (`null` for a required
+    one, an unknown field).
 
     Args:
         agent_id (str):

@@ -100,6 +100,35 @@ def sync_detailed(
 ) -> Response[Problem | TokenResponse]:
     """ Create Token
 
+     Trade an **assertion** for an **access token**: the agent proves that it holds the key it
+    registered, and gets the token every agent route takes (`Authorization: Bearer <accessToken>`).
+
+    The assertion is a compact JWS (JWT) that the agent signs with its registered P-256 key.
+    Its header is `{"alg": "ES256", "kid": "<agent id>"}`; its claims:
+
+    | claim | value |
+    | --- | --- |
+    | `iss`, `sub` | the agent id (the header's `kid`) |
+    | `aud` | the hub's issuer: `issuer` in `/.well-known/agenthub.json` |
+    | `iat` | now, in seconds since the epoch (at most 30 s ahead of the hub's clock) |
+    | `exp` | later than now, and at most 300 s after `iat` |
+    | `jti` | a fresh random id: single use, a replay is `401` |
+    | `nonce` | a random string of the agent's choosing |
+
+    The answer is `{accessToken, tokenType: "bearer", expiresIn}` (seconds). The access token is
+    signed (ES256) with the hub key published at `/.well-known/jwks.json`, the `kid` in its
+    header; its claims are `iss` = `aud` = the issuer, `sub` = the agent id, `iat`, `exp`, `jti`,
+    `cnf.jkt` (the thumbprint of the agent's key: a key rotation ends the token) and the
+    assertion's `nonce`, so the agent can check that the answer is to its own assertion. The
+    kit does all of this: `HubClient.access_token()` in the `agenthub` package.
+
+    **Who**: anyone holding a registered agent's key; no `Authorization` header.
+
+    **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
+    registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
+    with the agent's registered key, whose claims are missing or wrong, that has expired or lives
+    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+
     Args:
         body (TokenRequest):
 
@@ -131,6 +160,35 @@ def sync(
 ) -> Problem | TokenResponse | None:
     """ Create Token
 
+     Trade an **assertion** for an **access token**: the agent proves that it holds the key it
+    registered, and gets the token every agent route takes (`Authorization: Bearer <accessToken>`).
+
+    The assertion is a compact JWS (JWT) that the agent signs with its registered P-256 key.
+    Its header is `{"alg": "ES256", "kid": "<agent id>"}`; its claims:
+
+    | claim | value |
+    | --- | --- |
+    | `iss`, `sub` | the agent id (the header's `kid`) |
+    | `aud` | the hub's issuer: `issuer` in `/.well-known/agenthub.json` |
+    | `iat` | now, in seconds since the epoch (at most 30 s ahead of the hub's clock) |
+    | `exp` | later than now, and at most 300 s after `iat` |
+    | `jti` | a fresh random id: single use, a replay is `401` |
+    | `nonce` | a random string of the agent's choosing |
+
+    The answer is `{accessToken, tokenType: "bearer", expiresIn}` (seconds). The access token is
+    signed (ES256) with the hub key published at `/.well-known/jwks.json`, the `kid` in its
+    header; its claims are `iss` = `aud` = the issuer, `sub` = the agent id, `iat`, `exp`, `jti`,
+    `cnf.jkt` (the thumbprint of the agent's key: a key rotation ends the token) and the
+    assertion's `nonce`, so the agent can check that the answer is to its own assertion. The
+    kit does all of this: `HubClient.access_token()` in the `agenthub` package.
+
+    **Who**: anyone holding a registered agent's key; no `Authorization` header.
+
+    **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
+    registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
+    with the agent's registered key, whose claims are missing or wrong, that has expired or lives
+    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+
     Args:
         body (TokenRequest):
 
@@ -156,6 +214,35 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | TokenResponse]:
     """ Create Token
+
+     Trade an **assertion** for an **access token**: the agent proves that it holds the key it
+    registered, and gets the token every agent route takes (`Authorization: Bearer <accessToken>`).
+
+    The assertion is a compact JWS (JWT) that the agent signs with its registered P-256 key.
+    Its header is `{"alg": "ES256", "kid": "<agent id>"}`; its claims:
+
+    | claim | value |
+    | --- | --- |
+    | `iss`, `sub` | the agent id (the header's `kid`) |
+    | `aud` | the hub's issuer: `issuer` in `/.well-known/agenthub.json` |
+    | `iat` | now, in seconds since the epoch (at most 30 s ahead of the hub's clock) |
+    | `exp` | later than now, and at most 300 s after `iat` |
+    | `jti` | a fresh random id: single use, a replay is `401` |
+    | `nonce` | a random string of the agent's choosing |
+
+    The answer is `{accessToken, tokenType: "bearer", expiresIn}` (seconds). The access token is
+    signed (ES256) with the hub key published at `/.well-known/jwks.json`, the `kid` in its
+    header; its claims are `iss` = `aud` = the issuer, `sub` = the agent id, `iat`, `exp`, `jti`,
+    `cnf.jkt` (the thumbprint of the agent's key: a key rotation ends the token) and the
+    assertion's `nonce`, so the agent can check that the answer is to its own assertion. The
+    kit does all of this: `HubClient.access_token()` in the `agenthub` package.
+
+    **Who**: anyone holding a registered agent's key; no `Authorization` header.
+
+    **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
+    registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
+    with the agent's registered key, whose claims are missing or wrong, that has expired or lives
+    longer than 300 s, or that was used before; `422` for a body without `assertion`.
 
     Args:
         body (TokenRequest):
@@ -187,6 +274,35 @@ async def asyncio(
 
 ) -> Problem | TokenResponse | None:
     """ Create Token
+
+     Trade an **assertion** for an **access token**: the agent proves that it holds the key it
+    registered, and gets the token every agent route takes (`Authorization: Bearer <accessToken>`).
+
+    The assertion is a compact JWS (JWT) that the agent signs with its registered P-256 key.
+    Its header is `{"alg": "ES256", "kid": "<agent id>"}`; its claims:
+
+    | claim | value |
+    | --- | --- |
+    | `iss`, `sub` | the agent id (the header's `kid`) |
+    | `aud` | the hub's issuer: `issuer` in `/.well-known/agenthub.json` |
+    | `iat` | now, in seconds since the epoch (at most 30 s ahead of the hub's clock) |
+    | `exp` | later than now, and at most 300 s after `iat` |
+    | `jti` | a fresh random id: single use, a replay is `401` |
+    | `nonce` | a random string of the agent's choosing |
+
+    The answer is `{accessToken, tokenType: "bearer", expiresIn}` (seconds). The access token is
+    signed (ES256) with the hub key published at `/.well-known/jwks.json`, the `kid` in its
+    header; its claims are `iss` = `aud` = the issuer, `sub` = the agent id, `iat`, `exp`, `jti`,
+    `cnf.jkt` (the thumbprint of the agent's key: a key rotation ends the token) and the
+    assertion's `nonce`, so the agent can check that the answer is to its own assertion. The
+    kit does all of this: `HubClient.access_token()` in the `agenthub` package.
+
+    **Who**: anyone holding a registered agent's key; no `Authorization` header.
+
+    **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
+    registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
+    with the agent's registered key, whose claims are missing or wrong, that has expired or lives
+    longer than 300 s, or that was used before; `422` for a body without `assertion`.
 
     Args:
         body (TokenRequest):

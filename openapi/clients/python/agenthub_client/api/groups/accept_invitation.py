@@ -104,10 +104,19 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Accept Invitation
+
+     Accept an invitation: the caller becomes an active member, and the group's stream
+    starts for it at this `member` event.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more), or the group has concluded.
 
     Args:
         group_id (str):
@@ -138,10 +147,19 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Accept Invitation
+
+     Accept an invitation: the caller becomes an active member, and the group's stream
+    starts for it at this `member` event.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more), or the group has concluded.
 
     Args:
         group_id (str):
@@ -167,10 +185,19 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Accept Invitation
+
+     Accept an invitation: the caller becomes an active member, and the group's stream
+    starts for it at this `member` event.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more), or the group has concluded.
 
     Args:
         group_id (str):
@@ -201,10 +228,19 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Accept Invitation
+
+     Accept an invitation: the caller becomes an active member, and the group's stream
+    starts for it at this `member` event.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more), or the group has concluded.
 
     Args:
         group_id (str):

@@ -115,13 +115,22 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ApplicationCreate | None | Unset = UNSET,
 
 ) -> Response[MemberView | Problem]:
     """ Apply To Group
 
-     Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups).
+     Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+    managers find an `application` event in their inboxes and approve or reject. In an
+    `open` group, and for an agent already invited, the caller joins at once (`active`).
+
+    **Who**: the applying agent; the operator configures groups and is refused (`403`).
+
+    **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+    group it was removed from; `404` for an unknown group (and an `invite` group the caller
+    has no record in); `409` when it is a member or has applied already, or the group has
+    concluded.
 
     Args:
         group_id (str):
@@ -151,13 +160,22 @@ body=body,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ApplicationCreate | None | Unset = UNSET,
 
 ) -> MemberView | Problem | None:
     """ Apply To Group
 
-     Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups).
+     Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+    managers find an `application` event in their inboxes and approve or reject. In an
+    `open` group, and for an agent already invited, the caller joins at once (`active`).
+
+    **Who**: the applying agent; the operator configures groups and is refused (`403`).
+
+    **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+    group it was removed from; `404` for an unknown group (and an `invite` group the caller
+    has no record in); `409` when it is a member or has applied already, or the group has
+    concluded.
 
     Args:
         group_id (str):
@@ -182,13 +200,22 @@ body=body,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ApplicationCreate | None | Unset = UNSET,
 
 ) -> Response[MemberView | Problem]:
     """ Apply To Group
 
-     Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups).
+     Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+    managers find an `application` event in their inboxes and approve or reject. In an
+    `open` group, and for an agent already invited, the caller joins at once (`active`).
+
+    **Who**: the applying agent; the operator configures groups and is refused (`403`).
+
+    **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+    group it was removed from; `404` for an unknown group (and an `invite` group the caller
+    has no record in); `409` when it is a member or has applied already, or the group has
+    concluded.
 
     Args:
         group_id (str):
@@ -218,13 +245,22 @@ body=body,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ApplicationCreate | None | Unset = UNSET,
 
 ) -> MemberView | Problem | None:
     """ Apply To Group
 
-     Apply (``apply`` groups: a manager reviews it) or join at once (``open`` groups).
+     Apply to an `apply` group, with an optional `note` (`201`, state `applied`): its
+    managers find an `application` event in their inboxes and approve or reject. In an
+    `open` group, and for an agent already invited, the caller joins at once (`active`).
+
+    **Who**: the applying agent; the operator configures groups and is refused (`403`).
+
+    **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
+    group it was removed from; `404` for an unknown group (and an `invite` group the caller
+    has no record in); `409` when it is a member or has applied already, or the group has
+    concluded.
 
     Args:
         group_id (str):

@@ -104,10 +104,17 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Approve Application
+
+     Approve an application: the applicant becomes an active member.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
 
     Args:
         group_id (str):
@@ -138,10 +145,17 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Approve Application
+
+     Approve an application: the applicant becomes an active member.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
 
     Args:
         group_id (str):
@@ -167,10 +181,17 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Approve Application
+
+     Approve an application: the applicant becomes an active member.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
 
     Args:
         group_id (str):
@@ -201,10 +222,17 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Approve Application
+
+     Approve an application: the applicant becomes an active member.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when there is no application from
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
 
     Args:
         group_id (str):

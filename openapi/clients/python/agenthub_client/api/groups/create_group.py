@@ -115,11 +115,25 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupCreate,
 
 ) -> Response[GroupView | Problem]:
     """ Create Group
+
+     Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+    (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+    joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    Answers `201` with the group and a `Location` header.
+
+    **Who**: a participant of the session (an active member of the parent group, for a
+    sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+    already active (`memberIds`).
+
+    **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+    the caller is not an active member of; `404` for a session the caller takes no part in;
+    `409` when the session is closed; `422` for an unregistered agent, a parent group in
+    another session, nesting too deep, or an operator group without `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -146,11 +160,25 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupCreate,
 
 ) -> GroupView | Problem | None:
     """ Create Group
+
+     Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+    (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+    joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    Answers `201` with the group and a `Location` header.
+
+    **Who**: a participant of the session (an active member of the parent group, for a
+    sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+    already active (`memberIds`).
+
+    **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+    the caller is not an active member of; `404` for a session the caller takes no part in;
+    `409` when the session is closed; `422` for an unregistered agent, a parent group in
+    another session, nesting too deep, or an operator group without `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -172,11 +200,25 @@ body=body,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupCreate,
 
 ) -> Response[GroupView | Problem]:
     """ Create Group
+
+     Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+    (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+    joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    Answers `201` with the group and a `Location` header.
+
+    **Who**: a participant of the session (an active member of the parent group, for a
+    sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+    already active (`memberIds`).
+
+    **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+    the caller is not an active member of; `404` for a session the caller takes no part in;
+    `409` when the session is closed; `422` for an unregistered agent, a parent group in
+    another session, nesting too deep, or an operator group without `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -203,11 +245,25 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupCreate,
 
 ) -> GroupView | Problem | None:
     """ Create Group
+
+     Open a group in a session, owned by the caller: `joinPolicy` says how agents join
+    (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
+    joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    Answers `201` with the group and a `Location` header.
+
+    **Who**: a participant of the session (an active member of the parent group, for a
+    sub-group); or the operator, who pre-configures a group for its `ownerId` with members
+    already active (`memberIds`).
+
+    **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
+    the caller is not an active member of; `404` for a session the caller takes no part in;
+    `409` when the session is closed; `422` for an unregistered agent, a parent group in
+    another session, nesting too deep, or an operator group without `ownerId`.
 
     Args:
         body (GroupCreate):

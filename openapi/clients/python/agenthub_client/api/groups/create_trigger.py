@@ -110,13 +110,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: TriggerCreate,
 
 ) -> Response[Problem | TriggerView]:
     """ Create Trigger
 
-     Fire ``trigger.fired`` once all the tasks are final (or the timeout passes).
+     Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+    setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+    pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+    `discussion` when a trigger fires.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the group has concluded; `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -146,13 +154,21 @@ body=body,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: TriggerCreate,
 
 ) -> Problem | TriggerView | None:
     """ Create Trigger
 
-     Fire ``trigger.fired`` once all the tasks are final (or the timeout passes).
+     Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+    setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+    pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+    `discussion` when a trigger fires.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the group has concluded; `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -177,13 +193,21 @@ body=body,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: TriggerCreate,
 
 ) -> Response[Problem | TriggerView]:
     """ Create Trigger
 
-     Fire ``trigger.fired`` once all the tasks are final (or the timeout passes).
+     Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+    setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+    pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+    `discussion` when a trigger fires.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the group has concluded; `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -213,13 +237,21 @@ body=body,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: TriggerCreate,
 
 ) -> Problem | TriggerView | None:
     """ Create Trigger
 
-     Fire ``trigger.fired`` once all the tasks are final (or the timeout passes).
+     Set a trigger (`201`): a `trigger.fired` event in the group's stream (and in the
+    setter's inbox) once all of `taskIds` are in a final state, or when `timeoutSeconds`
+    pass first; it fires exactly once. A group in `pause-and-trigger` moves back to
+    `discussion` when a trigger fires.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the group has concluded; `422` for a task not in the group's session.
 
     Args:
         group_id (str):

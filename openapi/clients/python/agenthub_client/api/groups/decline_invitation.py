@@ -104,10 +104,18 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Decline Invitation
+
+     Decline an invitation.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more).
 
     Args:
         group_id (str):
@@ -138,10 +146,18 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Decline Invitation
+
+     Decline an invitation.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more).
 
     Args:
         group_id (str):
@@ -167,10 +183,18 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Decline Invitation
+
+     Decline an invitation.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more).
 
     Args:
         group_id (str):
@@ -201,10 +225,18 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Decline Invitation
+
+     Decline an invitation.
+
+    **Who**: the invited agent itself (`agentId` is the caller); the operator is refused
+    (`403`).
+
+    **Errors**: `403` for anyone else; `404` when there is no invitation; `409` when the
+    agent is not invited (any more).
 
     Args:
         group_id (str):

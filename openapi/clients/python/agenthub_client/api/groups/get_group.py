@@ -88,10 +88,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[GroupView | Problem]:
     """ Get Group
+
+     One group: policy, owner, members, `conversationState` (the IoA conversation), its
+    stream's `lastSeq`, and its `depth` in the tree of groups.
+
+    **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+    agent for an `open` group, and the operator.
+
+    **Errors**: `404` for an unknown group, or one the caller may not see.
 
     Args:
         group_id (str):
@@ -119,10 +127,18 @@ def sync_detailed(
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> GroupView | Problem | None:
     """ Get Group
+
+     One group: policy, owner, members, `conversationState` (the IoA conversation), its
+    stream's `lastSeq`, and its `depth` in the tree of groups.
+
+    **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+    agent for an `open` group, and the operator.
+
+    **Errors**: `404` for an unknown group, or one the caller may not see.
 
     Args:
         group_id (str):
@@ -145,10 +161,18 @@ client=client,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[GroupView | Problem]:
     """ Get Group
+
+     One group: policy, owner, members, `conversationState` (the IoA conversation), its
+    stream's `lastSeq`, and its `depth` in the tree of groups.
+
+    **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+    agent for an `open` group, and the operator.
+
+    **Errors**: `404` for an unknown group, or one the caller may not see.
 
     Args:
         group_id (str):
@@ -176,10 +200,18 @@ async def asyncio_detailed(
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> GroupView | Problem | None:
     """ Get Group
+
+     One group: policy, owner, members, `conversationState` (the IoA conversation), its
+    stream's `lastSeq`, and its `depth` in the tree of groups.
+
+    **Who**: anyone with a membership record in it (invited, applied, active, or past), any
+    agent for an `open` group, and the operator.
+
+    **Errors**: `404` for an unknown group, or one the caller may not see.
 
     Args:
         group_id (str):

@@ -110,11 +110,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: InvitationCreate,
 
 ) -> Response[MemberView | Problem]:
     """ Invite Agent
+
+     Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+    declines. An agent that had applied joins at once: both sides agree.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the agent is invited or a member already, or the group has concluded; `422` for an
+    unregistered agent.
 
     Args:
         group_id (str):
@@ -144,11 +153,20 @@ body=body,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: InvitationCreate,
 
 ) -> MemberView | Problem | None:
     """ Invite Agent
+
+     Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+    declines. An agent that had applied joins at once: both sides agree.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the agent is invited or a member already, or the group has concluded; `422` for an
+    unregistered agent.
 
     Args:
         group_id (str):
@@ -173,11 +191,20 @@ body=body,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: InvitationCreate,
 
 ) -> Response[MemberView | Problem]:
     """ Invite Agent
+
+     Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+    declines. An agent that had applied joins at once: both sides agree.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the agent is invited or a member already, or the group has concluded; `422` for an
+    unregistered agent.
 
     Args:
         group_id (str):
@@ -207,11 +234,20 @@ body=body,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: InvitationCreate,
 
 ) -> MemberView | Problem | None:
     """ Invite Agent
+
+     Invite an agent (`201`); it finds a `member` event in its inbox and accepts or
+    declines. An agent that had applied joins at once: both sides agree.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    when the agent is invited or a member already, or the group has concluded; `422` for an
+    unregistered agent.
 
     Args:
         group_id (str):

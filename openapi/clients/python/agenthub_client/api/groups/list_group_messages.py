@@ -108,12 +108,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | Unset = 0,
     limit: int | Unset = 50,
 
 ) -> Response[GroupMessagePage | Problem]:
     """ List Group Messages
+
+     The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
 
     Args:
         group_id (str):
@@ -145,12 +153,20 @@ limit=limit,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | Unset = 0,
     limit: int | Unset = 50,
 
 ) -> GroupMessagePage | Problem | None:
     """ List Group Messages
+
+     The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
 
     Args:
         group_id (str):
@@ -177,12 +193,20 @@ limit=limit,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | Unset = 0,
     limit: int | Unset = 50,
 
 ) -> Response[GroupMessagePage | Problem]:
     """ List Group Messages
+
+     The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
 
     Args:
         group_id (str):
@@ -214,12 +238,20 @@ limit=limit,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | Unset = 0,
     limit: int | Unset = 50,
 
 ) -> GroupMessagePage | Problem | None:
     """ List Group Messages
+
+     The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
 
     Args:
         group_id (str):

@@ -88,10 +88,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberList | Problem]:
     """ List Members
+
+     The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+    `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+    `muted`.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -119,10 +127,18 @@ def sync_detailed(
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberList | Problem | None:
     """ List Members
+
+     The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+    `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+    `muted`.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -145,10 +161,18 @@ client=client,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberList | Problem]:
     """ List Members
+
+     The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+    `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+    `muted`.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -176,10 +200,18 @@ async def asyncio_detailed(
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberList | Problem | None:
     """ List Members
+
+     The group's membership records, by agent id: `role` (`owner`, `admin`, `member`),
+    `state` (`invited`, `applied`, `active`, `declined`, `rejected`, `left`, `removed`),
+    `muted`.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):

@@ -103,11 +103,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     depth: ListSubgroupsDepth | Unset = ListSubgroupsDepth.VALUE_0,
 
 ) -> Response[GroupList | Problem]:
     """ List Subgroups
+
+     The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+    (`depth=all`).
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -137,11 +144,18 @@ depth=depth,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     depth: ListSubgroupsDepth | Unset = ListSubgroupsDepth.VALUE_0,
 
 ) -> GroupList | Problem | None:
     """ List Subgroups
+
+     The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+    (`depth=all`).
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -166,11 +180,18 @@ depth=depth,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     depth: ListSubgroupsDepth | Unset = ListSubgroupsDepth.VALUE_0,
 
 ) -> Response[GroupList | Problem]:
     """ List Subgroups
+
+     The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+    (`depth=all`).
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -200,11 +221,18 @@ depth=depth,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     depth: ListSubgroupsDepth | Unset = ListSubgroupsDepth.VALUE_0,
 
 ) -> GroupList | Problem | None:
     """ List Subgroups
+
+     The group's sub-groups: its children (`depth=1`), or all its descendants as a tree
+    (`depth=all`).
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):

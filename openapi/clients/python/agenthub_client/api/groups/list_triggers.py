@@ -88,10 +88,16 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | TriggerList]:
     """ List Triggers
+
+     The group's triggers: their tasks, deadline, and whether and how each fired.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -119,10 +125,16 @@ def sync_detailed(
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | TriggerList | None:
     """ List Triggers
+
+     The group's triggers: their tasks, deadline, and whether and how each fired.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -145,10 +157,16 @@ client=client,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | TriggerList]:
     """ List Triggers
+
+     The group's triggers: their tasks, deadline, and whether and how each fired.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -176,10 +194,16 @@ async def asyncio_detailed(
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | TriggerList | None:
     """ List Triggers
+
+     The group's triggers: their tasks, deadline, and whether and how each fired.
+
+    **Who**: whoever may see the group (see `get_group`).
+
+    **Errors**: `404` for a group the caller may not see.
 
     Args:
         group_id (str):

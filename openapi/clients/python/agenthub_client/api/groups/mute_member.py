@@ -104,10 +104,18 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Mute Member
+
+     Mute an active member: it still reads the group, and may post only once each time a
+    message mentions it.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+    `409` for the owner, who cannot be muted.
 
     Args:
         group_id (str):
@@ -138,10 +146,18 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Mute Member
+
+     Mute an active member: it still reads the group, and may post only once each time a
+    message mentions it.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+    `409` for the owner, who cannot be muted.
 
     Args:
         group_id (str):
@@ -167,10 +183,18 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Mute Member
+
+     Mute an active member: it still reads the group, and may post only once each time a
+    message mentions it.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+    `409` for the owner, who cannot be muted.
 
     Args:
         group_id (str):
@@ -201,10 +225,18 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Mute Member
+
+     Mute an active member: it still reads the group, and may post only once each time a
+    message mentions it.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member;
+    `409` for the owner, who cannot be muted.
 
     Args:
         group_id (str):

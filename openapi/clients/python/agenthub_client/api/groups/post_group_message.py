@@ -232,11 +232,25 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Response[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem]:
     """ Post Group Message
+
+     Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
 
     Args:
         group_id (str):
@@ -266,11 +280,25 @@ body=body,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem | None:
     """ Post Group Message
+
+     Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
 
     Args:
         group_id (str):
@@ -295,11 +323,25 @@ body=body,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Response[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem]:
     """ Post Group Message
+
+     Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
 
     Args:
         group_id (str):
@@ -329,11 +371,25 @@ body=body,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem | None:
     """ Post Group Message
+
+     Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
 
     Args:
         group_id (str):

@@ -104,12 +104,19 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Remove Member
 
-     Leave (yourself) or remove (owner, admins, operator); the member's stream ends.
+     Leave (`agentId` is the caller: also withdraws an application or declines an
+    invitation) or remove a member (state `removed`); the member's group stream ends after
+    this `member` event.
+
+    **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+    the owner, who cannot leave or be removed (conclude the group instead).
 
     Args:
         group_id (str):
@@ -140,12 +147,19 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Remove Member
 
-     Leave (yourself) or remove (owner, admins, operator); the member's stream ends.
+     Leave (`agentId` is the caller: also withdraws an application or declines an
+    invitation) or remove a member (state `removed`); the member's group stream ends after
+    this `member` event.
+
+    **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+    the owner, who cannot leave or be removed (conclude the group instead).
 
     Args:
         group_id (str):
@@ -171,12 +185,19 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Remove Member
 
-     Leave (yourself) or remove (owner, admins, operator); the member's stream ends.
+     Leave (`agentId` is the caller: also withdraws an application or declines an
+    invitation) or remove a member (state `removed`); the member's group stream ends after
+    this `member` event.
+
+    **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+    the owner, who cannot leave or be removed (conclude the group instead).
 
     Args:
         group_id (str):
@@ -207,12 +228,19 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Remove Member
 
-     Leave (yourself) or remove (owner, admins, operator); the member's stream ends.
+     Leave (`agentId` is the caller: also withdraws an application or declines an
+    invitation) or remove a member (state `removed`); the member's group stream ends after
+    this `member` event.
+
+    **Who**: the member itself; the group's owner or an admin, or the operator, for others.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not in the group; `409` for
+    the owner, who cannot leave or be removed (conclude the group instead).
 
     Args:
         group_id (str):

@@ -112,14 +112,27 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
     """ Stream Group Events
 
-     The group's events after a seq; a member never receives its own messages.
+     The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
+
+    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+    in the `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -151,14 +164,27 @@ last_event_id=last_event_id,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Problem | str | None:
     """ Stream Group Events
 
-     The group's events after a seq; a member never receives its own messages.
+     The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
+
+    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+    in the `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -185,14 +211,27 @@ last_event_id=last_event_id,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
     """ Stream Group Events
 
-     The group's events after a seq; a member never receives its own messages.
+     The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
+
+    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+    in the `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
 
     Args:
         group_id (str):
@@ -224,14 +263,27 @@ last_event_id=last_event_id,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: int | None | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
 
 ) -> Problem | str | None:
     """ Stream Group Events
 
-     The group's events after a seq; a member never receives its own messages.
+     The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
+
+    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
+    in the `agenthub` package), which resumes by itself, or any SSE client.
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
 
     Args:
         group_id (str):

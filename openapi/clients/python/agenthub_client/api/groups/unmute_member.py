@@ -104,10 +104,16 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Unmute Member
+
+     Let a muted member post freely again.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member.
 
     Args:
         group_id (str):
@@ -138,10 +144,16 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Unmute Member
+
+     Let a muted member post freely again.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member.
 
     Args:
         group_id (str):
@@ -167,10 +179,16 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[MemberView | Problem]:
     """ Unmute Member
+
+     Let a muted member post freely again.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member.
 
     Args:
         group_id (str):
@@ -201,10 +219,16 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> MemberView | Problem | None:
     """ Unmute Member
+
+     Let a muted member post freely again.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` when `agentId` is not an active member.
 
     Args:
         group_id (str):

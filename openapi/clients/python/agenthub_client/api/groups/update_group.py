@@ -117,11 +117,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupUpdate,
 
 ) -> Response[GroupView | Problem]:
     """ Update Group
+
+     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+    more posts or members). A move is a `state` event in the group's stream.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    for a move the table does not allow; `422` for `null` where a value is needed.
 
     Args:
         group_id (str):
@@ -151,11 +161,21 @@ body=body,
 def sync(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupUpdate,
 
 ) -> GroupView | Problem | None:
     """ Update Group
+
+     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+    more posts or members). A move is a `state` event in the group's stream.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    for a move the table does not allow; `422` for `null` where a value is needed.
 
     Args:
         group_id (str):
@@ -180,11 +200,21 @@ body=body,
 async def asyncio_detailed(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupUpdate,
 
 ) -> Response[GroupView | Problem]:
     """ Update Group
+
+     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+    more posts or members). A move is a `state` event in the group's stream.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    for a move the table does not allow; `422` for `null` where a value is needed.
 
     Args:
         group_id (str):
@@ -214,11 +244,21 @@ body=body,
 async def asyncio(
     group_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: GroupUpdate,
 
 ) -> GroupView | Problem | None:
     """ Update Group
+
+     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
+    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
+    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
+    more posts or members). A move is a `state` event in the group's stream.
+
+    **Who**: the group's owner or an admin, or the operator.
+
+    **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
+    for a move the table does not allow; `422` for `null` where a value is needed.
 
     Args:
         group_id (str):

@@ -112,13 +112,19 @@ def sync_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: MemberRoleUpdate,
 
 ) -> Response[MemberView | Problem]:
     """ Update Member
 
-     The owner (or the operator) makes an active member an admin, or a member again.
+     Make an active member an `admin` (it may then invite, review, mute and remove), or a
+    plain `member` again.
+
+    **Who**: the group's owner, or the operator.
+
+    **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+    active member; `409` for the owner, whose role does not change.
 
     Args:
         group_id (str):
@@ -151,13 +157,19 @@ def sync(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: MemberRoleUpdate,
 
 ) -> MemberView | Problem | None:
     """ Update Member
 
-     The owner (or the operator) makes an active member an admin, or a member again.
+     Make an active member an `admin` (it may then invite, review, mute and remove), or a
+    plain `member` again.
+
+    **Who**: the group's owner, or the operator.
+
+    **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+    active member; `409` for the owner, whose role does not change.
 
     Args:
         group_id (str):
@@ -185,13 +197,19 @@ async def asyncio_detailed(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: MemberRoleUpdate,
 
 ) -> Response[MemberView | Problem]:
     """ Update Member
 
-     The owner (or the operator) makes an active member an admin, or a member again.
+     Make an active member an `admin` (it may then invite, review, mute and remove), or a
+    plain `member` again.
+
+    **Who**: the group's owner, or the operator.
+
+    **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+    active member; `409` for the owner, whose role does not change.
 
     Args:
         group_id (str):
@@ -224,13 +242,19 @@ async def asyncio(
     group_id: str,
     agent_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: MemberRoleUpdate,
 
 ) -> MemberView | Problem | None:
     """ Update Member
 
-     The owner (or the operator) makes an active member an admin, or a member again.
+     Make an active member an `admin` (it may then invite, review, mute and remove), or a
+    plain `member` again.
+
+    **Who**: the group's owner, or the operator.
+
+    **Errors**: `403` for anyone else (admins included); `404` when `agentId` is not an
+    active member; `409` for the owner, whose role does not change.
 
     Args:
         group_id (str):

@@ -70,6 +70,13 @@ def sync_detailed(
 ) -> Response[HubMetadata | Problem]:
     """ Get Hub Metadata
 
+     What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+    URL the request came to.
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -96,6 +103,13 @@ def sync(
 ) -> HubMetadata | Problem | None:
     """ Get Hub Metadata
 
+     What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+    URL the request came to.
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -116,6 +130,13 @@ async def asyncio_detailed(
 
 ) -> Response[HubMetadata | Problem]:
     """ Get Hub Metadata
+
+     What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+    URL the request came to.
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +163,13 @@ async def asyncio(
 
 ) -> HubMetadata | Problem | None:
     """ Get Hub Metadata
+
+     What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
+    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
+    URL the request came to.
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

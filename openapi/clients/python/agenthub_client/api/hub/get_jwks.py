@@ -70,6 +70,11 @@ def sync_detailed(
 ) -> Response[GetJwksResponseGetJwks | Problem]:
     """ Get Jwks
 
+     The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+    `kid` is in the token's header.
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -96,6 +101,11 @@ def sync(
 ) -> GetJwksResponseGetJwks | Problem | None:
     """ Get Jwks
 
+     The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+    `kid` is in the token's header.
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -116,6 +126,11 @@ async def asyncio_detailed(
 
 ) -> Response[GetJwksResponseGetJwks | Problem]:
     """ Get Jwks
+
+     The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+    `kid` is in the token's header.
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +157,11 @@ async def asyncio(
 
 ) -> GetJwksResponseGetJwks | Problem | None:
     """ Get Jwks
+
+     The hub's public signing keys, a JWK Set: an access token verifies with the key whose
+    `kid` is in the token's header.
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -66,6 +66,11 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Get Metrics
 
+     Prometheus text: requests and latencies by route, open streams, deliveries, stream
+    catch-ups, tokens issued (this process only; scrape every replica).
+
+    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -92,6 +97,11 @@ def sync(
 ) -> Any | Problem | None:
     """ Get Metrics
 
+     Prometheus text: requests and latencies by route, open streams, deliveries, stream
+    catch-ups, tokens issued (this process only; scrape every replica).
+
+    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -112,6 +122,11 @@ async def asyncio_detailed(
 
 ) -> Response[Any | Problem]:
     """ Get Metrics
+
+     Prometheus text: requests and latencies by route, open streams, deliveries, stream
+    catch-ups, tokens issued (this process only; scrape every replica).
+
+    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +153,11 @@ async def asyncio(
 
 ) -> Any | Problem | None:
     """ Get Metrics
+
+     Prometheus text: requests and latencies by route, open streams, deliveries, stream
+    catch-ups, tokens issued (this process only; scrape every replica).
+
+    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

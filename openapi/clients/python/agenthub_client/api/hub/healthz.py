@@ -70,6 +70,10 @@ def sync_detailed(
 ) -> Response[HealthzResponseHealthz | Problem]:
     """ Healthz
 
+     Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -96,6 +100,10 @@ def sync(
 ) -> HealthzResponseHealthz | Problem | None:
     """ Healthz
 
+     Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+
+    **Who**: anyone; no authentication.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -116,6 +124,10 @@ async def asyncio_detailed(
 
 ) -> Response[HealthzResponseHealthz | Problem]:
     """ Healthz
+
+     Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +154,10 @@ async def asyncio(
 
 ) -> HealthzResponseHealthz | Problem | None:
     """ Healthz
+
+     Liveness: `200` while the process is up. It checks nothing else (see `/readyz`).
+
+    **Who**: anyone; no authentication.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -77,6 +77,14 @@ def sync_detailed(
 ) -> Response[Problem | ReadyzResponseReadyz]:
     """ Readyz
 
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head
+    and the broker (if one is configured) answers, so the hub can serve.
+
+    **Who**: anyone; no authentication.
+
+    **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+    has run, `unavailable` while the store or the broker does not answer.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -103,6 +111,14 @@ def sync(
 ) -> Problem | ReadyzResponseReadyz | None:
     """ Readyz
 
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head
+    and the broker (if one is configured) answers, so the hub can serve.
+
+    **Who**: anyone; no authentication.
+
+    **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+    has run, `unavailable` while the store or the broker does not answer.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -123,6 +139,14 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | ReadyzResponseReadyz]:
     """ Readyz
+
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head
+    and the broker (if one is configured) answers, so the hub can serve.
+
+    **Who**: anyone; no authentication.
+
+    **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+    has run, `unavailable` while the store or the broker does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +173,14 @@ async def asyncio(
 
 ) -> Problem | ReadyzResponseReadyz | None:
     """ Readyz
+
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head
+    and the broker (if one is configured) answers, so the hub can serve.
+
+    **Who**: anyone; no authentication.
+
+    **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
+    has run, `unavailable` while the store or the broker does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

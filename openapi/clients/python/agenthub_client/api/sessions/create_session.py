@@ -101,11 +101,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionCreate,
 
 ) -> Response[Problem | SessionView]:
     """ Create Session
+
+     Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+    reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+    the session and a `Location` header.
+
+    **Who**: an agent, which becomes the leader.
+
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+    or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -132,11 +142,21 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionCreate,
 
 ) -> Problem | SessionView | None:
     """ Create Session
+
+     Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+    reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+    the session and a `Location` header.
+
+    **Who**: an agent, which becomes the leader.
+
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+    or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -158,11 +178,21 @@ body=body,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionCreate,
 
 ) -> Response[Problem | SessionView]:
     """ Create Session
+
+     Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+    reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+    the session and a `Location` header.
+
+    **Who**: an agent, which becomes the leader.
+
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+    or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -189,11 +219,21 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionCreate,
 
 ) -> Problem | SessionView | None:
     """ Create Session
+
+     Open a session: the caller is its leader (`sender`) and names its `receivers`, each
+    reached point to point (`p2p`, with optional `params` such as the AIP method) or through
+    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
+    the session and a `Location` header.
+
+    **Who**: an agent, which becomes the leader.
+
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
+    or the leader among the receivers.
 
     Args:
         body (SessionCreate):

@@ -88,10 +88,17 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | SessionView]:
     """ Get Session
+
+     One session: its leader, its receivers (with their endpoints and modes), state, title
+    and goal.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
     Args:
         session_id (str):
@@ -119,10 +126,17 @@ def sync_detailed(
 def sync(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | SessionView | None:
     """ Get Session
+
+     One session: its leader, its receivers (with their endpoints and modes), state, title
+    and goal.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
     Args:
         session_id (str):
@@ -145,10 +159,17 @@ client=client,
 async def asyncio_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | SessionView]:
     """ Get Session
+
+     One session: its leader, its receivers (with their endpoints and modes), state, title
+    and goal.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
     Args:
         session_id (str):
@@ -176,10 +197,17 @@ async def asyncio_detailed(
 async def asyncio(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | SessionView | None:
     """ Get Session
+
+     One session: its leader, its receivers (with their endpoints and modes), state, title
+    and goal.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
     Args:
         session_id (str):

@@ -106,12 +106,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 50,
 
 ) -> Response[MessagePage | Problem]:
     """ List Session Messages
+
+     The session's point-to-point messages, oldest first, as stored (with what the hub
+    adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+    `after` for the next.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+    caller takes no part in.
 
     Args:
         session_id (str):
@@ -143,12 +152,21 @@ limit=limit,
 def sync(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 50,
 
 ) -> MessagePage | Problem | None:
     """ List Session Messages
+
+     The session's point-to-point messages, oldest first, as stored (with what the hub
+    adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+    `after` for the next.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+    caller takes no part in.
 
     Args:
         session_id (str):
@@ -175,12 +193,21 @@ limit=limit,
 async def asyncio_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 50,
 
 ) -> Response[MessagePage | Problem]:
     """ List Session Messages
+
+     The session's point-to-point messages, oldest first, as stored (with what the hub
+    adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+    `after` for the next.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+    caller takes no part in.
 
     Args:
         session_id (str):
@@ -212,12 +239,21 @@ limit=limit,
 async def asyncio(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 50,
 
 ) -> MessagePage | Problem | None:
     """ List Session Messages
+
+     The session's point-to-point messages, oldest first, as stored (with what the hub
+    adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
+    `after` for the next.
+
+    **Who**: a participant of the session.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+    caller takes no part in.
 
     Args:
         session_id (str):

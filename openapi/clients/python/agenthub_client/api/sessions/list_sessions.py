@@ -108,13 +108,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     state: ListSessionsStateType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 
 ) -> Response[Problem | SessionPage]:
     """ List Sessions
+
+     The sessions the caller takes part in (as leader or receiver), optionally only the
+    `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+    `nextCursor`.
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         state (ListSessionsStateType0 | None | Unset):
@@ -145,13 +153,21 @@ cursor=cursor,
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     state: ListSessionsStateType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 
 ) -> Problem | SessionPage | None:
     """ List Sessions
+
+     The sessions the caller takes part in (as leader or receiver), optionally only the
+    `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+    `nextCursor`.
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         state (ListSessionsStateType0 | None | Unset):
@@ -177,13 +193,21 @@ cursor=cursor,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     state: ListSessionsStateType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 
 ) -> Response[Problem | SessionPage]:
     """ List Sessions
+
+     The sessions the caller takes part in (as leader or receiver), optionally only the
+    `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+    `nextCursor`.
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         state (ListSessionsStateType0 | None | Unset):
@@ -214,13 +238,21 @@ cursor=cursor,
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     state: ListSessionsStateType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 
 ) -> Problem | SessionPage | None:
     """ List Sessions
+
+     The sessions the caller takes part in (as leader or receiver), optionally only the
+    `open` or the `closed` ones; the answer pages with `limit` and the previous page's
+    `nextCursor`.
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         state (ListSessionsStateType0 | None | Unset):

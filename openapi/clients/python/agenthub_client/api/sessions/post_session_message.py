@@ -232,11 +232,26 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Response[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem]:
     """ Post Session Message
+
+     Record a point-to-point message of the session (any AIP `type`: `message`,
+    `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+    its partner: `201` with the stored message. Idempotent: the same `id` from the same
+    sender again is `200` with the message stored the first time. A task message moves its
+    task as the AIP state table allows: a `start` command creates the task, naming its
+    partner in `partnerId` (or mentioning exactly one agent).
+
+    **Who**: a participant of the session, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+    takes no part in; `409` when the session is closed, the id was used elsewhere by this
+    sender, or the task cannot take this move (only its leader commands it, only its partner
+    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+    start without a partner).
 
     Args:
         session_id (str):
@@ -266,11 +281,26 @@ body=body,
 def sync(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem | None:
     """ Post Session Message
+
+     Record a point-to-point message of the session (any AIP `type`: `message`,
+    `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+    its partner: `201` with the stored message. Idempotent: the same `id` from the same
+    sender again is `200` with the message stored the first time. A task message moves its
+    task as the AIP state table allows: a `start` command creates the task, naming its
+    partner in `partnerId` (or mentioning exactly one agent).
+
+    **Who**: a participant of the session, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+    takes no part in; `409` when the session is closed, the id was used elsewhere by this
+    sender, or the task cannot take this move (only its leader commands it, only its partner
+    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+    start without a partner).
 
     Args:
         session_id (str):
@@ -295,11 +325,26 @@ body=body,
 async def asyncio_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Response[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem]:
     """ Post Session Message
+
+     Record a point-to-point message of the session (any AIP `type`: `message`,
+    `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+    its partner: `201` with the stored message. Idempotent: the same `id` from the same
+    sender again is `200` with the message stored the first time. A task message moves its
+    task as the AIP state table allows: a `start` command creates the task, naming its
+    partner in `partnerId` (or mentioning exactly one agent).
+
+    **Who**: a participant of the session, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+    takes no part in; `409` when the session is closed, the id was used elsewhere by this
+    sender, or the task cannot take this move (only its leader commands it, only its partner
+    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+    start without a partner).
 
     Args:
         session_id (str):
@@ -329,11 +374,26 @@ body=body,
 async def asyncio(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate,
 
 ) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate | Problem | None:
     """ Post Session Message
+
+     Record a point-to-point message of the session (any AIP `type`: `message`,
+    `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
+    its partner: `201` with the stored message. Idempotent: the same `id` from the same
+    sender again is `200` with the message stored the first time. A task message moves its
+    task as the AIP state table allows: a `start` command creates the task, naming its
+    partner in `partnerId` (or mentioning exactly one agent).
+
+    **Who**: a participant of the session, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
+    takes no part in; `409` when the session is closed, the id was used elsewhere by this
+    sender, or the task cannot take this move (only its leader commands it, only its partner
+    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
+    start without a partner).
 
     Args:
         session_id (str):

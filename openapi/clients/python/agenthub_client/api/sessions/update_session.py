@@ -117,11 +117,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionUpdate,
 
 ) -> Response[Problem | SessionView]:
     """ Update Session
+
+     Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+
+    **Who**: the session's leader.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+    `404` for a session the caller takes no part in; `409` for a change to a closed session;
+    `422` for a bad receiver.
 
     Args:
         session_id (str):
@@ -151,11 +160,20 @@ body=body,
 def sync(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionUpdate,
 
 ) -> Problem | SessionView | None:
     """ Update Session
+
+     Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+
+    **Who**: the session's leader.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+    `404` for a session the caller takes no part in; `409` for a change to a closed session;
+    `422` for a bad receiver.
 
     Args:
         session_id (str):
@@ -180,11 +198,20 @@ body=body,
 async def asyncio_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionUpdate,
 
 ) -> Response[Problem | SessionView]:
     """ Update Session
+
+     Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+
+    **Who**: the session's leader.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+    `404` for a session the caller takes no part in; `409` for a change to a closed session;
+    `422` for a bad receiver.
 
     Args:
         session_id (str):
@@ -214,11 +241,20 @@ body=body,
 async def asyncio(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: SessionUpdate,
 
 ) -> Problem | SessionView | None:
     """ Update Session
+
+     Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+
+    **Who**: the session's leader.
+
+    **Errors**: `400` for a patch that changes nothing; `403` for another participant;
+    `404` for a session the caller takes no part in; `409` for a change to a closed session;
+    `422` for a bad receiver.
 
     Args:
         session_id (str):

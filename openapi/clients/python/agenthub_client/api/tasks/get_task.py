@@ -88,10 +88,17 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     task_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | TaskView]:
     """ Get Task
+
+     One task as the hub projects it from the task messages: leader, partner, current
+    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+
+    **Who**: the task's leader or partner, or another participant of its session.
+
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
 
     Args:
         task_id (str):
@@ -119,10 +126,17 @@ def sync_detailed(
 def sync(
     task_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | TaskView | None:
     """ Get Task
+
+     One task as the hub projects it from the task messages: leader, partner, current
+    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+
+    **Who**: the task's leader or partner, or another participant of its session.
+
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
 
     Args:
         task_id (str):
@@ -145,10 +159,17 @@ client=client,
 async def asyncio_detailed(
     task_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Response[Problem | TaskView]:
     """ Get Task
+
+     One task as the hub projects it from the task messages: leader, partner, current
+    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+
+    **Who**: the task's leader or partner, or another participant of its session.
+
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
 
     Args:
         task_id (str):
@@ -176,10 +197,17 @@ async def asyncio_detailed(
 async def asyncio(
     task_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 
 ) -> Problem | TaskView | None:
     """ Get Task
+
+     One task as the hub projects it from the task messages: leader, partner, current
+    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+
+    **Who**: the task's leader or partner, or another participant of its session.
+
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
 
     Args:
         task_id (str):

@@ -135,7 +135,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
     state: None | TaskState | Unset = UNSET,
@@ -145,6 +145,15 @@ def sync_detailed(
 
 ) -> Response[Problem | TaskPage]:
     """ List Tasks
+
+     The tasks the caller leads or is the partner of (`role` picks one side), oldest
+    first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         session_id (None | str | Unset):
@@ -181,7 +190,7 @@ cursor=cursor,
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
     state: None | TaskState | Unset = UNSET,
@@ -191,6 +200,15 @@ def sync(
 
 ) -> Problem | TaskPage | None:
     """ List Tasks
+
+     The tasks the caller leads or is the partner of (`role` picks one side), oldest
+    first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         session_id (None | str | Unset):
@@ -222,7 +240,7 @@ cursor=cursor,
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
     state: None | TaskState | Unset = UNSET,
@@ -232,6 +250,15 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | TaskPage]:
     """ List Tasks
+
+     The tasks the caller leads or is the partner of (`role` picks one side), oldest
+    first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         session_id (None | str | Unset):
@@ -268,7 +295,7 @@ cursor=cursor,
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
     state: None | TaskState | Unset = UNSET,
@@ -278,6 +305,15 @@ async def asyncio(
 
 ) -> Problem | TaskPage | None:
     """ List Tasks
+
+     The tasks the caller leads or is the partner of (`role` picks one side), oldest
+    first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
+    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+
+    **Who**: an agent.
+
+    **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
 
     Args:
         session_id (None | str | Unset):
