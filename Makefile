@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: serve demo test check lint typecheck pytest openapi clean
+.PHONY: serve demo test check lint typecheck pytest openapi dist clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "agenthub needs Python 3.11+"'
@@ -49,5 +49,14 @@ check: lint typecheck
 openapi: $(VENV)/.serve-installed
 	$(BIN)/agenthub openapi openapi/openapi.json
 
+# both wheels, the kit (agenthub) and the hub (agenthub-hub), into dist/
+dist: $(VENV)/.dev-installed
+	rm -rf dist
+	$(BIN)/python -m build --wheel --outdir dist kit
+	$(BIN)/python -m build --wheel --outdir dist .
+
+# everything the build and the tests leave behind (a hub's store and key are not removed)
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .schemathesis .hypothesis dist build \
+		openapi/clients/typescript/node_modules
+	find . -name '*.egg-info' -prune -exec rm -rf {} + -o -name __pycache__ -prune -exec rm -rf {} +
