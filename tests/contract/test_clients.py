@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import filecmp
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +22,17 @@ from tests.support.live import LiveServer
 ROOT = Path(__file__).parents[2]
 CLIENTS = ROOT / "openapi" / "clients"
 TYPESCRIPT = CLIENTS / "typescript"
+PYTHON_CLIENT = CLIENTS / "python"
+
+
+def spec_version() -> str:
+    spec = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    version: str = spec["info"]["version"]
+    return version
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if "__pycache__" not in p.parts}
 
 
 def _tree_differences(a: Path, b: Path) -> list[str]:
@@ -32,27 +45,72 @@ def _tree_differences(a: Path, b: Path) -> list[str]:
 
 
 def test_the_python_client_is_generated_from_the_current_description(tmp_path: Path) -> None:
-    binary = Path(sys.executable).parent / "openapi-python-client"
-    target = tmp_path / "agenthub_client"
-    subprocess.run(
-        [
-            str(binary),
-            "generate",
-            "--path",
-            str(ROOT / "openapi" / "openapi.json"),
-            "--config",
-            str(CLIENTS / "config.yml"),
-            "--meta",
-            "none",
-            "--output-path",
-            str(target),
-        ],
-        check=True,
+    target = tmp_path / "python"
+    run = subprocess.run(
+        ["sh", str(CLIENTS / "python-client.sh"), str(target)],
+        env={**os.environ, "BIN": str(Path(sys.executable).parent)},
         capture_output=True,
+        text=True,
         timeout=300,
     )
-    committed = CLIENTS / "python" / "agenthub_client"
-    assert _tree_differences(committed, target) == [], "run openapi/clients/generate.sh"
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _tree_differences(PYTHON_CLIENT, target) == [], "run openapi/clients/generate.sh"
+
+
+def test_the_python_client_leaves_out_the_event_streams() -> None:
+    """The description keeps its SSE operations; the generated client has none (the kit is
+    the SSE client), and everything else."""
+    spec = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    operations = {op["operationId"]: op for item in spec["paths"].values() for op in item.values()}
+    streams = {
+        name
+        for name, op in operations.items()
+        if any("text/event-stream" in r.get("content", {}) for r in op["responses"].values())
+    }
+    assert streams == {"stream_inbox", "stream_group_events"}
+    generated = {path.stem for path in (PYTHON_CLIENT / "agenthub_client" / "api").glob("*/*.py")}
+    assert generated - {"__init__"} == operations.keys() - streams
+
+
+@pytest.mark.slow
+def test_the_python_client_installs_with_pip_in_a_fresh_venv(tmp_path: Path) -> None:
+    before = _files(PYTHON_CLIENT)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    install = subprocess.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            str(PYTHON_CLIENT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    probe = (
+        "import importlib.metadata as m, importlib.resources as r, agenthub_client\n"
+        "from agenthub_client.api.agents import list_agents\n"
+        "from agenthub_client import AuthenticatedClient\n"
+        "print(agenthub_client.__file__)\n"
+        "print(m.version('agenthub-api-client'))\n"
+        "print(r.files('agenthub_client').joinpath('py.typed').is_file())\n"
+    )
+    run = subprocess.run(
+        [python, "-c", probe], capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    where, version, typed = run.stdout.split()
+    assert where.startswith(str(venv)), where  # the installed copy, not the checkout
+    assert version == spec_version() and typed == "True"
+    assert _files(PYTHON_CLIENT) == before, "pip install left files in the checkout"
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="needs Node.js and npm (CI has them)")
