@@ -1,95 +1,277 @@
-"""docker-compose.yml, the Dockerfile and the nginx config, checked statically (no Docker here)."""
+"""docker-compose.yml, the Dockerfile and deploy/, checked statically and by the real Compose
+`config` (no Docker engine here: nothing is started)."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from app.config import Settings
+from tests.support.system import require
 
 ROOT = Path(__file__).parents[2]
+COMPOSE_FILE = ROOT / "docker-compose.yml"
+SERVICES = {"postgres", "redis", "migrate", "keys", "hub", "lb"}
+SECRET_SETTINGS = ("DATABASE_URL", "OPERATOR_TOKEN", "REGISTRATION_TOKEN")
+HUB_UID = "10001"
 
 
 def compose() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    data: dict[str, Any] = yaml.safe_load(COMPOSE_FILE.read_text())
     return data
 
 
-def hubs(services: dict[str, Any]) -> dict[str, Any]:
-    found = {name: s for name, s in services.items() if name.startswith("hub-")}
-    assert all(s["build"] == "." for s in found.values())
+def services() -> dict[str, Any]:
+    found: dict[str, Any] = compose()["services"]
     return found
 
 
-def test_services_and_healthchecks() -> None:
-    services = compose()["services"]
-    assert {"postgres", "redis", "migrate", "lb"} <= services.keys()
-    assert len(hubs(services)) >= 2
-    assert "pg_isready" in str(services["postgres"]["healthcheck"]["test"])
-    assert "ping" in str(services["redis"]["healthcheck"]["test"])
-    for hub in hubs(services).values():
-        assert "readyz" in str(hub["healthcheck"]["test"])
-    assert services["migrate"]["command"] == ["migrate"]
-    assert services["migrate"]["restart"] == "no"
+def default(value: str) -> str:
+    """``${NAME:-default}`` as Compose reads it when NAME is unset."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", value)
 
 
-def test_start_order_follows_health() -> None:
-    services = compose()["services"]
-    assert services["migrate"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
-    for hub in hubs(services).values():
-        assert hub["depends_on"] == {
-            "postgres": {"condition": "service_healthy"},
-            "redis": {"condition": "service_healthy"},
-            "migrate": {"condition": "service_completed_successfully"},
-        }
-    assert set(services["lb"]["depends_on"]) == set(hubs(services))
-    assert all(d["condition"] == "service_healthy" for d in services["lb"]["depends_on"].values())
+def test_one_hub_service_that_scales() -> None:
+    found = services()
+    assert found.keys() == SERVICES
+    hub = found["hub"]
+    # replicas by --scale or deploy.replicas: no fixed name, no host port to collide on
+    assert "container_name" not in hub and "ports" not in hub
+    assert hub["deploy"]["replicas"] >= 2
+    assert hub["command"] == ["serve", "--host", "0.0.0.0", "--port", "8000", "--no-migrate"]
+    assert found["migrate"]["command"] == ["migrate"]
+    assert found["keys"]["command"] == ["keys"]
+    for name in ("hub", "migrate", "keys"):
+        assert found[name]["build"] == "." and found[name]["image"] == found["hub"]["image"]
+        assert "user" not in found[name]  # the image's uid 10001
 
 
-def test_replicas_share_store_broker_and_key() -> None:
+def test_healthchecks_and_start_order() -> None:
+    found = services()
+    assert "pg_isready" in str(found["postgres"]["healthcheck"]["test"])
+    assert "ping" in str(found["redis"]["healthcheck"]["test"])
+    assert "readyz" in str(found["hub"]["healthcheck"]["test"])
+    assert "readyz" in str(found["lb"]["healthcheck"]["test"])
+    assert found["migrate"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert found["hub"]["depends_on"] == {
+        "postgres": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+        "migrate": {"condition": "service_completed_successfully"},
+        "keys": {"condition": "service_completed_successfully"},
+    }
+    assert found["lb"]["depends_on"] == {"hub": {"condition": "service_healthy"}}
+    for one_shot in ("migrate", "keys"):
+        assert found[one_shot]["restart"] == "no"
+
+
+def test_every_service_has_cpu_and_memory_limits() -> None:
+    for name, service in services().items():
+        limits = service["deploy"]["resources"]["limits"]
+        assert float(limits["cpus"]) > 0, name
+        assert re.fullmatch(r"\d+[MG]", limits["memory"]), name
+        # both spellings at once are refused by Compose v2 when they differ
+        assert "mem_limit" not in service and "cpus" not in service, name
+
+
+def test_every_agenthub_variable_is_a_setting() -> None:
+    settings = {f"AGENTHUB_{name.upper()}" for name in Settings.model_fields}
+    named = set(re.findall(r"AGENTHUB_[A-Z0-9_]+", COMPOSE_FILE.read_text()))
+    assert named and named <= settings, named - settings
+
+
+def test_secrets_are_files_and_no_password_is_written() -> None:
     data = compose()
-    services = data["services"]
-    envs = [hub["environment"] for hub in hubs(services).values()]
-    assert all(env == envs[0] for env in envs)
-    env = envs[0]
-    # every variable is a real setting of the hub
-    fields = {f"AGENTHUB_{name.upper()}" for name in Settings.model_fields}
-    assert set(env) <= fields
-    assert env["AGENTHUB_DATABASE_URL"].startswith("postgresql+asyncpg://")
-    assert (
-        env["AGENTHUB_DATABASE_URL"] == services["migrate"]["environment"]["AGENTHUB_DATABASE_URL"]
-    )
-    assert env["AGENTHUB_BROKER_URL"].startswith("redis://redis:")
-    assert env["AGENTHUB_SIGNING_KEY_FILE"] == "/run/secrets/hub_signing_key"
-    for hub in hubs(services).values():
-        assert hub["secrets"] == ["hub_signing_key"]
-    assert data["secrets"]["hub_signing_key"]["file"].endswith(".pem")
-    assert "deploy/secrets/*.pem" in (ROOT / ".gitignore").read_text()
+    found = data["services"]
+    text = COMPOSE_FILE.read_text()
+    assert not re.search(r"://[^/\s:@]+:[^@\s]+@", text), "a URL with a password"
+    assert "POSTGRES_PASSWORD:" not in text
+    for name in SECRET_SETTINGS:
+        assert not re.search(rf"AGENTHUB_{name}:", text), f"AGENTHUB_{name} in plain text"
+    postgres = found["postgres"]["environment"]
+    assert postgres["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
+    hub = found["hub"]["environment"]
+    for name in SECRET_SETTINGS:
+        secret = hub[f"AGENTHUB_{name}_FILE"].removeprefix("/run/secrets/")
+        assert secret in found["hub"]["secrets"], name
+    assert found["migrate"]["environment"] == {
+        "AGENTHUB_DATABASE_URL_FILE": hub["AGENTHUB_DATABASE_URL_FILE"]
+    }
+    used = {s for service in found.values() for s in service.get("secrets", [])}
+    assert used == data["secrets"].keys()
+    for secret in data["secrets"].values():
+        path = ROOT / secret["file"]
+        assert path.parent == ROOT / "deploy" / "secrets"
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT, check=False)
+        assert ignored.returncode == 0, f"{path} is not git-ignored"
 
 
-def test_load_balancer_keeps_sse_unbuffered() -> None:
-    services = compose()["services"]
-    (mount,) = services["lb"]["volumes"]
-    config = (ROOT / mount.split(":")[0]).read_text()
-    for name in hubs(services):
-        assert re.search(rf"server {name}:8000", config), name
-    assert "proxy_buffering off;" in config
-    assert "proxy_http_version 1.1;" in config
-    timeout = re.search(r"proxy_read_timeout (\d+)([smh]);", config)
+def test_signing_key_is_made_by_the_hubs_user_in_a_volume_they_mount_read_only() -> None:
+    found = services()
+    key = found["hub"]["environment"]["AGENTHUB_SIGNING_KEY_FILE"]
+    assert found["keys"]["environment"] == {"AGENTHUB_SIGNING_KEY_FILE": key}
+    folder = str(Path(key).parent)
+    (made,) = found["keys"]["volumes"]
+    (mounted,) = found["hub"]["volumes"]
+    volume = made.split(":")[0]
+    assert made == f"{volume}:{folder}"
+    assert mounted == f"{volume}:{folder}:ro"
+    assert volume in compose()["volumes"]
+    # a fresh named volume takes the owner and mode of the image's folder
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(rf"install -d -o {HUB_UID} -g {HUB_UID} -m 0700 .*{folder}\b", dockerfile)
+
+
+def test_hubs_believe_forwarded_headers_from_the_lb_network_only() -> None:
+    data = compose()
+    found = data["services"]
+    allowed = default(found["hub"]["environment"]["AGENTHUB_FORWARDED_ALLOW_IPS"])
+    (front,) = found["lb"]["networks"]
+    subnets = [default(c["subnet"]) for c in data["networks"][front]["ipam"]["config"]]
+    assert subnets == [allowed]
+    on_front = {name for name, s in found.items() if front in s.get("networks", [])}
+    assert on_front == {"lb", "hub"}
+    assert data["networks"]["back"]["internal"] is True
+    assert found["keys"]["network_mode"] == "none"
+
+
+def test_lb_finds_the_replicas_by_service_name_and_keeps_sse_unbuffered() -> None:
+    lb = services()["lb"]
+    # open-source nginx re-resolves upstream servers (`resolve`) since 1.27.3
+    version = tuple(int(n) for n in re.findall(r"\d+", lb["image"].split(":")[1]))
+    assert version >= (1, 27, 3), lb["image"]
+    env = lb["environment"]
+    assert env["NGINX_HUB_SERVERS"].startswith("server hub:8000 resolve ")
+    assert env["NGINX_RESOLVER"].startswith("resolver 127.0.0.11 ")
+    (mount,) = lb["volumes"]
+    source, target, mode = mount.split(":")
+    assert target == "/etc/nginx/templates/default.conf.template" and mode == "ro"
+    template = (ROOT / source).read_text()
+    assert set(re.findall(r"\$\{(\w+)\}", template)) <= env.keys()
+    assert re.search(r"upstream hubs \{\s+zone ", template)  # `resolve` needs a zone
+    for directive in (
+        "proxy_buffering off;",
+        "proxy_http_version 1.1;",
+        'proxy_set_header Connection "";',
+        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+        "proxy_set_header X-Forwarded-Proto $scheme;",
+        "gzip off;",
+    ):
+        assert directive in template, directive
+    timeout = re.search(r"proxy_read_timeout (\d+)([smh]);", template)
     assert timeout is not None
     seconds = int(timeout.group(1)) * {"s": 1, "m": 60, "h": 3600}[timeout.group(2)]
-    assert seconds > Settings().keepalive_seconds * 2
+    assert seconds > Settings(_env_file=None).keepalive_seconds * 2
 
 
-def test_dockerfile_is_slim_and_not_root() -> None:
+def test_dockerfile_installs_both_wheels_slim_and_not_root() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     bases = re.findall(r"^FROM (\S+)", dockerfile, re.MULTILINE)
-    assert bases and all(b.endswith("-slim") for b in bases)
-    users = re.findall(r"^USER (\S+)", dockerfile, re.MULTILINE)
-    assert users and users[-1].split(":")[0] not in ("root", "0")
-    assert "COPY migrations" in dockerfile and "--no-migrate" in dockerfile
-    ignored = (ROOT / ".dockerignore").read_text().split()
-    assert "deploy/secrets" in ignored and ".venv" in ignored
+    assert len(bases) == 2 and all(b.endswith("-slim") for b in bases)
+    build, runtime = dockerfile.split("\nFROM ")[1:]
+    assert "pip wheel --no-deps --wheel-dir /wheels ./kit ." in build
+    assert "[postgres,redis]" in build and "-e " not in build
+    for source in ("kit", "agenthub", "app", "migrations"):
+        assert re.search(rf"^COPY {source} ", build, re.MULTILINE), source
+    # the running image holds the installed venv, not the sources
+    assert re.findall(r"^COPY .*", runtime, re.MULTILINE) == [
+        "COPY --from=build /opt/venv /opt/venv"
+    ]
+    users = re.findall(r"^USER (\S+)", runtime, re.MULTILINE)
+    assert users == [f"{HUB_UID}:{HUB_UID}"]
+    assert re.search(r"^WORKDIR /var/lib/agenthub$", runtime, re.MULTILINE)
+    assert '\nENTRYPOINT ["agenthub"]\n' in runtime
+    assert "--no-migrate" in runtime
+
+
+def test_dockerignore_lets_in_only_the_build_inputs() -> None:
+    lines = [
+        line
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert lines[0] == "*"
+    let_in = {line[1:].rstrip("/") for line in lines if line.startswith("!")}
+    copied = set(re.findall(r"^COPY (?!--)(.+) \S+$", (ROOT / "Dockerfile").read_text(), re.M))
+    assert let_in == {name for sources in copied for name in sources.split()}
+    for never in ("deploy/secrets", ".venv", "tests", "bench", "**/.env", "**/*.pem"):
+        assert never in lines, never
+
+
+def test_make_secrets_writes_every_secret_once(tmp_path: Path) -> None:
+    folder = tmp_path / "secrets"
+
+    def make() -> str:
+        done = subprocess.run(
+            ["sh", str(ROOT / "deploy" / "make-secrets.sh"), str(folder)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    assert make().count("made ") == 4
+    files = {Path(s["file"]).name for s in compose()["secrets"].values()}
+    assert {p.name for p in folder.iterdir()} == files
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert all((folder / f).stat().st_mode & 0o777 == 0o644 for f in files)
+    before = {f: (folder / f).read_text() for f in files}
+    assert make().count("kept ") == 4
+    assert before == {f: (folder / f).read_text() for f in files}
+    # the URL the hub reads carries the password postgres is given
+    settings = Settings(_env_file=None, database_url_file=folder / "database-url")
+    password = before["postgres-password"].strip()
+    assert settings.database_url == (
+        f"postgresql+asyncpg://agenthub:{password}@postgres:5432/agenthub"
+    )
+
+
+def run_config(command: list[str]) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTHUB_", "COMPOSE_"))}
+    done = subprocess.run(
+        [*command, "--file", str(COMPOSE_FILE), "config"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "WARNING" not in done.stderr.upper(), done.stderr
+    resolved: dict[str, Any] = yaml.safe_load(done.stdout)
+    return resolved
+
+
+def check_resolved(resolved: dict[str, Any]) -> None:
+    found = resolved["services"]
+    assert found.keys() == SERVICES
+    assert found["hub"]["deploy"]["replicas"] == 2
+    env = found["hub"]["environment"]
+    assert env["AGENTHUB_FORWARDED_ALLOW_IPS"] == "172.31.240.0/24"
+    assert env["AGENTHUB_ISSUER"] == "agenthub"
+
+
+def test_debians_docker_compose_accepts_the_file() -> None:
+    """docker-compose 1.29 (Debian 12): the strictest Compose the file is written for."""
+    binary = require("docker-compose", "docker-compose")
+    check_resolved(run_config([binary]))
+
+
+def test_compose_v2_accepts_the_file() -> None:
+    """`docker compose` (v2), where it is installed: the current Compose Specification."""
+    docker = shutil.which("docker")
+    if (
+        docker is None
+        or subprocess.run(
+            [docker, "compose", "version"], capture_output=True, check=False
+        ).returncode
+    ):
+        pytest.skip("needs Compose v2 (`docker compose`); Debian 12 ships only 1.29")
+    check_resolved(run_config([docker, "compose"]))
