@@ -1,11 +1,17 @@
-"""The OpenAPI document as the hub really answers: every error is problem+json."""
+"""The OpenAPI document as the hub really answers (every error is problem+json), and the
+pages that show it, /docs and /redoc, from assets shipped in the package (no CDN)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse
+from starlette.routing import BaseRoute
+from starlette.staticfiles import StaticFiles
 
 from app.errors import PROBLEM_CONTENT_TYPE, Problem
 
@@ -101,3 +107,53 @@ def install_openapi(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    install_docs(app)
+
+
+STATIC_DIR = Path(__file__).parent / "static"  # provenance and versions: its README.md
+DOCS_URL = "/docs"
+REDOC_URL = "/redoc"
+ASSETS_URL = "/docs/assets"
+SWAGGER_UI_PARAMETERS = {"validatorUrl": None}  # no badge fetched from an online validator
+
+
+def install_docs(app: FastAPI) -> None:
+    """Serve /docs (Swagger UI) and /redoc (ReDoc) from ``static/`` instead of FastAPI's
+    pages, whose JavaScript, CSS, favicon and fonts come from CDNs: blank offline, and a
+    third party learns who reads the docs. Swagger UI's OAuth2 redirect page stays FastAPI's."""
+    if app.openapi_url is None:
+        return
+    openapi_url, title = app.openapi_url, app.title
+    replaced = {DOCS_URL, REDOC_URL, app.docs_url, app.redoc_url}
+    app.router.routes[:] = [r for r in app.router.routes if not _serves(r, replaced)]
+    app.mount(ASSETS_URL, StaticFiles(directory=STATIC_DIR), name="docs-assets")
+    redirect_url = app.swagger_ui_oauth2_redirect_url
+
+    async def swagger_ui_html(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "").rstrip("/")
+        return get_swagger_ui_html(
+            openapi_url=root + openapi_url,
+            title=f"{title} - Swagger UI",
+            swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui/swagger-ui.css",
+            swagger_favicon_url=f"{root}{ASSETS_URL}/swagger-ui/favicon-32x32.png",
+            oauth2_redirect_url=root + redirect_url if redirect_url else None,
+            swagger_ui_parameters={**SWAGGER_UI_PARAMETERS, **(app.swagger_ui_parameters or {})},
+        )
+
+    async def redoc_html(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "").rstrip("/")
+        return get_redoc_html(
+            openapi_url=root + openapi_url,
+            title=f"{title} - ReDoc",
+            redoc_js_url=f"{root}{ASSETS_URL}/redoc/redoc.standalone.js",
+            redoc_favicon_url=f"{root}{ASSETS_URL}/swagger-ui/favicon-32x32.png",
+            with_google_fonts=False,
+        )
+
+    app.add_route(DOCS_URL, swagger_ui_html, include_in_schema=False)
+    app.add_route(REDOC_URL, redoc_html, include_in_schema=False)
+
+
+def _serves(route: BaseRoute, paths: set[str | None]) -> bool:
+    return getattr(route, "path", None) in paths
