@@ -42,9 +42,11 @@ pytest: $(VENV)/.dev-installed
 
 test: lint typecheck pytest
 
-# the everyday loop: everything but the tests marked slow (see pyproject's markers)
+# the everyday loop: everything but the tests marked slow (see pyproject's markers), on SQLite,
+# one pytest worker per core
 check: lint typecheck
-	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
+	env -u AGENTHUB_TEST_DATABASE_URL -u AGENTHUB_TEST_REDIS_URL \
+		$(BIN)/pytest -m "not slow" -n auto $(PYTEST_ARGS)
 
 openapi: $(VENV)/.serve-installed
 	$(BIN)/agenthub openapi openapi/openapi.json

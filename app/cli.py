@@ -66,10 +66,7 @@ def _migrate(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    import uvicorn
-
     from app.checks import prepare_signing_key
-    from app.main import create_app
 
     settings = load_settings()
     level = "debug" if args.debug else (args.log_level or settings.log_level)
@@ -81,6 +78,10 @@ def _serve(args: argparse.Namespace) -> None:
         logger.info("not migrating (--no-migrate): /readyz is 503 until the schema is at head")
     else:
         logger.info("migrations: %s", apply_migrations(settings))
+    import uvicorn
+
+    from app.main import create_app
+
     uvicorn.run(
         create_app(settings, keys=keys),
         host=args.host,
