@@ -41,9 +41,9 @@ a refusal `403`, something the caller may not see `404`.
 **Lists** take `limit` (1 to 500, default 50) and the previous page's `nextCursor`.
 
 **Streams** (`GET /v1/agents/me/events`, `GET /v1/groups/{groupId}/events`) are
-server-sent events that resume with `Last-Event-ID`. The generated clients leave them out;
-the kit (`pip install agenthub`: `HubClient.inbox()`, `HubClient.groups.events(...)`) is the
-SSE client.
+server-sent events that resume with `Last-Event-ID`. The generated Python client leaves
+them out: the kit (`pip install agenthub`: `HubClient.inbox()`,
+`HubClient.groups.events(...)`) is the SSE client.
 """
 
 TAGS = [

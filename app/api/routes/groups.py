@@ -432,8 +432,10 @@ async def stream_group_events(
     starts at the beginning. A member never receives its own messages; the stream ends after
     the `member` event that ends the caller's membership.
 
-    Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
-    in the `agenthub` package), which resumes by itself, or any SSE client.
+    The generated Python client leaves this operation out (it would wait for the end of an
+    endless body): use the kit (`HubClient.groups.events(...)` in the `agenthub` package),
+    which resumes by itself, or an SSE client that sends `Authorization` (a browser's
+    `EventSource` cannot).
 
     **Who**: an active member.
 

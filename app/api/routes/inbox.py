@@ -36,8 +36,9 @@ async def stream_inbox(
     `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
     `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
 
-    Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
-    `agenthub` package), which resumes by itself, or any SSE client.
+    The generated Python client leaves this operation out (it would wait for the end of an
+    endless body): use the kit (`HubClient.inbox()` in the `agenthub` package), which resumes by
+    itself, or an SSE client that sends `Authorization` (a browser's `EventSource` cannot).
 
     **Who**: an agent, for its own inbox.
 

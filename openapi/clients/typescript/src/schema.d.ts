@@ -183,8 +183,9 @@ export interface paths {
          *     `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
          *     `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
          *
-         *     Generated clients leave this operation out: use the kit (`HubClient.inbox()` in the
-         *     `agenthub` package), which resumes by itself, or any SSE client.
+         *     The generated Python client leaves this operation out (it would wait for the end of an
+         *     endless body): use the kit (`HubClient.inbox()` in the `agenthub` package), which resumes by
+         *     itself, or an SSE client that sends `Authorization` (a browser's `EventSource` cannot).
          *
          *     **Who**: an agent, for its own inbox.
          *
@@ -459,8 +460,10 @@ export interface paths {
          *     starts at the beginning. A member never receives its own messages; the stream ends after
          *     the `member` event that ends the caller's membership.
          *
-         *     Generated clients leave this operation out: use the kit (`HubClient.groups.events(...)`
-         *     in the `agenthub` package), which resumes by itself, or any SSE client.
+         *     The generated Python client leaves this operation out (it would wait for the end of an
+         *     endless body): use the kit (`HubClient.groups.events(...)` in the `agenthub` package),
+         *     which resumes by itself, or an SSE client that sends `Authorization` (a browser's
+         *     `EventSource` cannot).
          *
          *     **Who**: an active member.
          *
