@@ -146,3 +146,20 @@ async def test_ctrl_c_stops_every_process_the_demo_started(tmp_path: Path) -> No
             break
         await asyncio.sleep(0.1)
     assert _processes_with(marker) == []
+
+
+async def test_a_failing_process_is_shown_with_what_it_printed(tmp_path: Path) -> None:
+    from app.demo.runner import DemoFailed, DemoResult, Team
+
+    team = Team(tmp_path, lambda event: None, DemoResult())
+    try:
+        await team.spawn(
+            "charts", "-c", "print('cannot draw: no ink', flush=True); raise SystemExit(3)"
+        )
+        with pytest.raises(DemoFailed) as failed:
+            await team.until(lambda: False, 30, "the team to register")
+    finally:
+        await team.stop()
+    assert failed.value.who == "charts"
+    assert "charts exited while waiting for the team to register (exit code 3)" in str(failed.value)
+    assert failed.value.output == ["cannot draw: no ink"]
