@@ -1,4 +1,5 @@
-"""Real processes on loopback: hub replicas (`agenthub serve`) and a private redis-server."""
+"""Real processes on loopback: hub replicas (`agenthub serve`), a private redis-server, and
+nginx running the project's load-balancer config in front of replicas."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -141,6 +143,104 @@ class Replica:
             self.proc.send_signal(signal.SIGINT)
             try:
                 self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "default.conf.template"
+NGINX_MAIN = """\
+worker_processes 1;
+pid {prefix}/nginx.pid;
+events {{ worker_connections 512; }}
+http {{
+    access_log {prefix}/access.log;
+    client_body_temp_path {prefix}/client_body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    include {prefix}/conf.d/default.conf;
+}}
+"""
+
+
+def render_template(envsubst: str, template: Path, values: dict[str, str]) -> str:
+    """What the nginx image does with /etc/nginx/templates/*.template: envsubst, limited to
+    the variables that are set (so nginx's own ``$host`` and the like stay as they are)."""
+    shell_format = " ".join(f"${{{name}}}" for name in values)
+    done = subprocess.run(
+        [envsubst, shell_format],
+        input=template.read_text(),
+        env=values,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+class Nginx:
+    """nginx as its own process, with everything it writes under ``prefix``: the project's
+    template (deploy/nginx/) rendered for ``upstreams``, inside a small main config of ours
+    that the nginx image's own nginx.conf stands for in Compose."""
+
+    def __init__(
+        self, *, binary: str, envsubst: str, prefix: Path, upstreams: Sequence[int]
+    ) -> None:
+        self.binary = binary
+        self.prefix = prefix
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
+        values = {"NGINX_PORT": f"127.0.0.1:{self.port}", "NGINX_RESOLVER": ""}
+        values["NGINX_HUB_SERVERS"] = servers
+        (prefix / "conf.d").mkdir(parents=True, exist_ok=True)
+        self.site = render_template(envsubst, NGINX_TEMPLATE, values)
+        (prefix / "conf.d" / "default.conf").write_text(self.site)
+        self.conf = prefix / "nginx.conf"
+        self.conf.write_text(NGINX_MAIN.format(prefix=prefix))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "-p",
+                str(self.prefix),
+                "-e",
+                str(self.prefix / "error.log"),
+                "-c",
+                str(self.conf),
+                "-g",
+                "daemon off;",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise AssertionError(f"nginx exited: {out}{self.errors()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                await asyncio.sleep(0.05)
+
+    def errors(self) -> str:
+        log = self.prefix / "error.log"
+        return log.read_text() if log.exists() else ""
+
+    def stop(self) -> None:
+        """A fast shutdown (SIGTERM): open streams are cut, nginx and its worker exit."""
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()

@@ -1,0 +1,189 @@
+"""The project's nginx config (deploy/nginx/) on Debian's nginx, in front of two real hub
+replicas on one store and a private Redis: streams pass through frame by frame, and a stream
+whose replica is killed resumes through nginx on the other one, losing nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agenthub import AgentKey, HubClient
+from agenthub.events import EventStream, HubEvent, parse_sse
+from tests.support.groups import team
+from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.replicas import Nginx, Redis, Replica
+from tests.support.system import require
+
+pytestmark = pytest.mark.slow  # two replicas, Redis and nginx start for each test
+WAIT_SECONDS = 60  # bounds a whole test
+PROMPT_SECONDS = 5  # a frame held back by a buffer would wait for keep-alives to fill it
+# The replicas' keep-alives come every 30 s: a frame that arrives sooner was not pushed out
+# of a buffer by the ones after it
+KEEPALIVE_SECONDS = 30
+
+
+@dataclass
+class Cluster:
+    redis: Redis
+    replicas: list[Replica]
+    lb: Nginx
+
+
+@pytest.fixture
+async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
+    nginx = require("nginx", "nginx")
+    envsubst = require("envsubst", "gettext-base")
+    require("redis-server", "redis-server")
+    redis = Redis()
+    await redis.start()
+    replicas = [
+        Replica(
+            database_url=database_url,
+            broker_url=redis.url,
+            key_file=tmp_path / "shared-signing-key.pem",
+            workdir=tmp_path,
+            keepalive_seconds=KEEPALIVE_SECONDS,
+        )
+        for _ in range(2)
+    ]
+    lb = Nginx(
+        binary=nginx,
+        envsubst=envsubst,
+        prefix=tmp_path / "nginx",
+        upstreams=[r.port for r in replicas],
+    )
+    try:
+        for replica in replicas:  # the first one migrates and makes the shared key
+            await replica.start()
+        await lb.start()
+        yield Cluster(redis, replicas, lb)
+    finally:
+        lb.stop()
+        for replica in replicas:
+            replica.stop()
+        redis.stop()
+        await empty_tables(database_url)
+
+
+async def agent(url: str, name: str) -> HubClient:
+    kit = HubClient(url, key=AgentKey.generate())
+    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
+    return kit
+
+
+async def next_message(events: AsyncIterator[HubEvent]) -> HubEvent:
+    async for event in events:
+        if event.kind == "message":
+            return event
+    raise AssertionError("the stream ended")
+
+
+async def streams_held(replica: Replica) -> int:
+    async with httpx.AsyncClient(timeout=2) as http:
+        text = (await http.get(f"{replica.url}/metrics")).text
+    line = next(x for x in text.splitlines() if x.startswith("agenthub_open_streams "))
+    return int(float(line.split()[1]))
+
+
+async def serving_replica(cluster: Cluster) -> Replica:
+    """The replica that holds the one open stream (their /metrics say which)."""
+    for _ in range(100):
+        held = [r for r in cluster.replicas if r.proc is not None and await streams_held(r)]
+        if len(held) == 1:
+            return held[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no single replica holds the stream")
+
+
+async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: Cluster) -> None:
+    assert "proxy_buffering off;" in cluster.lb.site
+    assert f"listen 127.0.0.1:{cluster.lb.port};" in cluster.lb.site
+    for replica in cluster.replicas:
+        assert f"server 127.0.0.1:{replica.port} " in cluster.lb.site
+    assert "${NGINX_" not in cluster.lb.site
+    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+        assert (await http.get("/readyz")).json() == {"status": "ready"}
+        # Host reaches the hub with its port: the URLs in its documents are the ones clients use
+        metadata = (await http.get("/.well-known/agenthub.json")).json()
+    assert metadata["tokenEndpoint"] == f"{cluster.lb.url}/v1/auth/token"
+
+
+async def test_stream_through_nginx_arrives_frame_by_frame(cluster: Cluster) -> None:
+    leader = await agent(cluster.lb.url, "leader")
+    member = await agent(cluster.lb.url, "member")
+    group = await team(leader, member)
+    path = f"/v1/groups/{group['id']}/events"
+    async with asyncio.timeout(WAIT_SECONDS):
+        async with member.open_stream(
+            path, last_event_id=0, timeout=httpx.Timeout(10, read=WAIT_SECONDS)
+        ) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/event-stream")
+            assert "content-length" not in response.headers
+            events = parse_sse(response.aiter_lines())
+            for i in range(5):
+                # posted through nginx (round robin: either replica), so it reaches the
+                # stream's replica through Redis or at once; each one is read before the
+                # next is posted
+                sent = await leader.groups.post(group["id"], f"frame {i}", role="leader")
+                try:
+                    got = await asyncio.wait_for(next_message(events), PROMPT_SECONDS)
+                except TimeoutError:
+                    pytest.fail(f"frame {i} was held back (buffered?) for {PROMPT_SECONDS} s")
+                assert (got.seq, got.data["id"]) == (sent["seq"], sent["id"])
+    await leader.aclose()
+    await member.aclose()
+
+
+async def test_stream_resumes_through_nginx_after_its_replica_is_killed(
+    cluster: Cluster,
+) -> None:
+    leader = await agent(cluster.lb.url, "leader")
+    member = await agent(cluster.lb.url, "member")
+    group = await team(leader, member)
+    stream: EventStream = member.groups.events(group["id"])
+    got: list[HubEvent] = []
+    sent: list[dict[str, str | int]] = []
+
+    async def collect() -> None:
+        async for event in stream:
+            if event.kind == "message":
+                got.append(event)
+
+    async def post(tag: str) -> None:
+        for i in range(5):
+            sent.append(await leader.groups.post(group["id"], f"{tag} {i}", role="leader"))
+
+    async def received_all() -> None:
+        while len(got) < len(sent):
+            await asyncio.sleep(0.05)
+
+    reader = asyncio.create_task(collect())
+    try:
+        async with asyncio.timeout(WAIT_SECONDS):
+            await post("before")
+            await received_all()
+            killed = await serving_replica(cluster)
+            killed.kill()  # as a crash: no graceful end of the stream
+            # posted at once, while the stream reconnects; nginx skips the dead replica
+            await post("while reconnecting")
+            await received_all()
+            await post("after")
+            await received_all()
+            survivor = await serving_replica(cluster)
+    finally:
+        stream.close()
+        reader.cancel()
+        await asyncio.gather(reader, return_exceptions=True)
+    assert survivor is not killed
+    assert stream.reconnects >= 1
+    seqs = [e.seq for e in got]
+    assert seqs == sorted(set(seqs)), "out of order or twice"
+    assert [e.data["id"] for e in got] == [m["id"] for m in sorted(sent, key=lambda m: m["seq"])]
+    await leader.aclose()
+    await member.aclose()
