@@ -232,10 +232,14 @@ def test_make_secrets_writes_every_secret_once(tmp_path: Path) -> None:
     )
 
 
-def run_config(command: list[str]) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTHUB_", "COMPOSE_"))}
+def run_config(command: list[str], tmp_path: Path) -> dict[str, Any]:
+    """``config`` as Compose resolves it with no variables set (an empty env file stands in
+    for a developer's .env, which Compose would read too)."""
+    env_file = tmp_path / "empty.env"
+    env_file.write_text("")
+    env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
     done = subprocess.run(
-        [*command, "--file", str(COMPOSE_FILE), "config"],
+        [*command, "--env-file", str(env_file), "--file", str(COMPOSE_FILE), "config"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -258,13 +262,13 @@ def check_resolved(resolved: dict[str, Any]) -> None:
     assert env["AGENTHUB_ISSUER"] == "agenthub"
 
 
-def test_debians_docker_compose_accepts_the_file() -> None:
+def test_debians_docker_compose_accepts_the_file(tmp_path: Path) -> None:
     """docker-compose 1.29 (Debian 12): the strictest Compose the file is written for."""
     binary = require("docker-compose", "docker-compose")
-    check_resolved(run_config([binary]))
+    check_resolved(run_config([binary], tmp_path))
 
 
-def test_compose_v2_accepts_the_file() -> None:
+def test_compose_v2_accepts_the_file(tmp_path: Path) -> None:
     """`docker compose` (v2), where it is installed: the current Compose Specification."""
     docker = shutil.which("docker")
     if (
@@ -274,4 +278,4 @@ def test_compose_v2_accepts_the_file() -> None:
         ).returncode
     ):
         pytest.skip("needs Compose v2 (`docker compose`); Debian 12 ships only 1.29")
-    check_resolved(run_config([docker, "compose"]))
+    check_resolved(run_config([docker, "compose"], tmp_path))
