@@ -11,7 +11,7 @@ COPY agenthub ./agenthub
 COPY app ./app
 COPY migrations ./migrations
 # Both wheels are named on the command line, so the hub's `agenthub==<version>` is met by
-# this kit and never looked up elsewhere (other projects on the index use that name)
+# this kit and never looked up on an index (where the name could one day be taken by another)
 RUN pip wheel --no-deps --wheel-dir /wheels ./kit . \
  && python -m venv /opt/venv \
  && /opt/venv/bin/pip install /wheels/agenthub-*.whl \
