@@ -120,14 +120,15 @@ SWAGGER_UI_PARAMETERS = {"validatorUrl": None}  # no badge fetched from an onlin
 def install_docs(app: FastAPI) -> None:
     """Serve /docs (Swagger UI) and /redoc (ReDoc) from ``static/`` instead of FastAPI's
     pages, whose JavaScript, CSS, favicon and fonts come from CDNs: blank offline, and a
-    third party learns who reads the docs. Swagger UI's OAuth2 redirect page stays FastAPI's."""
+    third party learns who reads the docs. Swagger UI's OAuth2 redirect page goes too: the
+    hub's schemes are bearer tokens, pasted in *Authorize*, not OAuth2 flows."""
     if app.openapi_url is None:
         return
     openapi_url, title = app.openapi_url, app.title
     replaced = {DOCS_URL, REDOC_URL, app.docs_url, app.redoc_url}
+    replaced.add(app.swagger_ui_oauth2_redirect_url)
     app.router.routes[:] = [r for r in app.router.routes if not _serves(r, replaced)]
     app.mount(ASSETS_URL, StaticFiles(directory=STATIC_DIR), name="docs-assets")
-    redirect_url = app.swagger_ui_oauth2_redirect_url
 
     async def swagger_ui_html(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "").rstrip("/")
@@ -137,7 +138,7 @@ def install_docs(app: FastAPI) -> None:
             swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui/swagger-ui-bundle.js",
             swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui/swagger-ui.css",
             swagger_favicon_url=f"{root}{ASSETS_URL}/swagger-ui/favicon-32x32.png",
-            oauth2_redirect_url=root + redirect_url if redirect_url else None,
+            oauth2_redirect_url=None,
             swagger_ui_parameters={**SWAGGER_UI_PARAMETERS, **(app.swagger_ui_parameters or {})},
         )
 

@@ -71,9 +71,10 @@ async def test_the_assets_carry_their_licenses(client: httpx.AsyncClient) -> Non
 
 
 async def test_an_unknown_asset_is_a_404_problem(client: httpx.AsyncClient) -> None:
-    response = await client.get("/docs/assets/nothing-here.js")
-    assert response.status_code == 404
-    assert response.headers["content-type"].startswith("application/problem+json")
+    for path in ("/docs/assets/nothing-here.js", "/docs/oauth2-redirect"):  # bearer, no OAuth2
+        response = await client.get(path)
+        assert response.status_code == 404, path
+        assert response.headers["content-type"].startswith("application/problem+json")
 
 
 @pytest.mark.slow
