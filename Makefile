@@ -31,8 +31,10 @@ demo: $(VENV)/.serve-installed
 	$(BIN)/agenthub demo
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py
-	$(BIN)/ruff format --check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py
+	$(BIN)/ruff check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py \
+		openapi/clients/without_streams.py
+	$(BIN)/ruff format --check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py \
+		openapi/clients/without_streams.py
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

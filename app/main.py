@@ -143,6 +143,8 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         summary="An agent interaction hub: registry, two-way authentication, sessions, groups.",
         lifespan=lifespan,
         generate_unique_id_function=lambda route: route.name,
+        docs_url=None,  # install_openapi serves /docs and /redoc from the package's assets
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.keys = keys

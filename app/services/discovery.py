@@ -62,14 +62,14 @@ def _label_filter(kind: str, value: str) -> ColumnElement[bool]:
 async def list_agents(
     session: AsyncSession,
     *,
-    caller_id: str,
+    caller_id: str | None,
     filters: AgentFilters,
     limit: int,
     cursor: str | None,
     reranker: SemanticReranker | None = None,
 ) -> AgentPage:
     conditions: list[ColumnElement[bool]] = [col(Agent.deleted_at).is_(None)]
-    if not filters.include_self:
+    if caller_id is not None and not filters.include_self:  # None: the operator, no self
         conditions.append(col(Agent.id) != caller_id)
     if filters.skill:
         conditions.append(_label_filter("skill", filters.skill))

@@ -131,11 +131,11 @@ async def list_agents(
         tag=tag,
         status=status,
         provider=provider,
-        include_self=include_self or me is None,
+        include_self=include_self,
     )
     return await find_agents(
         session,
-        caller_id=me or "",  # not read: the operator's listing leaves no one out
+        caller_id=me,
         filters=filters,
         limit=limit,
         cursor=cursor,
