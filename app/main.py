@@ -12,7 +12,18 @@ from fastapi import FastAPI
 
 from agenthub import __version__
 from app.api.openapi import install_openapi
-from app.api.routes import agents, auth, groups, hub, inbox, sessions, tasks
+from app.api.routes import (
+    agents,
+    auth,
+    group_messages,
+    groups,
+    hub,
+    inbox,
+    members,
+    sessions,
+    tasks,
+    triggers,
+)
 from app.api.sse import SendWatchdog
 from app.auth.keys import HubKeys, load_or_create_hub_keys
 from app.broker import make_broker
@@ -151,7 +162,8 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)
-    for module in (hub, auth, inbox, agents, sessions, tasks, groups):
+    routers = (hub, auth, inbox, agents, sessions, tasks, groups, members, group_messages, triggers)
+    for module in routers:
         app.include_router(module.router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RejectNul)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
+from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
 
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
+from app.api.params import AgentIdPath, Cursor, Limit
 from app.auth.current import may_register
 from app.deps import (
     CurrentAgent,
@@ -44,9 +45,6 @@ REGISTRATION_EXAMPLE = {
 }
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
-
-MAX_PAGE = 500
-AgentIdPath = Annotated[str, Path(alias="agentId", max_length=200)]
 
 
 async def require_registrar(
@@ -110,8 +108,8 @@ async def list_agents(
     status: Literal["online", "offline"] | None = None,
     provider: Annotated[str | None, Query(max_length=200)] = None,
     include_self: Annotated[bool, Query(alias="includeSelf")] = False,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Query(max_length=1000)] = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
 ) -> AgentPage:
     """Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every

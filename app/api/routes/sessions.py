@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Path, Query, Response, status
+from fastapi import APIRouter, Body, Response, status
 from fastapi.responses import JSONResponse
 
 from agenthub.protocol.messages import AnyMessage
@@ -15,6 +15,7 @@ from agenthub.protocol.sessions import (
     SessionUpdate,
     SessionView,
 )
+from app.api.params import Cursor, Limit, SessionIdPath
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import messages as message_service
@@ -22,10 +23,6 @@ from app.services import sessions as service
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 
-MAX_PAGE = 500
-SessionIdPath = Annotated[str, Path(alias="sessionId", max_length=200)]
-Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
-Cursor = Annotated[str | None, Query(max_length=1000)]
 
 SESSION_EXAMPLE = {
     "title": "sqrt(9!)",

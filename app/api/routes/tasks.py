@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Query
 
 from agenthub.protocol.messages import TaskState
 from agenthub.protocol.sessions import TaskPage, TaskView
+from app.api.params import Cursor, Limit, TaskIdPath
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import task_queries as service
 
 router = APIRouter(prefix="/v1/tasks", tags=["tasks"])
-
-MAX_PAGE = 500
 
 
 @router.get("", responses=problem_responses(400, 401, 422))
@@ -25,8 +24,8 @@ async def list_tasks(
     group_id: Annotated[str | None, Query(alias="groupId", max_length=200)] = None,
     state: TaskState | None = None,
     role: Literal["leader", "partner"] | None = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Query(max_length=1000)] = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
 ) -> TaskPage:
     """The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
@@ -51,7 +50,7 @@ async def list_tasks(
 
 @router.get("/{taskId}", responses=problem_responses(401, 404, 422))
 async def get_task(
-    task_id: Annotated[str, Path(alias="taskId", max_length=200)],
+    task_id: TaskIdPath,
     caller: CurrentAgent,
     db: SessionDep,
 ) -> TaskView:

@@ -1,0 +1,154 @@
+"""Group message routes: post (the batch writer), history, and the group's event stream."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header, Request, status
+from fastapi.responses import JSONResponse
+from sqlmodel.ext.asyncio.session import AsyncSession
+from sse_starlette import EventSourceResponse
+
+from agenthub.protocol.groups import (
+    GroupMessagePage,
+)
+from agenthub.protocol.messages import AnyMessage
+from app.api.params import After, GroupIdPath, Limit
+from app.api.sse import SSE_RESPONSE, resume_point, stream_response
+from app.auth.current import Principal, agent_for_claims
+from app.broker import Delivery
+from app.deps import AccessClaims, CurrentAgent, SessionDep
+from app.errors import problem_responses
+from app.services import group_messages as message_service
+from app.services import groups as service
+from app.services.events import group_backlog, group_channel
+from app.services.message_writer import MessageWriter, PlainPost
+
+router = APIRouter(prefix="/v1/groups", tags=["groups"])
+
+
+MESSAGE_EXAMPLE = {
+    "type": "message",
+    "id": "msg-1",
+    "sentAt": "2026-11-30T12:00:00Z",
+    "senderRole": "leader",
+    "senderId": "1.2.156.3088.1.AGH.LEADER",
+    "mentions": "all",
+    "dataItems": [{"type": "text", "text": "Who can take the pricing section?"}],
+}
+
+
+@router.post(
+    "/{groupId}/messages",
+    status_code=status.HTTP_201_CREATED,
+    response_model=AnyMessage,
+    responses={
+        200: {
+            "description": "The same id was posted before: the stored message",
+            "model": AnyMessage,
+        },
+        **problem_responses(400, 401, 403, 404, 409, 413, 422),
+    },
+)
+async def post_group_message(
+    request: Request,
+    group_id: GroupIdPath,
+    message: Annotated[AnyMessage, Body(openapi_examples={"message": {"value": MESSAGE_EXAMPLE}})],
+    claims: AccessClaims,
+) -> JSONResponse:
+    """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
+    `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
+    in a session. Every other active member receives it on the group's event stream; the
+    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
+    message stored the first time. A mention lets a muted member post once more.
+
+    **Who**: an active member, as the message's `senderId`.
+
+    **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
+    or it is muted and not mentioned since its last post; `404` for a group the caller may
+    not see; `409` when the group has concluded or the session is closed, the id was used
+    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    does not fit (another `groupId` or `sessionId`).
+    """
+    # plain messages go to the batch writer; the rest, and any it hands back, one by one
+    writer: MessageWriter = request.app.state.message_writer
+    post = PlainPost.of(
+        message, group_id=group_id, sender_id=claims.sub, key_thumbprint=claims.cnf.get("jkt")
+    )
+    if post is not None and (stored := await writer.write(post)) is not None:
+        return JSONResponse(stored, status_code=201)
+    async with request.app.state.session_factory() as db:
+        caller = await agent_for_claims(db, claims)
+        body, created = await message_service.post_group_message(
+            db, caller=caller, group_id=group_id, message=message
+        )
+    return JSONResponse(body, status_code=201 if created else 200)
+
+
+@router.get("/{groupId}/messages", responses=problem_responses(400, 401, 403, 404, 422))
+async def list_group_messages(
+    group_id: GroupIdPath,
+    caller: CurrentAgent,
+    db: SessionDep,
+    after: After = 0,
+    limit: Limit = 50,
+) -> GroupMessagePage:
+    """The group's messages by `seq`, after the seq given in `after` (0: from the start);
+    the answer's `nextCursor` is the `after` of the next page.
+
+    **Who**: an active member.
+
+    **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
+    may not see.
+    """
+    return await message_service.list_group_messages(
+        db, caller=caller, group_id=group_id, after=after, limit=limit
+    )
+
+
+@router.get(
+    "/{groupId}/events",
+    response_class=EventSourceResponse,
+    responses={**SSE_RESPONSE, **problem_responses(400, 401, 403, 404, 422)},
+)
+async def stream_group_events(
+    request: Request,
+    group_id: GroupIdPath,
+    caller: CurrentAgent,
+    db: SessionDep,
+    after: After | None = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
+) -> EventSourceResponse:
+    """The group's events, as server-sent events, after a seq: `message` (another member's
+    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
+    between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
+    starts at the beginning. A member never receives its own messages; the stream ends after
+    the `member` event that ends the caller's membership.
+
+    The generated Python client leaves this operation out (it would wait for the end of an
+    endless body): use the kit (`HubClient.groups.events(...)` in the `agenthub` package),
+    which resumes by itself, or an SSE client that sends `Authorization` (a browser's
+    `EventSource` cannot).
+
+    **Who**: an active member.
+
+    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
+    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
+    """
+    _, member = await service.active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    start = resume_point(after, last_event_id)
+    ends_after = member.active_since_seq
+    await db.close()  # a stream holds no SQL connection; each backlog page takes its own
+
+    async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
+        return await group_backlog(session, group_id, last, limit)
+
+    return stream_response(
+        request,
+        channel=group_channel(group_id),
+        after=start,
+        backlog=backlog,
+        agent_id=caller.id,
+        ends_after_seq=ends_after,
+    )
