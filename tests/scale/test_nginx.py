@@ -12,10 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent, parse_sse
 from tests.support.groups import team
-from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.hub import empty_tables, registered
 from tests.support.replicas import Nginx, Redis, Replica
 from tests.support.system import require
 
@@ -70,12 +69,6 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
         await empty_tables(database_url)
 
 
-async def agent(url: str, name: str) -> HubClient:
-    kit = HubClient(url, key=AgentKey.generate())
-    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
-    return kit
-
-
 async def next_message(events: AsyncIterator[HubEvent]) -> HubEvent:
     async for event in events:
         if event.kind == "message":
@@ -114,8 +107,8 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
 
 
 async def test_stream_through_nginx_arrives_frame_by_frame(cluster: Cluster) -> None:
-    leader = await agent(cluster.lb.url, "leader")
-    member = await agent(cluster.lb.url, "member")
+    leader = await registered(cluster.lb.url, "leader")
+    member = await registered(cluster.lb.url, "member")
     group = await team(leader, member)
     path = f"/v1/groups/{group['id']}/events"
     async with asyncio.timeout(WAIT_SECONDS):
@@ -143,8 +136,8 @@ async def test_stream_through_nginx_arrives_frame_by_frame(cluster: Cluster) -> 
 async def test_stream_resumes_through_nginx_after_its_replica_is_killed(
     cluster: Cluster,
 ) -> None:
-    leader = await agent(cluster.lb.url, "leader")
-    member = await agent(cluster.lb.url, "member")
+    leader = await registered(cluster.lb.url, "leader")
+    member = await registered(cluster.lb.url, "member")
     group = await team(leader, member)
     stream: EventStream = member.groups.events(group["id"])
     got: list[HubEvent] = []

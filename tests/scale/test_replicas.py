@@ -4,7 +4,6 @@ exactly once and in order, also across a replica crash and a Redis restart."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,14 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
-from agenthub import AgentKey, HubClient
+from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
-from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
+from tests.support.hub import empty_tables, registered
 from tests.support.replicas import Redis, Replica
+from tests.support.system import require
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("redis-server") is None, reason="needs redis-server (CI has it)"
-)
 WAIT_SECONDS = 60
 
 
@@ -27,6 +24,7 @@ WAIT_SECONDS = 60
 async def cluster(
     database_url: str, tmp_path: Path
 ) -> AsyncIterator[tuple[Redis, Replica, Replica]]:
+    require("redis-server", "redis-server")
     redis = Redis()
     await redis.start()
     key_file = tmp_path / "shared-signing-key.pem"
@@ -50,12 +48,6 @@ async def cluster(
         b.stop()
         redis.stop()
         await empty_tables(database_url)
-
-
-async def agent(url: str, name: str) -> HubClient:
-    kit = HubClient(url, key=AgentKey.generate())
-    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
-    return kit
 
 
 def same_agent_on(kit: HubClient, url: str) -> HubClient:
@@ -97,8 +89,8 @@ async def test_posted_on_a_delivered_on_b_through_crash_and_redis_restart(
     cluster: tuple[Redis, Replica, Replica],
 ) -> None:
     redis, a, b = cluster
-    leader = await agent(a.url, "leader")
-    members = [await agent(a.url, f"member-{i}") for i in range(3)]
+    leader = await registered(a.url, "leader")
+    members = [await registered(a.url, f"member-{i}") for i in range(3)]
     session = await leader.request(
         "POST",
         "/v1/sessions",

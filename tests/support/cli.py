@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.live import free_port
+from tests.support.live import free_port, interrupt
 
 AGENTHUB = str(Path(sys.executable).parent / "agenthub")
 STARTUP_SECONDS = 30.0
@@ -78,12 +77,7 @@ class ServedHub:
 
     def stop(self) -> str:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            interrupt(self.proc)
         if self.proc.stdout is not None and not self.proc.stdout.closed:
             self.output += self.proc.stdout.read()
             self.proc.stdout.close()

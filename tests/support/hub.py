@@ -69,3 +69,10 @@ def problem(response: httpx.Response, status: int) -> dict[str, Any]:
     assert body["status"] == status
     assert {"type", "title", "detail"} <= body.keys()
     return body
+
+
+async def registered(url: str, name: str) -> HubClient:
+    """A kit client for a new agent registered at the hub at ``url`` (a live server)."""
+    kit = HubClient(url, key=AgentKey.generate())
+    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
+    return kit

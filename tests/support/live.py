@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import socket
+import subprocess
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -82,3 +84,15 @@ async def serving(app: Any, **kwargs: Any) -> AsyncIterator[LiveServer]:
         yield server
     finally:
         await server.stop()
+
+
+def interrupt(proc: subprocess.Popen[Any], seconds: float = 15) -> None:
+    """Stop a process as Ctrl-C does; kill it if it has not ended within ``seconds``."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

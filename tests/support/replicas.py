@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from tests.support.hub import ISSUER, OPERATOR_TOKEN, REGISTRATION_TOKEN
-from tests.support.live import free_port
+from tests.support.live import free_port, interrupt
 
 ROOT = Path(__file__).parents[2]
 STARTUP_SECONDS = 30
@@ -140,12 +139,7 @@ class Replica:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            interrupt(self.proc)
             self.proc = None
 
 
