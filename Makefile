@@ -45,10 +45,12 @@ pytest: $(VENV)/.dev-installed
 test: lint typecheck pytest
 
 # the everyday loop: everything but the tests marked slow (see pyproject's markers), on SQLite,
-# one pytest worker per core
+# in parallel: many tests wait on servers and processes, so 4 workers beat 2 even on 2 cores
+# (pytest 74 s with -n 2, 55 s with -n 4, 66 s with -n 6 on this project's 2-core machine)
+CHECK_WORKERS ?= 4
 check: lint typecheck
 	env -u AGENTHUB_TEST_DATABASE_URL -u AGENTHUB_TEST_REDIS_URL \
-		$(BIN)/pytest -m "not slow" -n auto $(PYTEST_ARGS)
+		$(BIN)/pytest -m "not slow" -n $(CHECK_WORKERS) $(PYTEST_ARGS)
 
 openapi: $(VENV)/.serve-installed
 	$(BIN)/agenthub openapi openapi/openapi.json
