@@ -163,6 +163,7 @@ async def probe_broker(settings: Settings) -> str:
     broker = make_broker(settings.broker_url)
     try:
         async with asyncio.timeout(BROKER_TIMEOUT_SECONDS):
+            await broker.start()
             await broker.ping()
     except Exception as exc:
         why = "no answer" if isinstance(exc, TimeoutError) else reason(exc)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from agenthub import __version__
 from tests.support.cli import clean_env, run_cli
+from tests.support.replicas import Redis
+from tests.support.system import require
 
 
 def test_version_names_hub_kit_and_python(tmp_path: Path) -> None:
@@ -61,12 +63,22 @@ def test_check_masks_secrets_and_fails_until_migrated(tmp_path: Path) -> None:
     assert "ok    store" in after.stdout and "all checks passed" in after.stdout
 
 
-def test_check_reports_a_broker_that_does_not_answer(tmp_path: Path) -> None:
-    env = clean_env(AGENTHUB_BROKER_URL="redis://127.0.0.1:1/0")
-    run_cli("migrate", cwd=tmp_path, env=env)
-    result = run_cli("check", cwd=tmp_path, env=env)
-    assert result.returncode == 1
-    assert "FAIL  broker" in result.stdout and "AGENTHUB_BROKER_URL" in result.stdout
+async def test_check_tells_a_broker_that_answers_from_one_that_does_not(tmp_path: Path) -> None:
+    require("redis-server", "redis-server")
+    redis = Redis()
+    await redis.start()
+    try:
+        up = clean_env(AGENTHUB_BROKER_URL=redis.url)
+        assert run_cli("migrate", cwd=tmp_path, env=up).returncode == 0
+        answers = run_cli("check", cwd=tmp_path, env=up)
+    finally:
+        redis.stop()
+    down = run_cli("check", cwd=tmp_path, env=clean_env(AGENTHUB_BROKER_URL=redis.url))
+    assert answers.returncode == 0, answers.stdout
+    assert f"ok    broker        {redis.url} answers" in answers.stdout
+    assert down.returncode == 1
+    assert "FAIL  broker" in down.stdout and "AGENTHUB_BROKER_URL" in down.stdout
+    assert "AssertionError" not in down.stdout
 
 
 def test_keys_makes_the_key_once_with_mode_0600(tmp_path: Path) -> None:
