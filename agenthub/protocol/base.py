@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Annotated, Any
 
 from pydantic import (
@@ -16,6 +18,12 @@ from pydantic.alias_generators import to_camel
 
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
+MAX_JSON_DEPTH = 32
+"""How deep free-form JSON (metadata, data, commandParams, params) may nest."""
+INT_RANGE = (-(2**63), 2**64 - 1)
+"""The integers every store and serializer of the hub can hold (orjson's range)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 class WireModel(BaseModel):
     model_config = ConfigDict(
@@ -27,10 +35,12 @@ class WireModel(BaseModel):
 
     @field_validator("*", mode="after")
     @classmethod
-    def _no_nul(cls, value: Any) -> Any:
-        """NUL characters are refused everywhere: SQL text columns cannot hold them."""
-        if _holds_nul(value):
-            raise ValueError("NUL characters (\\u0000) are not accepted")
+    def _storable(cls, value: Any) -> Any:
+        """Refuse, in every field, what no store or serializer can hold: a value refused
+        here is never committed, so it can never poison a later read."""
+        problem = json_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     def to_wire(self) -> dict[str, Any]:
@@ -48,11 +58,32 @@ class CompactWireModel(WireModel):
         return {k: v for k, v in data.items() if v is not None}
 
 
-def _holds_nul(value: Any) -> bool:
+def json_problem(value: Any, depth: int = 0) -> str | None:
+    """Why ``value`` cannot be stored and served as JSON, or None. Refused: NUL characters
+    (SQL text cannot hold them), lone UTF-16 surrogates (not Unicode: UTF-8 cannot encode
+    them), integers outside ``INT_RANGE``, NaN and infinities, and containers nested deeper
+    than ``MAX_JSON_DEPTH``. Models inside a value were checked when they were built."""
     if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, list | tuple):
-        return any(_holds_nul(v) for v in value)
-    if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
-    return False
+        if "\x00" in value:
+            return "NUL characters (\\u0000) are not accepted"
+        if _SURROGATE.search(value):
+            return "lone UTF-16 surrogates (\\ud800-\\udfff) are not valid Unicode"
+        return None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        low, high = INT_RANGE
+        return None if low <= value <= high else "integers must fit in 64 bits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "numbers must be finite (no NaN or Infinity)"
+    if isinstance(value, list | tuple | dict):
+        if depth >= MAX_JSON_DEPTH:
+            return f"JSON may nest at most {MAX_JSON_DEPTH} levels deep"
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            problem = (json_problem(key) if isinstance(key, str) else None) or json_problem(
+                item, depth + 1
+            )
+            if problem is not None:
+                return problem
+    return None

@@ -40,7 +40,7 @@ from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.models.types import utcnow
 from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
 from app.services.events import group_channel, message_delivery
-from app.services.messages import Placement, stored_body, stored_row
+from app.services.messages import Placement, encodable, stored_body, stored_row
 from app.services.tasks import AnyTaskMessage
 
 logger = logging.getLogger(__name__)
@@ -99,7 +99,9 @@ class MessageWriter:
         self._queue.clear()
 
     async def write(self, post: PlainPost) -> dict[str, Any] | None:
-        """The stored body once committed; ``None``: post it the ordinary way instead."""
+        """The stored body once committed; ``None``: post it the ordinary way instead.
+        A post that cannot be stored is refused here, alone, before it joins a batch."""
+        encodable(post.message.to_wire())
         if self._task is None or self._task.done():
             return None
         self._queue.append(post)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -79,7 +80,18 @@ def stored_body(message: AnyTaskMessage, at: Placement) -> dict[str, Any]:
     if at.group_id is not None:
         updates["group_id"] = at.group_id
         updates["seq"] = at.seq
-    return message.model_copy(update=updates).to_wire()
+    return encodable(message.model_copy(update=updates).to_wire())
+
+
+def encodable(body: dict[str, Any]) -> dict[str, Any]:
+    """``body``, if it encodes as JSON: it is stored, framed and served so. Validation
+    refuses what cannot be (see ``agenthub.protocol.base.json_problem``); this makes sure
+    nothing else slips into a row that every later read would fail on."""
+    try:
+        orjson.dumps(body)
+    except (TypeError, orjson.JSONEncodeError) as exc:
+        raise InvalidInput(f"The message cannot be stored as JSON: {exc}.") from exc
+    return body
 
 
 def stored_row(message: AnyTaskMessage, body: dict[str, Any], at: Placement) -> dict[str, Any]:

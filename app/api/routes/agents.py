@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
+from fastapi import Body, Depends, Query, Request, Response, status
 
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from app.api.params import AgentIdPath, Cursor, Limit
+from app.api.routing import hub_router
 from app.auth.current import may_register
 from app.deps import (
     CurrentAgent,
@@ -44,7 +45,7 @@ REGISTRATION_EXAMPLE = {
     },
 }
 
-router = APIRouter(prefix="/v1/agents", tags=["agents"])
+router = hub_router(prefix="/v1/agents", tags=["agents"])
 
 
 async def require_registrar(

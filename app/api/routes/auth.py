@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request
+from fastapi import Body, Request
 
 from agenthub.protocol.auth import TokenRequest, TokenResponse
+from app.api.routing import hub_router
 from app.deps import KeysDep, SessionDep, SettingsDep
 from app.errors import problem_responses
 from app.services.auth import exchange_assertion
 
-router = APIRouter(prefix="/v1/auth", tags=["auth"])
+router = hub_router(prefix="/v1/auth", tags=["auth"])
 
 EXCHANGE_DESCRIPTION = """
 Trade an **assertion** for an **access token**: the agent proves that it holds the key it

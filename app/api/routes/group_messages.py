@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, Request, status
+from fastapi import Body, Header, Request, status
 from fastapi.responses import JSONResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
@@ -14,6 +14,7 @@ from agenthub.protocol.groups import (
 )
 from agenthub.protocol.messages import AnyMessage
 from app.api.params import After, GroupIdPath, Limit
+from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.auth.current import Principal, agent_for_claims
 from app.broker import Delivery
@@ -24,7 +25,7 @@ from app.services import groups as service
 from app.services.events import group_backlog, group_channel
 from app.services.message_writer import MessageWriter, PlainPost
 
-router = APIRouter(prefix="/v1/groups", tags=["groups"])
+router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 
 MESSAGE_EXAMPLE = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Response, status
+from fastapi import Body, Response, status
 
 from agenthub.protocol.groups import (
     GroupCreate,
@@ -13,11 +13,12 @@ from agenthub.protocol.groups import (
     GroupView,
 )
 from app.api.params import GroupIdPath
+from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
 from app.errors import problem_responses
 from app.services import groups as service
 
-router = APIRouter(prefix="/v1/groups", tags=["groups"])
+router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 
 GROUP_EXAMPLE = {

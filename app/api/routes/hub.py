@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from sqlalchemy import text
 
 from agenthub.protocol.auth import HubMetadata
+from app.api.routing import hub_router
 from app.deps import KeysDep, SettingsDep
 from app.errors import SchemaNotMigrated, Unavailable, problem_responses
 from app.schema import schema_state
 
-router = APIRouter(tags=["hub"])
+router = hub_router(tags=["hub"])
 
 API_VERSION = "v1"
 

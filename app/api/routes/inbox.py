@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import Header, Query, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
+from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.broker import Delivery
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services.events import inbox_backlog, inbox_channel
 
-router = APIRouter(prefix="/v1/agents/me", tags=["agents"])
+router = hub_router(prefix="/v1/agents/me", tags=["agents"])
 
 
 @router.get(

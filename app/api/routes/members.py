@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from agenthub.protocol.groups import (
     ApplicationCreate,
     InvitationCreate,
@@ -12,11 +10,12 @@ from agenthub.protocol.groups import (
     MemberView,
 )
 from app.api.params import AgentIdPath, GroupIdPath
+from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
 from app.errors import problem_responses
 from app.services import members as member_service
 
-router = APIRouter(prefix="/v1/groups", tags=["groups"])
+router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 MEMBER_ERRORS = problem_responses(400, 401, 403, 404, 409, 422)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Response, status
+from fastapi import Body, Response, status
 from fastapi.responses import JSONResponse
 
 from agenthub.protocol.messages import AnyMessage
@@ -16,12 +16,13 @@ from agenthub.protocol.sessions import (
     SessionView,
 )
 from app.api.params import Cursor, Limit, SessionIdPath
+from app.api.routing import hub_router
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import messages as message_service
 from app.services import sessions as service
 
-router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
+router = hub_router(prefix="/v1/sessions", tags=["sessions"])
 
 
 SESSION_EXAMPLE = {

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from agenthub.protocol.messages import TaskState
 from agenthub.protocol.sessions import TaskPage, TaskView
 from app.api.params import Cursor, Limit, TaskIdPath
+from app.api.routing import hub_router
 from app.deps import CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import task_queries as service
 
-router = APIRouter(prefix="/v1/tasks", tags=["tasks"])
+router = hub_router(prefix="/v1/tasks", tags=["tasks"])
 
 
 @router.get("", responses=problem_responses(400, 401, 422))

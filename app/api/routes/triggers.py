@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from agenthub.protocol.groups import (
     TriggerCreate,
@@ -12,11 +12,12 @@ from agenthub.protocol.groups import (
     TriggerView,
 )
 from app.api.params import GroupIdPath
+from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
 from app.errors import problem_responses
 from app.services import triggers as trigger_service
 
-router = APIRouter(prefix="/v1/groups", tags=["groups"])
+router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 TRIGGER_ERRORS = problem_responses(400, 401, 403, 404, 409, 422)
 
