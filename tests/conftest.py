@@ -3,8 +3,9 @@ Helpers live in tests/support/."""
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,37 @@ from tests.support.hub import (
     empty_tables,
     hub_settings,
 )
-from tests.support.live import free_port
+from tests.support.live import SERVER_ERROR_MARKERS, free_port
+
+
+class _ServerErrors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if any(marker in record.getMessage() for marker in SERVER_ERROR_MARKERS):
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors() -> Iterator[None]:
+    """Fail a test whose in-process hub (or agent) answered a 500 or let an exception
+    escape. Hubs run as processes are checked by tests/support (cli, replicas)."""
+    handler = _ServerErrors()
+    loggers = [logging.getLogger(name) for name in ("app.errors", "uvicorn.error")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+    if handler.records:
+        pytest.fail(
+            "the hub logged a server error: "
+            + "; ".join(f"{r.name}: {r.getMessage()} {r.exc_text or ''}" for r in handler.records)
+        )
 
 
 @pytest.fixture(scope="session")

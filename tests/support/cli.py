@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.live import free_port, interrupt
+from tests.support.live import assert_no_server_errors, free_port, interrupt
 
 AGENTHUB = str(Path(sys.executable).parent / "agenthub")
 STARTUP_SECONDS = 30.0
@@ -81,6 +81,7 @@ class ServedHub:
         if self.proc.stdout is not None and not self.proc.stdout.closed:
             self.output += self.proc.stdout.read()
             self.proc.stdout.close()
+            assert_no_server_errors(self.output, f"agenthub serve on port {self.port}")
         return self.output
 
     def __enter__(self) -> ServedHub:

@@ -47,6 +47,7 @@ class LiveServer:
     async def start(self) -> LiveServer:
         config = uvicorn.Config(
             self.app,
+            log_config=None,  # keep the test's logging (tests/conftest.py watches for 500s)
             log_level="warning",
             lifespan=self.lifespan,
             loop="asyncio",
@@ -96,3 +97,13 @@ def interrupt(proc: subprocess.Popen[Any], seconds: float = 15) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+# what a hub logs when a request failed with a 500, or an exception escaped the app
+SERVER_ERROR_MARKERS = ("unhandled error", "Exception in ASGI application")
+
+
+def assert_no_server_errors(log: str, who: str) -> None:
+    """Fail the test whose hub answered a 500 (or let an exception escape) at any point."""
+    found = [line for line in log.splitlines() if any(m in line for m in SERVER_ERROR_MARKERS)]
+    assert not found, f"{who} logged a server error:\n{log[-4000:]}"

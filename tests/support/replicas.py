@@ -12,22 +12,27 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import httpx
 
 from tests.support.hub import ISSUER, OPERATOR_TOKEN, REGISTRATION_TOKEN
-from tests.support.live import free_port, interrupt
+from tests.support.live import assert_no_server_errors, free_port, interrupt
 
 ROOT = Path(__file__).parents[2]
 STARTUP_SECONDS = 30
 
 
-async def wait_until(url: str, *, proc: subprocess.Popen[bytes] | None = None) -> None:
+async def wait_until(
+    url: str, *, proc: subprocess.Popen[bytes] | None = None, log: Path | None = None
+) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     async with httpx.AsyncClient(timeout=1) as http:
         while True:
             if proc is not None and proc.poll() is not None:
                 out = proc.stdout.read().decode() if proc.stdout else ""
+                if log is not None and log.exists():
+                    out += log.read_text(errors="replace")
                 raise AssertionError(f"the process exited: {out}")
             try:
                 if (await http.get(url)).status_code == 200:
@@ -109,9 +114,12 @@ class Replica:
             }
         )
         self.workdir = workdir
+        self.log = workdir / f"replica-{self.port}.log"
+        self._log_file: BinaryIO | None = None
         self.proc: subprocess.Popen[bytes] | None = None
 
     async def start(self) -> None:
+        self._log_file = self.log.open("ab")
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -125,10 +133,17 @@ class Replica:
             ],
             cwd=self.workdir,
             env=self.env,
-            stdout=subprocess.PIPE,
+            stdout=self._log_file,  # a file: a pipe nobody reads would fill and block it
             stderr=subprocess.STDOUT,
         )
-        await wait_until(f"{self.url}/readyz", proc=self.proc)
+        await wait_until(f"{self.url}/readyz", proc=self.proc, log=self.log)
+
+    def check_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        if self.log.exists():
+            assert_no_server_errors(self.log.read_text(errors="replace"), f"replica {self.url}")
 
     def kill(self) -> None:
         """Gone at once, as a crashed replica is: no graceful shutdown."""
@@ -136,11 +151,13 @@ class Replica:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+        self.check_log()
 
     def stop(self) -> None:
         if self.proc is not None:
             interrupt(self.proc)
             self.proc = None
+        self.check_log()
 
 
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "default.conf.template"
