@@ -76,25 +76,26 @@ async def post_group_message(
         raise Conflict("The session is closed.")
     plain = isinstance(message, Message) and message.task_id is None
     members = set() if plain else await _active_members(db, group_id)
-    muted = member.muted
+    # plain values only below: a retry follows a rollback, which expires every ORM instance
+    muted, session_id, caller_id = member.muted, group.session_id, caller.id
 
     async def attempt() -> dict[str, Any]:
         if muted:
-            await use_speak_grant(db, group_id, caller.id)
+            await use_speak_grant(db, group_id, caller_id)
         task_id = None
         if not plain:
             task_id = await apply_task_message(
-                db, message, session_id=group.session_id, group_id=group_id, members=members
+                db, message, session_id=session_id, group_id=group_id, members=members
             )
         seq = await next_group_seq(db, group_id)
         body = await insert_message(
-            db, message, session_id=group.session_id, task_id=task_id, group_id=group_id, seq=seq
+            db, message, session_id=session_id, task_id=task_id, group_id=group_id, seq=seq
         )
         if message.mentions:
-            await grant_mentions(db, group_id, caller.id, message.mentions)
+            await grant_mentions(db, group_id, caller_id, message.mentions)
         if not plain:
             await after_task_move(db, message, task_id)
-        stage(db, group_channel(group_id), message_delivery(seq, caller.id, body))
+        stage(db, group_channel(group_id), message_delivery(seq, caller_id, body))
         return body
 
     return await store_with_retries(db, message, attempt, lambda m: _replayed(m, group_id))

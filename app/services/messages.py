@@ -153,6 +153,8 @@ async def store_with_retries(
     """Run ``attempt`` and commit; retry when the task moved under us; a duplicate id replays.
 
     Returns ``(body, True)`` for a new message, ``(stored body, False)`` for a retried one.
+    A retry follows a rollback, which expires every ORM instance the session holds: the
+    ``attempt`` must read plain values captured before, never an instance's attributes.
     """
     for _ in range(MAX_MOVE_ATTEMPTS):
         try:

@@ -356,3 +356,38 @@ async def test_two_last_tasks_ending_at_once_fire_the_trigger_once(
         fired = await fired_events(hub, gid)
         assert len(fired) == n + 1, f"round {n}: {len(fired) - n} firings"
         assert {t["state"] for t in fired[-1]["tasks"]} == {"failed"}
+
+
+async def test_concurrent_moves_of_one_task_are_each_stored_or_409_never_500(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    group = await team(leader, partner)
+    url = f"/v1/groups/{group['id']}/messages"
+    for rounds in range(5):
+        task_id = f"t-race-{rounds}"
+        start = command(str(leader.agent_id), "start", task_id=task_id, partnerId=partner.agent_id)
+        assert (await leader.request("POST", url, json=start)).status_code == 201
+        for state in ("accepted", "working"):
+            posted = await partner.request(
+                "POST", url, json=result(str(partner.agent_id), task_id, state)
+            )
+            assert posted.status_code == 201
+        moves = [
+            move
+            for _ in range(3)  # each message its own id: none of them is a replay
+            for move in (
+                (partner, result(str(partner.agent_id), task_id, "awaiting-input")),
+                (partner, result(str(partner.agent_id), task_id, "failed")),
+                (leader, command(str(leader.agent_id), "cancel", task_id=task_id)),
+                (partner, result(str(partner.agent_id), task_id, "awaiting-completion")),
+            )
+        ]
+        answers = await asyncio.gather(
+            *(agent.request("POST", url, json=body) for agent, body in moves)
+        )
+        codes = [a.status_code for a in answers]
+        assert set(codes) <= {201, 409}, [a.text for a in answers if a.status_code >= 500]
+        task = (await leader.request("GET", f"/v1/tasks/{task_id}")).json()
+        # every stored move is in the history, every refused one left it alone
+        assert len(task["statusHistory"]) == 2 + codes.count(201), (codes, task["statusHistory"])
