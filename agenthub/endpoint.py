@@ -106,6 +106,9 @@ class AgentEndpoint:
                 card = await self.directory.card(caller_id, refresh=refresh)
             except HubRequestError as exc:
                 raise CallTokenError("the caller is not a registered agent") from exc
+            except Exception as exc:  # the hub away, a timeout, an answer that is no card
+                logger.warning("could not look up caller %s: %s", caller_id, exc)
+                raise CallTokenError("the caller could not be looked up at the hub") from exc
             try:
                 claims = check_call_token(
                     token,

@@ -20,6 +20,7 @@ import httpx
 
 from agenthub.errors import HubRequestError, NotRegisteredError
 from agenthub.events import EventStream
+from agenthub.paths import segment
 from agenthub.protocol.data import TextDataItem
 from agenthub.protocol.groups import (
     GroupTreeNode,
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
 
 POST_ATTEMPTS = 5
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+
+
+def _at(group_id: str, rest: str = "") -> str:
+    """The path of a group's route: ``/v1/groups/{id}`` and what follows it."""
+    return f"/v1/groups/{segment(group_id)}{rest}"
 
 
 class Groups:
@@ -83,59 +89,61 @@ class Groups:
         return GroupView.model_validate(await self._call("POST", "/v1/groups", json=body))
 
     async def get(self, group_id: str) -> GroupView:
-        return GroupView.model_validate(await self._call("GET", f"/v1/groups/{group_id}"))
+        return GroupView.model_validate(await self._call("GET", _at(group_id)))
 
     async def set_state(self, group_id: str, state: str) -> GroupView:
         body = {"conversationState": state}
-        return GroupView.model_validate(
-            await self._call("PATCH", f"/v1/groups/{group_id}", json=body)
-        )
+        return GroupView.model_validate(await self._call("PATCH", _at(group_id), json=body))
 
     async def subgroups(self, group_id: str, *, whole_tree: bool = False) -> list[GroupTreeNode]:
         params = {"depth": "all" if whole_tree else "1"}
-        page = await self._call("GET", f"/v1/groups/{group_id}/subgroups", params=params)
+        page = await self._call("GET", _at(group_id, "/subgroups"), params=params)
         return [GroupTreeNode.model_validate(item) for item in page["items"]]
 
     async def members(self, group_id: str) -> list[MemberView]:
-        page = await self._call("GET", f"/v1/groups/{group_id}/members")
+        page = await self._call("GET", _at(group_id, "/members"))
         return [MemberView.model_validate(item) for item in page["items"]]
 
     async def _member_action(self, path: str, **kwargs: Any) -> MemberView:
         return MemberView.model_validate(await self._call("POST", path, **kwargs))
 
     async def invite(self, group_id: str, agent_id: str) -> MemberView:
-        return await self._member_action(
-            f"/v1/groups/{group_id}/invitations", json={"agentId": agent_id}
-        )
+        return await self._member_action(_at(group_id, "/invitations"), json={"agentId": agent_id})
 
     async def accept(self, group_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/invitations/{self._me()}/accept")
+        return await self._member_action(
+            _at(group_id, f"/invitations/{segment(self._me())}/accept")
+        )
 
     async def decline(self, group_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/invitations/{self._me()}/decline")
+        return await self._member_action(
+            _at(group_id, f"/invitations/{segment(self._me())}/decline")
+        )
 
     async def apply(self, group_id: str, note: str | None = None) -> MemberView:
         """Apply to an ``apply`` group, or join an ``open`` one at once."""
         body = {"note": note} if note is not None else {}
-        return await self._member_action(f"/v1/groups/{group_id}/applications", json=body)
+        return await self._member_action(_at(group_id, "/applications"), json=body)
 
     join = apply
 
     async def approve(self, group_id: str, agent_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/applications/{agent_id}/approve")
+        return await self._member_action(
+            _at(group_id, f"/applications/{segment(agent_id)}/approve")
+        )
 
     async def reject(self, group_id: str, agent_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/applications/{agent_id}/reject")
+        return await self._member_action(_at(group_id, f"/applications/{segment(agent_id)}/reject"))
 
     async def mute(self, group_id: str, agent_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/members/{agent_id}/mute")
+        return await self._member_action(_at(group_id, f"/members/{segment(agent_id)}/mute"))
 
     async def unmute(self, group_id: str, agent_id: str) -> MemberView:
-        return await self._member_action(f"/v1/groups/{group_id}/members/{agent_id}/unmute")
+        return await self._member_action(_at(group_id, f"/members/{segment(agent_id)}/unmute"))
 
     async def remove(self, group_id: str, agent_id: str) -> MemberView:
         return MemberView.model_validate(
-            await self._call("DELETE", f"/v1/groups/{group_id}/members/{agent_id}")
+            await self._call("DELETE", _at(group_id, f"/members/{segment(agent_id)}"))
         )
 
     async def leave(self, group_id: str) -> MemberView:
@@ -148,7 +156,7 @@ class Groups:
         if timeout_seconds is not None:
             body["timeoutSeconds"] = timeout_seconds
         return TriggerView.model_validate(
-            await self._call("POST", f"/v1/groups/{group_id}/triggers", json=body)
+            await self._call("POST", _at(group_id, "/triggers"), json=body)
         )
 
     # -- talking ---------------------------------------------------------------------------
@@ -181,9 +189,7 @@ class Groups:
         pause = 0.1
         for attempt in range(POST_ATTEMPTS):
             try:
-                response = await self.hub.request(
-                    "POST", f"/v1/groups/{group_id}/messages", json=body
-                )
+                response = await self.hub.request("POST", _at(group_id, "/messages"), json=body)
             except httpx.TransportError:
                 if attempt == POST_ATTEMPTS - 1:
                     raise
@@ -262,10 +268,12 @@ class Groups:
 
     async def history(self, group_id: str, *, after: int = 0, limit: int = 50) -> dict[str, Any]:
         page: dict[str, Any] = await self._call(
-            "GET", f"/v1/groups/{group_id}/messages", params={"after": after, "limit": limit}
+            "GET",
+            _at(group_id, "/messages"),
+            params={"after": after, "limit": limit},
         )
         return page
 
     def events(self, group_id: str, *, after: int = 0) -> EventStream:
         """The group's stream from ``after``; resumes by itself after a dropped connection."""
-        return EventStream(self.hub, f"/v1/groups/{group_id}/events", after=after)
+        return EventStream(self.hub, _at(group_id, "/events"), after=after)

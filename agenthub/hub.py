@@ -16,6 +16,7 @@ from agenthub.errors import HubIdentityError, HubRequestError, NotRegisteredErro
 from agenthub.events import EventStream
 from agenthub.groups import Groups
 from agenthub.keys import AgentKey
+from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from agenthub.protocol.auth import HubMetadata, TokenResponse
 from agenthub.tokens import SignatureError, header_of, verify
@@ -213,7 +214,7 @@ class HubClient:
 
     async def get_agent(self, agent_id: str) -> AgentCard:
         return AgentCard.model_validate(
-            self._json(await self.request("GET", f"/v1/agents/{agent_id}"))
+            self._json(await self.request("GET", f"/v1/agents/{segment(agent_id)}"))
         )
 
     async def list_agents(self, **params: Any) -> AgentPage:
@@ -226,7 +227,7 @@ class HubClient:
         if self.agent_id is None:
             raise NotRegisteredError("register the agent first")
         body = update.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        response = await self.request("PATCH", f"/v1/agents/{self.agent_id}", json=body)
+        response = await self.request("PATCH", f"/v1/agents/{segment(self.agent_id)}", json=body)
         return AgentCard.model_validate(self._json(response))
 
     async def rotate_key(self, new_key: AgentKey) -> AgentCard:
@@ -239,7 +240,7 @@ class HubClient:
     async def deregister(self) -> None:
         if self.agent_id is None:
             raise NotRegisteredError("register the agent first")
-        response = await self.request("DELETE", f"/v1/agents/{self.agent_id}")
+        response = await self.request("DELETE", f"/v1/agents/{segment(self.agent_id)}")
         self._json(response)
         self._token = None
 

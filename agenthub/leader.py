@@ -18,6 +18,7 @@ from agenthub.directory import PeerDirectory
 from agenthub.errors import AnswerSignatureError, CallFailed, KitError
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
+from agenthub.paths import segment
 from agenthub.protocol.messages import TaskCommand
 from agenthub.protocol.sessions import SessionView
 from agenthub.recorder import HubRecorder
@@ -78,7 +79,7 @@ class Leader:
 
     async def close_session(self, session_id: str) -> SessionView:
         response = await self.hub.request(
-            "PATCH", f"/v1/sessions/{session_id}", json={"state": "closed"}
+            "PATCH", f"/v1/sessions/{segment(session_id)}", json={"state": "closed"}
         )
         return SessionView.model_validate(HubClient._json(response))
 

@@ -19,6 +19,7 @@ import httpx
 
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
+from agenthub.paths import segment
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ class HubRecorder:
     async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:
         deadline = time.monotonic() + self.retry_deadline
         backoff = FIRST_BACKOFF_SECONDS
-        path = f"/v1/sessions/{session_id}/messages"
+        path = f"/v1/sessions/{segment(session_id)}/messages"
         while True:
             status: int | None = None
             detail = ""

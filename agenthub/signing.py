@@ -13,6 +13,7 @@ import httpx
 
 from agenthub.errors import AnswerSignatureError, CallTokenError
 from agenthub.keys import AgentKey
+from agenthub.protocol.agents import AGENT_ID_SHAPE
 from agenthub.protocol.jwk import b64url
 from agenthub.protocol.tokens import (
     CLOCK_SKEW_SECONDS,
@@ -90,6 +91,8 @@ def caller_of(token: str) -> str:
         raise CallTokenError(f"The call token is malformed: {exc}.") from exc
     if not isinstance(kid, str) or not kid:
         raise CallTokenError("The call token's header has no kid.")
+    if not AGENT_ID_SHAPE.fullmatch(kid):
+        raise CallTokenError("The call token's kid is not an agent id.")
     return kid
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -15,6 +16,11 @@ MAX_SKILLS = 50
 MAX_TAGS = 30
 
 AgentStatus = Literal["online", "offline"]
+
+
+AGENT_ID_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
+"""What an agent id may look like (the hub's AIC-shaped ids and ACPs AICs fit): a check on
+ids read from untrusted places, such as a call token's unverified ``kid``."""
 
 
 class Skill(WireModel):

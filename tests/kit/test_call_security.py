@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from agenthub import Agent, AgentKey, AnswerSignatureError, CallFailed
 from agenthub.signing import SIGNATURE_HEADER, body_digest, sign_answer
-from tests.support.kit import EchoHandler, MakeLiveAgent
+from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 from tests.support.live import LiveServer, bound_socket
 
 
@@ -269,3 +269,39 @@ async def test_illegal_moves_at_the_partner_are_rpc_errors(pair: tuple[Agent, Ag
     with pytest.raises(CallFailed) as info:
         await leader.leader.call(partner.agent_id, "rpc", {"command": {"type": "nonsense"}})
     assert info.value.code == -32602
+
+
+async def test_a_kid_that_is_no_agent_id_never_reaches_the_hub(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    asked: list[str] = []
+
+    async def note(request: httpx.Request) -> None:
+        if request.method == "GET":
+            asked.append(request.url.path)
+
+    hub_http = httpx.AsyncClient(timeout=10, event_hooks={"request": [note]})
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler(), hub_http=hub_http)
+    url = partner.public_url or ""
+    body = rpc_body(leader)
+    kids = ["../sessions", "me/events", "../../v1/sessions", "..", ".", "a b", "x?y=1", "x#y"]
+    started = time.monotonic()
+    for kid in kids:
+        bearer = token(AgentKey.generate(), kid=kid, url=url, body=body, aud=partner.agent_id)
+        refused(await post(url, body, bearer), -32010)
+    assert time.monotonic() - started < 5  # none of them held on a stream
+    assert [p for p in asked if p.startswith("/v1/")] == [], asked  # not even a card lookup
+    await hub_http.aclose()
+
+
+async def test_a_caller_that_cannot_be_looked_up_is_401(
+    pair: tuple[Agent, Agent], live_hub: LiveHub
+) -> None:
+    leader, partner = pair
+    url = partner.public_url or ""
+    body = rpc_body(leader)
+    await live_hub.server.stop()  # the hub is away: the caller's card cannot be read
+    bearer = token(leader.key, kid=leader.agent_id, url=url, body=body, aud=partner.agent_id)
+    partner.directory.forget(leader.agent_id)
+    refused(await post(url, body, bearer), -32010)
