@@ -6,9 +6,9 @@ import re
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AnyHttpUrl, Field, StringConstraints, field_validator
+from pydantic import AnyHttpUrl, ConfigDict, Field, StringConstraints, field_validator
 
-from agenthub.protocol.base import WireModel
+from agenthub.protocol.base import WireModel, not_null, patch_schema
 from agenthub.protocol.jwk import PublicJwk
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -55,8 +55,10 @@ class AgentRegistration(WireModel):
 class AgentUpdate(WireModel):
     """What an agent may change about itself; a new ``publicJwk`` is a key rotation."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    description: str | None = Field(default=None, max_length=4000)
+    model_config = ConfigDict(json_schema_extra=patch_schema)
+
+    name: str | None = Field(default=None, min_length=1, max_length=200, json_schema_extra=not_null)
+    description: str | None = Field(default=None, max_length=4000, json_schema_extra=not_null)
     version: str | None = Field(default=None, max_length=50)
     provider: str | None = Field(default=None, max_length=200)
     skills: list[Skill] | None = Field(default=None, max_length=MAX_SKILLS)

@@ -58,6 +58,21 @@ class CompactWireModel(WireModel):
         return {k: v for k, v in data.items() if v is not None}
 
 
+def not_null(schema: dict[str, Any]) -> None:
+    """``json_schema_extra`` of a patch field that may be left out but not sent as null."""
+    options = [o for o in schema.pop("anyOf", []) if o.get("type") != "null"]
+    if len(options) == 1:
+        schema.update(options[0])
+    elif options:
+        schema["anyOf"] = options
+    schema.pop("default", None)
+
+
+def patch_schema(schema: dict[str, Any]) -> None:
+    """``json_schema_extra`` of a patch body: it must change something."""
+    schema["minProperties"] = 1
+
+
 def json_problem(value: Any, depth: int = 0) -> str | None:
     """Why ``value`` cannot be stored and served as JSON, or None. Refused: NUL characters
     (SQL text cannot hold them), lone UTF-16 surrogates (not Unicode: UTF-8 cannot encode

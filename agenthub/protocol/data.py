@@ -6,14 +6,22 @@ import base64
 import binascii
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from agenthub.protocol.base import CompactWireModel
 
 MAX_TEXT_CHARS = 1_000_000
 
 
+def _type_is_required(schema: dict[str, Any]) -> None:
+    """A data item's ``type`` picks its kind, so the wire needs it even where Python has
+    a default: the published schema says so (else a generator sends items without it)."""
+    schema["required"] = sorted({*schema.get("required", []), "type"})
+
+
 class _DataItemBase(CompactWireModel):
+    model_config = ConfigDict(json_schema_extra=_type_is_required)
+
     metadata: dict[str, Any] | None = None
 
 
@@ -22,12 +30,26 @@ class TextDataItem(_DataItemBase):
     text: str = Field(max_length=MAX_TEXT_CHARS)
 
 
+BASE64 = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
+def _file_schema(schema: dict[str, Any]) -> None:
+    _type_is_required(schema)
+    # "uri or bytes" (a string, not null), said as "not neither": an item whose uri and bytes
+    # are each absent or null matches these properties. Generators keep one model for it.
+    schema["not"] = {"properties": {"uri": {"type": "null"}, "bytes": {"type": "null"}}}
+
+
 class FileDataItem(_DataItemBase):
+    model_config = ConfigDict(json_schema_extra=_file_schema)
+
     type: Literal["file"] = "file"
     name: str | None = Field(default=None, max_length=500)
     mime_type: str | None = Field(default=None, max_length=200)
     uri: str | None = Field(default=None, max_length=4000)
-    bytes: str | None = None
+    bytes: str | None = Field(
+        default=None, json_schema_extra={"pattern": BASE64, "contentEncoding": "base64"}
+    )
 
     @field_validator("bytes")
     @classmethod

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from agenthub.protocol.base import Identifier, WireModel
+from agenthub.protocol.base import Identifier, WireModel, not_null
 from agenthub.protocol.messages import AnyMessage
 
 MAX_INVITES = 200
@@ -73,9 +73,11 @@ class GroupCreate(WireModel):
 
 
 class GroupUpdate(WireModel):
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    goal: str | None = Field(default=None, max_length=4000)
-    join_policy: JoinPolicy | None = None
+    """Leave out what stays; name, goal and joinPolicy may not be null."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200, json_schema_extra=not_null)
+    goal: str | None = Field(default=None, max_length=4000, json_schema_extra=not_null)
+    join_policy: JoinPolicy | None = Field(default=None, json_schema_extra=not_null)
     conversation_state: ConversationState | None = None
 
 

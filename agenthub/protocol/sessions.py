@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from agenthub.protocol.base import Identifier, WireModel
+from agenthub.protocol.base import Identifier, WireModel, patch_schema
 from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatus
 
 MAX_RECEIVERS = 200
@@ -28,6 +28,8 @@ class SessionCreate(WireModel):
 
 
 class SessionUpdate(WireModel):
+    model_config = ConfigDict(json_schema_extra=patch_schema)
+
     state: Literal["open", "closed"] | None = None
     title: str | None = Field(default=None, max_length=500)
     goal: str | None = Field(default=None, max_length=4000)

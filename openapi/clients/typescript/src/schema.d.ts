@@ -1024,11 +1024,11 @@ export interface components {
          */
         AgentUpdate: {
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Endpointurl */
             endpointUrl?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Provider */
             provider?: string | null;
             publicJwk?: components["schemas"]["PublicJwk"] | null;
@@ -1128,15 +1128,21 @@ export interface components {
             /** Parentgroupid */
             parentGroupId?: string | null;
         };
-        /** GroupUpdate */
+        /**
+         * GroupUpdate
+         * @description Leave out what stays; name, goal and joinPolicy may not be null.
+         */
         GroupUpdate: {
             conversationState?: components["schemas"]["ConversationState"] | null;
             /** Goal */
-            goal?: string | null;
-            /** Joinpolicy */
-            joinPolicy?: ("invite" | "apply" | "open") | null;
+            goal?: string;
+            /**
+             * Joinpolicy
+             * @enum {string}
+             */
+            joinPolicy?: "invite" | "apply" | "open";
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** GroupView */
         GroupView: {

@@ -17,7 +17,7 @@ from .group_list import GroupList
 from .group_message_page import GroupMessagePage
 from .group_tree_node import GroupTreeNode
 from .group_update import GroupUpdate
-from .group_update_join_policy_type_0 import GroupUpdateJoinPolicyType0
+from .group_update_joinpolicy import GroupUpdateJoinpolicy
 from .group_view import GroupView
 from .group_view_joinpolicy import GroupViewJoinpolicy
 from .healthz_response_healthz import HealthzResponseHealthz
@@ -104,7 +104,7 @@ __all__ = (
     "GroupMessagePage",
     "GroupTreeNode",
     "GroupUpdate",
-    "GroupUpdateJoinPolicyType0",
+    "GroupUpdateJoinpolicy",
     "GroupView",
     "GroupViewJoinpolicy",
     "HealthzResponseHealthz",

@@ -28,18 +28,18 @@ class AgentUpdate:
     """ What an agent may change about itself; a new ``publicJwk`` is a key rotation.
 
         Attributes:
-            description (None | str | Unset):
+            description (str | Unset):
             endpoint_url (None | str | Unset):
-            name (None | str | Unset):
+            name (str | Unset):
             provider (None | str | Unset):
             public_jwk (None | PublicJwk | Unset):
             skills (list[Skill] | None | Unset):
             version (None | str | Unset):
      """
 
-    description: None | str | Unset = UNSET
+    description: str | Unset = UNSET
     endpoint_url: None | str | Unset = UNSET
-    name: None | str | Unset = UNSET
+    name: str | Unset = UNSET
     provider: None | str | Unset = UNSET
     public_jwk: None | PublicJwk | Unset = UNSET
     skills: list[Skill] | None | Unset = UNSET
@@ -52,11 +52,7 @@ class AgentUpdate:
     def to_dict(self) -> dict[str, Any]:
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
-        description: None | str | Unset
-        if isinstance(self.description, Unset):
-            description = UNSET
-        else:
-            description = self.description
+        description = self.description
 
         endpoint_url: None | str | Unset
         if isinstance(self.endpoint_url, Unset):
@@ -64,11 +60,7 @@ class AgentUpdate:
         else:
             endpoint_url = self.endpoint_url
 
-        name: None | str | Unset
-        if isinstance(self.name, Unset):
-            name = UNSET
-        else:
-            name = self.name
+        name = self.name
 
         provider: None | str | Unset
         if isinstance(self.provider, Unset):
@@ -132,15 +124,7 @@ class AgentUpdate:
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         d = dict(src_dict)
-        def _parse_description(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        description = _parse_description(d.pop("description", UNSET))
-
+        description = d.pop("description", UNSET)
 
         def _parse_endpoint_url(data: object) -> None | str | Unset:
             if data is None:
@@ -152,15 +136,7 @@ class AgentUpdate:
         endpoint_url = _parse_endpoint_url(d.pop("endpointUrl", UNSET))
 
 
-        def _parse_name(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        name = _parse_name(d.pop("name", UNSET))
-
+        name = d.pop("name", UNSET)
 
         def _parse_provider(data: object) -> None | str | Unset:
             if data is None:

@@ -27,19 +27,19 @@ T = TypeVar("T", bound="FileDataItem")
 class FileDataItem:
     """ 
         Attributes:
+            type_ (Literal['file']):  Default: 'file'.
             bytes_ (None | str | Unset):
             metadata (FileDataItemMetadataType0 | None | Unset):
             mime_type (None | str | Unset):
             name (None | str | Unset):
-            type_ (Literal['file'] | Unset):  Default: 'file'.
             uri (None | str | Unset):
      """
 
+    type_: Literal['file'] = 'file'
     bytes_: None | str | Unset = UNSET
     metadata: FileDataItemMetadataType0 | None | Unset = UNSET
     mime_type: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
-    type_: Literal['file'] | Unset = 'file'
     uri: None | str | Unset = UNSET
 
 
@@ -48,6 +48,8 @@ class FileDataItem:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item_metadata_type_0 import FileDataItemMetadataType0 # noqa: PLC0415
+        type_ = self.type_
+
         bytes_: None | str | Unset
         if isinstance(self.bytes_, Unset):
             bytes_ = UNSET
@@ -74,8 +76,6 @@ class FileDataItem:
         else:
             name = self.name
 
-        type_ = self.type_
-
         uri: None | str | Unset
         if isinstance(self.uri, Unset):
             uri = UNSET
@@ -86,6 +86,7 @@ class FileDataItem:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
+            "type": type_,
         })
         if bytes_ is not UNSET:
             field_dict["bytes"] = bytes_
@@ -95,8 +96,6 @@ class FileDataItem:
             field_dict["mimeType"] = mime_type
         if name is not UNSET:
             field_dict["name"] = name
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if uri is not UNSET:
             field_dict["uri"] = uri
 
@@ -108,6 +107,10 @@ class FileDataItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item_metadata_type_0 import FileDataItemMetadataType0 # noqa: PLC0415
         d = dict(src_dict)
+        type_ = cast(Literal['file'] , d.pop("type"))
+        if type_ != 'file':
+            raise ValueError(f"type must match const 'file', got '{type_}'")
+
         def _parse_bytes_(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -158,10 +161,6 @@ class FileDataItem:
         name = _parse_name(d.pop("name", UNSET))
 
 
-        type_ = cast(Literal['file'] | Unset , d.pop("type", UNSET))
-        if type_ != 'file'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'file', got '{type_}'")
-
         def _parse_uri(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -173,11 +172,11 @@ class FileDataItem:
 
 
         file_data_item = cls(
+            type_=type_,
             bytes_=bytes_,
             metadata=metadata,
             mime_type=mime_type,
             name=name,
-            type_=type_,
             uri=uri,
         )
 

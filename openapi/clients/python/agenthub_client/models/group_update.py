@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.conversation_state import ConversationState
-from ..models.group_update_join_policy_type_0 import GroupUpdateJoinPolicyType0
+from ..models.group_update_joinpolicy import GroupUpdateJoinpolicy
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -24,18 +24,19 @@ T = TypeVar("T", bound="GroupUpdate")
 
 @_attrs_define
 class GroupUpdate:
-    """ 
+    """ Leave out what stays; name, goal and joinPolicy may not be null.
+
         Attributes:
             conversation_state (ConversationState | None | Unset):
-            goal (None | str | Unset):
-            join_policy (GroupUpdateJoinPolicyType0 | None | Unset):
-            name (None | str | Unset):
+            goal (str | Unset):
+            join_policy (GroupUpdateJoinpolicy | Unset):
+            name (str | Unset):
      """
 
     conversation_state: ConversationState | None | Unset = UNSET
-    goal: None | str | Unset = UNSET
-    join_policy: GroupUpdateJoinPolicyType0 | None | Unset = UNSET
-    name: None | str | Unset = UNSET
+    goal: str | Unset = UNSET
+    join_policy: GroupUpdateJoinpolicy | Unset = UNSET
+    name: str | Unset = UNSET
 
 
 
@@ -50,25 +51,14 @@ class GroupUpdate:
         else:
             conversation_state = self.conversation_state
 
-        goal: None | str | Unset
-        if isinstance(self.goal, Unset):
-            goal = UNSET
-        else:
-            goal = self.goal
+        goal = self.goal
 
-        join_policy: None | str | Unset
-        if isinstance(self.join_policy, Unset):
-            join_policy = UNSET
-        elif isinstance(self.join_policy, GroupUpdateJoinPolicyType0):
+        join_policy: str | Unset = UNSET
+        if not isinstance(self.join_policy, Unset):
             join_policy = self.join_policy.value
-        else:
-            join_policy = self.join_policy
 
-        name: None | str | Unset
-        if isinstance(self.name, Unset):
-            name = UNSET
-        else:
-            name = self.name
+
+        name = self.name
 
 
         field_dict: dict[str, Any] = {}
@@ -111,45 +101,19 @@ class GroupUpdate:
         conversation_state = _parse_conversation_state(d.pop("conversationState", UNSET))
 
 
-        def _parse_goal(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+        goal = d.pop("goal", UNSET)
 
-        goal = _parse_goal(d.pop("goal", UNSET))
-
-
-        def _parse_join_policy(data: object) -> GroupUpdateJoinPolicyType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                join_policy_type_0 = GroupUpdateJoinPolicyType0(data)
+        _join_policy = d.pop("joinPolicy", UNSET)
+        join_policy: GroupUpdateJoinpolicy | Unset
+        if isinstance(_join_policy,  Unset):
+            join_policy = UNSET
+        else:
+            join_policy = GroupUpdateJoinpolicy(_join_policy)
 
 
 
-                return join_policy_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(GroupUpdateJoinPolicyType0 | None | Unset, data)
 
-        join_policy = _parse_join_policy(d.pop("joinPolicy", UNSET))
-
-
-        def _parse_name(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        name = _parse_name(d.pop("name", UNSET))
-
+        name = d.pop("name", UNSET)
 
         group_update = cls(
             conversation_state=conversation_state,

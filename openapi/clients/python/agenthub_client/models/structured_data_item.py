@@ -29,13 +29,13 @@ class StructuredDataItem:
     """ 
         Attributes:
             data (StructuredDataItemData):
+            type_ (Literal['data']):  Default: 'data'.
             metadata (None | StructuredDataItemMetadataType0 | Unset):
-            type_ (Literal['data'] | Unset):  Default: 'data'.
      """
 
     data: StructuredDataItemData
+    type_: Literal['data'] = 'data'
     metadata: None | StructuredDataItemMetadataType0 | Unset = UNSET
-    type_: Literal['data'] | Unset = 'data'
 
 
 
@@ -46,6 +46,8 @@ class StructuredDataItem:
         from ..models.structured_data_item_metadata_type_0 import StructuredDataItemMetadataType0 # noqa: PLC0415
         data = self.data.to_dict()
 
+        type_ = self.type_
+
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
             metadata = UNSET
@@ -54,18 +56,15 @@ class StructuredDataItem:
         else:
             metadata = self.metadata
 
-        type_ = self.type_
-
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "data": data,
+            "type": type_,
         })
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
-        if type_ is not UNSET:
-            field_dict["type"] = type_
 
         return field_dict
 
@@ -80,6 +79,10 @@ class StructuredDataItem:
 
 
 
+
+        type_ = cast(Literal['data'] , d.pop("type"))
+        if type_ != 'data':
+            raise ValueError(f"type must match const 'data', got '{type_}'")
 
         def _parse_metadata(data: object) -> None | StructuredDataItemMetadataType0 | Unset:
             if data is None:
@@ -101,14 +104,10 @@ class StructuredDataItem:
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
 
-        type_ = cast(Literal['data'] | Unset , d.pop("type", UNSET))
-        if type_ != 'data'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'data', got '{type_}'")
-
         structured_data_item = cls(
             data=data,
-            metadata=metadata,
             type_=type_,
+            metadata=metadata,
         )
 
         return structured_data_item

@@ -28,13 +28,13 @@ class TextDataItem:
     """ 
         Attributes:
             text (str):
+            type_ (Literal['text']):  Default: 'text'.
             metadata (None | TextDataItemMetadataType0 | Unset):
-            type_ (Literal['text'] | Unset):  Default: 'text'.
      """
 
     text: str
+    type_: Literal['text'] = 'text'
     metadata: None | TextDataItemMetadataType0 | Unset = UNSET
-    type_: Literal['text'] | Unset = 'text'
 
 
 
@@ -44,6 +44,8 @@ class TextDataItem:
         from ..models.text_data_item_metadata_type_0 import TextDataItemMetadataType0 # noqa: PLC0415
         text = self.text
 
+        type_ = self.type_
+
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
             metadata = UNSET
@@ -52,18 +54,15 @@ class TextDataItem:
         else:
             metadata = self.metadata
 
-        type_ = self.type_
-
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "text": text,
+            "type": type_,
         })
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
-        if type_ is not UNSET:
-            field_dict["type"] = type_
 
         return field_dict
 
@@ -74,6 +73,10 @@ class TextDataItem:
         from ..models.text_data_item_metadata_type_0 import TextDataItemMetadataType0 # noqa: PLC0415
         d = dict(src_dict)
         text = d.pop("text")
+
+        type_ = cast(Literal['text'] , d.pop("type"))
+        if type_ != 'text':
+            raise ValueError(f"type must match const 'text', got '{type_}'")
 
         def _parse_metadata(data: object) -> None | TextDataItemMetadataType0 | Unset:
             if data is None:
@@ -95,14 +98,10 @@ class TextDataItem:
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
 
-        type_ = cast(Literal['text'] | Unset , d.pop("type", UNSET))
-        if type_ != 'text'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'text', got '{type_}'")
-
         text_data_item = cls(
             text=text,
-            metadata=metadata,
             type_=type_,
+            metadata=metadata,
         )
 
         return text_data_item

@@ -135,7 +135,7 @@ def sync_detailed(
 
     Args:
         group_id (str):
-        body (GroupUpdate):
+        body (GroupUpdate): Leave out what stays; name, goal and joinPolicy may not be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,7 +179,7 @@ def sync(
 
     Args:
         group_id (str):
-        body (GroupUpdate):
+        body (GroupUpdate): Leave out what stays; name, goal and joinPolicy may not be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,7 +218,7 @@ async def asyncio_detailed(
 
     Args:
         group_id (str):
-        body (GroupUpdate):
+        body (GroupUpdate): Leave out what stays; name, goal and joinPolicy may not be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -262,7 +262,7 @@ async def asyncio(
 
     Args:
         group_id (str):
-        body (GroupUpdate):
+        body (GroupUpdate): Leave out what stays; name, goal and joinPolicy may not be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class GroupUpdateJoinPolicyType0(StrEnum):
+class GroupUpdateJoinpolicy(StrEnum):
     APPLY = "apply"
     INVITE = "invite"
     OPEN = "open"
