@@ -64,6 +64,10 @@ class Conflict(HubError):
     status, code, title = 409, "conflict", "Conflict"
 
 
+class KeyRetired(Conflict):
+    code = "key-retired"
+
+
 class PayloadTooLarge(HubError):
     status, code, title = 413, "payload-too-large", "Payload too large"
 

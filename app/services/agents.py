@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
-from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
 
@@ -138,6 +138,15 @@ async def _rotate_key(session: AsyncSession, agent: Agent, jwk: PublicJwk, now: 
     thumbprint = await _usable_key(session, jwk, owner=agent.id)
     if thumbprint == agent.key_thumbprint:
         return
+    retired = await session.scalar(
+        select(AgentKey.id).where(
+            col(AgentKey.agent_id) == agent.id,
+            col(AgentKey.thumbprint) == thumbprint,
+            col(AgentKey.retired_at).is_not(None),
+        )
+    )
+    if retired is not None:  # back to an old key would revive the tokens bound to it
+        raise KeyRetired("This agent retired that key before; a retired key stays retired.")
     await session.exec(
         update(AgentKey)
         .where(col(AgentKey.agent_id) == agent.id, col(AgentKey.retired_at).is_(None))

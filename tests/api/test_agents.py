@@ -220,6 +220,22 @@ async def test_key_rotation_keeps_history(make_agent: MakeAgent, hub: Any) -> No
     assert sorted(r[1] is None for r in rows) == [False, True]
 
 
+async def test_a_retired_key_stays_retired_and_its_tokens_dead(
+    make_agent: MakeAgent, client: httpx.AsyncClient
+) -> None:
+    alice = await make_agent("alice")
+    first_key = alice.key
+    old_token = await alice.access_token()
+    await alice.rotate_key(AgentKey.generate())
+    back = await alice.request(
+        "PATCH", f"/v1/agents/{alice.agent_id}", json={"publicJwk": first_key.public_jwk}
+    )
+    assert problem(back, 409)["type"].endswith("/key-retired")
+    assert (await alice.get_agent(alice.agent_id or "")).public_jwk == alice.key.public_jwk
+    stale = await client.get("/v1/agents", headers=auth(old_token))
+    problem(stale, 401)
+
+
 async def test_delete_other_agent_is_403_operator_may(
     make_agent: MakeAgent, client: httpx.AsyncClient
 ) -> None:
