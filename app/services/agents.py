@@ -161,9 +161,10 @@ async def _rotate_key(session: AsyncSession, agent: Agent, jwk: PublicJwk, now: 
     agent.key_thumbprint = thumbprint
 
 
-async def delete_agent(
+async def retire_agent(
     session: AsyncSession, *, agent_id: str, caller_id: str | None, is_operator: bool
 ) -> None:
+    """The registry's part of a deregistration (``services.deregistration`` commits)."""
     agent = await get_agent(session, agent_id)
     if not is_operator and agent.id != caller_id:
         raise Forbidden("Only the agent itself or the operator may deregister it.")
@@ -177,7 +178,6 @@ async def delete_agent(
     )
     await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
     session.add(agent)
-    await session.commit()
 
 
 async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str = "") -> None:

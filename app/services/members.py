@@ -23,6 +23,7 @@ from app.services.groups import (
     member_view,
     members_of,
     membership,
+    move_conversation,
     require_manager,
     visible_group,
 )
@@ -271,3 +272,22 @@ async def list_members(
 ) -> list[MemberView]:
     await visible_group(db, group_id, principal)
     return [member_view(m) for m in await members_of(db, group_id)]
+
+
+async def end_memberships_of(db: AsyncSession, agent_id: str) -> None:
+    """A deregistered agent is removed from every group it was in or was joining, with the
+    events that end its streams; a group it owned concludes (no one else may)."""
+    rows = await db.exec(
+        select(GroupMember, Group)
+        .join(Group, col(Group.id) == col(GroupMember.group_id))
+        .where(
+            col(GroupMember.agent_id) == agent_id,
+            col(GroupMember.state).in_([S.ACTIVE.value, *(p.value for p in PENDING)]),
+        )
+    )
+    for member, group in rows.all():
+        if member.role == "owner" and group.conversation_state != ConversationState.CONCLUSION:
+            await move_conversation(
+                db, group, ConversationState.CONCLUSION, by=None, reason="the owner left the hub"
+            )
+        await set_member(db, group, agent_id, S.REMOVED, by=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import and_, or_
+from sqlalchemy import and_, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -213,3 +213,18 @@ async def list_sessions(
         last = page[-1]
         next_cursor = encode_cursor([last.created_at.isoformat(), last.id])
     return SessionPage(items=items, next_cursor=next_cursor)
+
+
+async def end_places_of(db: AsyncSession, agent_id: str) -> None:
+    """A deregistered agent's sessions: those it leads close, its places in others end."""
+    now = utcnow()
+    await db.exec(
+        update(Session)
+        .where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")
+        .values(state="closed", closed_at=now, updated_at=now)
+    )
+    await db.exec(
+        delete(SessionParticipant).where(
+            col(SessionParticipant.agent_id) == agent_id, col(SessionParticipant.role) != "leader"
+        )
+    )

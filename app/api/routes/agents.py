@@ -20,6 +20,7 @@ from app.deps import (
 )
 from app.errors import Unauthenticated, problem_responses
 from app.services import agents as service
+from app.services import deregistration
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents
 
@@ -190,6 +191,6 @@ async def delete_agent(agent_id: AgentIdPath, principal: PrincipalDep, session: 
     **Errors**: `403` for another agent's registration; `404` for an unknown or already
     deregistered agent.
     """
-    await service.delete_agent(
+    await deregistration.deregister(
         session, agent_id=agent_id, caller_id=principal.agent_id, is_operator=principal.is_operator
     )

@@ -1,0 +1,22 @@
+"""Deregistering an agent: it leaves the registry, its groups and its sessions at once.
+
+Its tokens stop working at the next request (the registry row is marked deleted), and its
+open streams end within a keep-alive period on every replica (``services.presence``).
+"""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.services.agents import retire_agent
+from app.services.members import end_memberships_of
+from app.services.sessions import end_places_of
+
+
+async def deregister(
+    db: AsyncSession, *, agent_id: str, caller_id: str | None, is_operator: bool
+) -> None:
+    await retire_agent(db, agent_id=agent_id, caller_id=caller_id, is_operator=is_operator)
+    await end_memberships_of(db, agent_id)
+    await end_places_of(db, agent_id)
+    await db.commit()
