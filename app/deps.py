@@ -23,6 +23,7 @@ from app.auth.keys import HubKeys
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent
+from app.services.presence import Presence
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
@@ -42,7 +43,13 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
+async def get_presence(request: Request) -> Presence:
+    presence: Presence = request.app.state.presence
+    return presence
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 

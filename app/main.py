@@ -36,6 +36,7 @@ from app.middleware import BodySizeLimit, RejectNul
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
 from app.services.message_writer import MessageWriter
+from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers
 
@@ -124,6 +125,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     writer.start()
     app.state.send_watchdog = watchdog = SendWatchdog()
     watchdog.start()
+    app.state.presence = presence = Presence(engine, interval_seconds=settings.keepalive_seconds)
+    presence.start()
     if getattr(app.state, "keys", None) is None:
         app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
     app.state.reranker = (
@@ -141,6 +144,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 await task
         await writer.close()
         await watchdog.close()
+        await presence.close()
         await broker.close()
         await engine.dispose()
 

@@ -15,12 +15,12 @@ from sse_starlette import EventSourceResponse
 from sse_starlette.sse import SendTimeoutError
 from starlette.types import Message, Receive, Scope, Send
 
+from agenthub.protocol.tokens import AccessTokenClaims
 from app.broker import Broker, Delivery
 from app.config import Settings
 from app.errors import BadRequest
 from app.metrics import HubMetrics
-from app.models.types import utcnow
-from app.services.agents import mark_seen
+from app.services.presence import Presence
 from app.services.streams import StreamPlan, event_stream
 
 StoredBacklog = Callable[[AsyncSession, int, int], Awaitable[list[Delivery]]]
@@ -58,13 +58,17 @@ def stream_response(
     channel: str,
     after: int,
     backlog: StoredBacklog,
-    agent_id: str,
+    claims: AccessTokenClaims,
     ends_after_seq: int | None = None,
 ) -> EventSourceResponse:
+    """The stream of ``channel`` for the agent of ``claims``, for as long as its token is
+    good: it ends at the token's expiry, or once the agent is deregistered or re-keyed."""
     settings: Settings = request.app.state.settings
     broker: Broker = request.app.state.broker
     metrics: HubMetrics = request.app.state.metrics
+    presence: Presence = request.app.state.presence
     factory = request.app.state.session_factory
+    agent_id = claims.sub
 
     async def from_store(last: int, limit: int) -> list[Delivery]:
         async with factory() as db:
@@ -78,12 +82,8 @@ def stream_response(
         keepalive_seconds=settings.keepalive_seconds,
         queue_frames=settings.stream_queue_frames,
         ends_after_seq=ends_after_seq,
+        lease=presence.hold(agent_id, claims.cnf.get("jkt"), float(claims.exp)),
     )
-
-    async def still_here() -> None:
-        """An agent holding a stream is online: refresh its last-seen time."""
-        async with factory() as db:
-            await mark_seen(db, agent_id, utcnow())
 
     async def frames() -> Any:
         metrics.open_streams.inc()
@@ -91,13 +91,14 @@ def stream_response(
             async for chunk in event_stream(
                 broker,
                 plan,
-                on_keepalive=still_here,
                 on_frames=metrics.deliveries.inc,
                 on_overflow=metrics.stream_catchups.inc,
             ):
                 yield chunk
         finally:
             metrics.open_streams.dec()
+            assert plan.lease is not None
+            presence.release(plan.lease)
 
     return HubEventSource(
         frames(),

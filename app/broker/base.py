@@ -60,6 +60,10 @@ class Subscription:
         self._items.clear()
         self._wake.set()
 
+    def wake(self) -> None:
+        """End the reader's current wait with nothing new (it then looks at why)."""
+        self._wake.set()
+
     def drain(self) -> list[Delivery]:
         items = list(self._items)
         self._items.clear()

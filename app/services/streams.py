@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from app.broker import Broker, Delivery
+from app.services.presence import StreamLease
 
 KEEPALIVE_FRAME = b": keep-alive\n\n"
 BACKLOG_PAGE = 500
@@ -30,6 +31,8 @@ class StreamPlan:
     queue_frames: int
     ends_after_seq: int | None = None
     """Only a membership-ending event after this seq ends the stream (not an older one)."""
+    lease: StreamLease | None = None
+    """The token's right to the stream: it ends when the token expires or is revoked."""
 
 
 class _Writer:
@@ -69,10 +72,13 @@ async def event_stream(
     on_overflow: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
     subscription = await broker.subscribe(plan.channel, plan.queue_frames)
+    lease = plan.lease
+    if lease is not None:
+        lease.subscription = subscription
     writer = _Writer(plan)
     try:
         backfill = True
-        while not writer.ended:
+        while not writer.ended and (lease is None or lease.valid()):
             if backfill:
                 backfill = False
                 while not writer.ended:
@@ -93,7 +99,12 @@ async def event_stream(
                 continue
             live = subscription.drain()
             if not live:
-                if not await subscription.wait(plan.keepalive_seconds):
+                wait = plan.keepalive_seconds
+                if lease is not None:  # never wait past the token's expiry
+                    wait = min(wait, max(lease.seconds_left(), 0.0))
+                if not await subscription.wait(wait):
+                    if lease is not None and not lease.valid():
+                        break
                     yield KEEPALIVE_FRAME
                     if on_keepalive:
                         await on_keepalive()
@@ -107,4 +118,6 @@ async def event_stream(
                     on_frames(len(frames))
                 yield b"".join(frames)
     finally:
+        if lease is not None:
+            lease.subscription = None
         broker.unsubscribe(subscription)

@@ -13,6 +13,7 @@ from app.auth.current import may_register
 from app.deps import (
     CurrentAgent,
     OperatorTokenDep,
+    PresenceDep,
     PrincipalDep,
     RegistrationTokenDep,
     SessionDep,
@@ -160,11 +161,16 @@ async def get_agent(
 
 @router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
 async def update_agent(
-    agent_id: AgentIdPath, body: AgentUpdate, caller: CurrentAgent, session: SessionDep
+    agent_id: AgentIdPath,
+    body: AgentUpdate,
+    caller: CurrentAgent,
+    session: SessionDep,
+    presence: PresenceDep,
 ) -> AgentCard:
     """Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-    (key rotation: access tokens issued for the old key stop working, the old key stays in
-    the agent's key history). Fields left out keep their value.
+    (key rotation: access tokens issued for the old key stop working, and so do the streams
+    opened with them; the old key stays in the agent's key history and cannot come back).
+    Fields left out keep their value.
 
     **Who**: the agent itself.
 
@@ -174,6 +180,7 @@ async def update_agent(
     """
     agent = await service.get_agent(session, agent_id)
     agent = await service.update_agent(session, agent=agent, caller_id=caller.id, body=body)
+    presence.revoke(agent.id, keep_thumbprint=agent.key_thumbprint)  # other replicas: a sweep
     return service.to_card(agent)
 
 
@@ -182,9 +189,12 @@ async def update_agent(
     status_code=status.HTTP_204_NO_CONTENT,
     responses=problem_responses(401, 403, 404),
 )
-async def delete_agent(agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep) -> None:
-    """Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-    working (`401`). Answers `204`.
+async def delete_agent(
+    agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep, presence: PresenceDep
+) -> None:
+    """Deregister an agent: it leaves the registry and discovery, its access tokens stop
+    working (`401`), its open streams end, it is removed from its groups (a group it owned
+    concludes), the sessions it led close and its places in others end. Answers `204`.
 
     **Who**: the agent itself, or the operator (a registration token is not enough).
 
@@ -194,3 +204,4 @@ async def delete_agent(agent_id: AgentIdPath, principal: PrincipalDep, session: 
     await deregistration.deregister(
         session, agent_id=agent_id, caller_id=principal.agent_id, is_operator=principal.is_operator
     )
+    presence.revoke(agent_id)  # other replicas end theirs at their next sweep

@@ -115,6 +115,7 @@ async def list_group_messages(
 async def stream_group_events(
     request: Request,
     group_id: GroupIdPath,
+    claims: AccessClaims,
     caller: CurrentAgent,
     db: SessionDep,
     after: After | None = None,
@@ -150,6 +151,6 @@ async def stream_group_events(
         channel=group_channel(group_id),
         after=start,
         backlog=backlog,
-        agent_id=caller.id,
+        claims=claims,
         ends_after_seq=ends_after,
     )

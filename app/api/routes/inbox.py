@@ -11,7 +11,7 @@ from sse_starlette import EventSourceResponse
 from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.broker import Delivery
-from app.deps import CurrentAgent, SessionDep
+from app.deps import AccessClaims, CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services.events import inbox_backlog, inbox_channel
 
@@ -25,6 +25,7 @@ router = hub_router(prefix="/v1/agents/me", tags=["agents"])
 )
 async def stream_inbox(
     request: Request,
+    claims: AccessClaims,
     caller: CurrentAgent,
     db: SessionDep,
     after: Annotated[int | None, Query(ge=0, le=2**62)] = None,
@@ -53,5 +54,5 @@ async def stream_inbox(
         return await inbox_backlog(session, agent_id, last, limit)
 
     return stream_response(
-        request, channel=inbox_channel(agent_id), after=start, backlog=backlog, agent_id=agent_id
+        request, channel=inbox_channel(agent_id), after=start, backlog=backlog, claims=claims
     )

@@ -222,8 +222,9 @@ export interface paths {
         post?: never;
         /**
          * Delete Agent
-         * @description Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-         *     working (`401`). Answers `204`.
+         * @description Deregister an agent: it leaves the registry and discovery, its access tokens stop
+         *     working (`401`), its open streams end, it is removed from its groups (a group it owned
+         *     concludes), the sessions it led close and its places in others end. Answers `204`.
          *
          *     **Who**: the agent itself, or the operator (a registration token is not enough).
          *
@@ -236,8 +237,9 @@ export interface paths {
         /**
          * Update Agent
          * @description Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-         *     (key rotation: access tokens issued for the old key stop working, the old key stays in
-         *     the agent's key history). Fields left out keep their value.
+         *     (key rotation: access tokens issued for the old key stop working, and so do the streams
+         *     opened with them; the old key stays in the agent's key history and cannot come back).
+         *     Fields left out keep their value.
          *
          *     **Who**: the agent itself.
          *

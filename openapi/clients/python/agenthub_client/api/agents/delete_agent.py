@@ -96,8 +96,9 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Agent
 
-     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-    working (`401`). Answers `204`.
+     Deregister an agent: it leaves the registry and discovery, its access tokens stop
+    working (`401`), its open streams end, it is removed from its groups (a group it owned
+    concludes), the sessions it led close and its places in others end. Answers `204`.
 
     **Who**: the agent itself, or the operator (a registration token is not enough).
 
@@ -135,8 +136,9 @@ def sync(
 ) -> Any | Problem | None:
     """ Delete Agent
 
-     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-    working (`401`). Answers `204`.
+     Deregister an agent: it leaves the registry and discovery, its access tokens stop
+    working (`401`), its open streams end, it is removed from its groups (a group it owned
+    concludes), the sessions it led close and its places in others end. Answers `204`.
 
     **Who**: the agent itself, or the operator (a registration token is not enough).
 
@@ -169,8 +171,9 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Agent
 
-     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-    working (`401`). Answers `204`.
+     Deregister an agent: it leaves the registry and discovery, its access tokens stop
+    working (`401`), its open streams end, it is removed from its groups (a group it owned
+    concludes), the sessions it led close and its places in others end. Answers `204`.
 
     **Who**: the agent itself, or the operator (a registration token is not enough).
 
@@ -208,8 +211,9 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Delete Agent
 
-     Deregister an agent: it leaves the registry and discovery, and its access tokens stop
-    working (`401`). Answers `204`.
+     Deregister an agent: it leaves the registry and discovery, its access tokens stop
+    working (`401`), its open streams end, it is removed from its groups (a group it owned
+    concludes), the sessions it led close and its places in others end. Answers `204`.
 
     **Who**: the agent itself, or the operator (a registration token is not enough).
 

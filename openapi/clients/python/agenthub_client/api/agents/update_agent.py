@@ -124,8 +124,9 @@ def sync_detailed(
     """ Update Agent
 
      Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-    (key rotation: access tokens issued for the old key stop working, the old key stays in
-    the agent's key history). Fields left out keep their value.
+    (key rotation: access tokens issued for the old key stop working, and so do the streams
+    opened with them; the old key stays in the agent's key history and cannot come back).
+    Fields left out keep their value.
 
     **Who**: the agent itself.
 
@@ -169,8 +170,9 @@ def sync(
     """ Update Agent
 
      Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-    (key rotation: access tokens issued for the old key stop working, the old key stays in
-    the agent's key history). Fields left out keep their value.
+    (key rotation: access tokens issued for the old key stop working, and so do the streams
+    opened with them; the old key stays in the agent's key history and cannot come back).
+    Fields left out keep their value.
 
     **Who**: the agent itself.
 
@@ -209,8 +211,9 @@ async def asyncio_detailed(
     """ Update Agent
 
      Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-    (key rotation: access tokens issued for the old key stop working, the old key stays in
-    the agent's key history). Fields left out keep their value.
+    (key rotation: access tokens issued for the old key stop working, and so do the streams
+    opened with them; the old key stays in the agent's key history and cannot come back).
+    Fields left out keep their value.
 
     **Who**: the agent itself.
 
@@ -254,8 +257,9 @@ async def asyncio(
     """ Update Agent
 
      Change the caller's own card: `description`, `skills`, `endpointUrl`, or `publicJwk`
-    (key rotation: access tokens issued for the old key stop working, the old key stays in
-    the agent's key history). Fields left out keep their value.
+    (key rotation: access tokens issued for the old key stop working, and so do the streams
+    opened with them; the old key stays in the agent's key history and cannot come back).
+    Fields left out keep their value.
 
     **Who**: the agent itself.
 
