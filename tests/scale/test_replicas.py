@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from agenthub import HubClient
+from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent
-from tests.support.hub import empty_tables, registered
+from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.replicas import Redis, Replica
 from tests.support.system import require
 
@@ -158,4 +158,64 @@ async def test_posted_on_a_delivered_on_b_through_crash_and_redis_restart(
         check(events, expected, str(agent_id))
         assert streams[agent_id].reconnects >= 1
     for kit in [leader, *members, *listeners]:
+        await kit.aclose()
+
+
+@pytest.fixture
+async def quick_pair(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[Replica, Replica]]:
+    """Two replicas whose sweeps run every second."""
+    require("redis-server", "redis-server")
+    redis = Redis()
+    await redis.start()
+    key_file = tmp_path / "shared-signing-key.pem"
+    pair = [
+        Replica(
+            database_url=database_url, broker_url=redis.url, key_file=key_file, workdir=tmp_path
+        )
+        for _ in range(2)
+    ]
+    try:
+        for replica in pair:
+            await replica.start()
+        yield pair[0], pair[1]
+    finally:
+        for replica in pair:
+            replica.stop()
+        redis.stop()
+        await empty_tables(database_url)
+
+
+async def _read_to_end(url: str, token: str) -> float:
+    started = asyncio.get_running_loop().time()
+    async with (
+        httpx.AsyncClient(timeout=30) as http,
+        http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as response,
+    ):
+        assert response.status_code == 200
+        await response.aread()
+    return asyncio.get_running_loop().time() - started
+
+
+async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_other(
+    quick_pair: tuple[Replica, Replica],
+) -> None:
+    a, b = quick_pair
+    gone, rekeyed = await registered(a.url, "gone"), await registered(a.url, "rekeyed")
+    readers = {}
+    for kit in (gone, rekeyed):
+        token = await same_agent_on(kit, b.url).access_token()
+        readers[kit.agent_id] = asyncio.create_task(
+            _read_to_end(f"{b.url}/v1/agents/me/events", token)
+        )
+    await asyncio.sleep(0.5)  # both streams are open on B
+    async with httpx.AsyncClient() as http:
+        answer = await http.delete(
+            f"{a.url}/v1/agents/{gone.agent_id}",
+            headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+        )
+        assert answer.status_code == 204
+    await rekeyed.rotate_key(AgentKey.generate())  # on A
+    lasted = await asyncio.wait_for(asyncio.gather(*readers.values()), 15)
+    assert all(seconds < 5 for seconds in lasted), lasted  # a sweep is every second
+    for kit in (gone, rekeyed):
         await kit.aclose()
