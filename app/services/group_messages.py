@@ -13,10 +13,11 @@ from app.auth.current import Principal
 from app.errors import Conflict, Forbidden, InvalidInput
 from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
-from app.services.groups import active_group
+from app.services.groups import MANAGERS, active_group
 from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,
+    check_sender_role,
     find_message,
     insert_message,
     store_with_retries,
@@ -65,6 +66,7 @@ async def post_group_message(
     """
     group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
     _check(message, caller, group)
+    check_sender_role(message, may_lead=member.role in MANAGERS)
     message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
     existing = await find_message(db, caller.id, message.id)
     if existing is not None:

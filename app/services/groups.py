@@ -55,17 +55,22 @@ def is_manager(member: GroupMember | None) -> bool:
     return member is not None and member.state == MemberState.ACTIVE and member.role in MANAGERS
 
 
+CURRENT_STATES = frozenset({MemberState.ACTIVE, MemberState.INVITED, MemberState.APPLIED})
+
+
 async def visible_group(
     db: AsyncSession, group_id: str, principal: Principal, *, for_update: bool = False
 ) -> tuple[Group, GroupMember | None]:
     """The group and the caller's membership; 404 for those who may not see it.
 
-    The operator and anyone with a membership record see a group; open groups are
-    visible to every agent.
+    The operator, its members and those invited or applying see a group; open groups are
+    visible to every agent. Whoever left, was removed, declined or was rejected sees it no
+    more than a stranger does (the membership record is still returned, for its state).
     """
     group = await load_group(db, group_id, for_update=for_update)
     member = await membership(db, group_id, principal.agent_id)
-    if principal.is_operator or member is not None or group.join_policy == "open":
+    current = member is not None and member.state in CURRENT_STATES
+    if principal.is_operator or current or group.join_policy == "open":
         return group, member
     raise NotFound(f"No group {group_id!r}.")
 
@@ -172,6 +177,8 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
     if session.state == "closed":
         raise Conflict("The session is closed.")
     parent_id, depth = await _parent(db, body, principal)
+    if parent_id is None and principal.agent is not None and session.leader_id != owner_id:
+        raise Forbidden("Only the session's leader forms its groups; members open sub-groups.")
     invited = list(dict.fromkeys(i for i in body.invite_ids if i != owner_id))
     members = list(dict.fromkeys(i for i in body.member_ids if i != owner_id))
     if set(invited) & set(members):

@@ -40,6 +40,7 @@ from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.models.types import utcnow
 from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
 from app.services.events import group_channel, message_delivery
+from app.services.groups import MANAGERS
 from app.services.messages import Placement, encodable, stored_body, stored_row
 from app.services.tasks import AnyTaskMessage
 
@@ -165,7 +166,7 @@ _SENDERS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
     col(Agent.id).in_(bindparam("senders", expanding=True)), col(Agent.deleted_at).is_(None)
 )
 _OPEN_MEMBERSHIPS = (
-    select(col(Group.id), col(GroupMember.agent_id), col(Group.session_id))
+    select(col(Group.id), col(GroupMember.agent_id), col(Group.session_id), col(GroupMember.role))
     .join(GroupMember, col(GroupMember.group_id) == col(Group.id))
     .join(Session, col(Session.id) == col(Group.session_id))
     .where(
@@ -203,14 +204,16 @@ async def _admitted(conn: AsyncConnection, batch: list[PlainPost]) -> dict[int, 
         for agent_id, thumbprint in await conn.execute(_SENDERS, {"senders": senders})
     }
     rows = await conn.execute(_OPEN_MEMBERSHIPS, {"groups": groups, "senders": senders})
-    open_memberships: dict[tuple[str, str], str] = {
-        (group_id, agent_id): session_id for group_id, agent_id, session_id in rows
+    open_memberships: dict[tuple[str, str], tuple[str, str]] = {
+        (group_id, agent_id): (session_id, role) for group_id, agent_id, session_id, role in rows
     }
     admitted = {}
     for post in batch:
-        session_id = open_memberships.get((post.group_id, post.sender_id))
+        session_id, role = open_memberships.get((post.group_id, post.sender_id), (None, ""))
+        leads = getattr(post.message.sender_role, "value", post.message.sender_role) == "leader"
         if (
             session_id is not None
+            and (role in MANAGERS or not leads)  # see messages.check_sender_role
             and post.key_thumbprint is not None
             and agents.get(post.sender_id) == post.key_thumbprint
             and post.message.session_id in (None, session_id)

@@ -54,6 +54,21 @@ def _check_sender(message: AnyTaskMessage, caller: Agent, session_id: str) -> No
         raise InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
 
 
+def check_sender_role(message: AnyTaskMessage, *, may_lead: bool) -> None:
+    """``senderRole`` is the sender's part, not a claim: task commands come from leaders
+    and reports from partners (AIP), and a plain message says ``leader`` only from the
+    session's leader (or, in a group, its owner or an admin)."""
+    if isinstance(message, TaskCommand):
+        wanted: str | None = "leader"
+    elif isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
+        wanted = "partner"
+    else:
+        wanted = None if may_lead else "partner"
+    role = getattr(message.sender_role, "value", message.sender_role)
+    if wanted is not None and role != wanted:
+        raise Forbidden(f"senderRole must be {wanted!r} for this message from this sender.")
+
+
 async def _members(db: AsyncSession, session_id: str) -> set[str]:
     rows = await db.exec(
         select(SessionParticipant.agent_id).where(col(SessionParticipant.session_id) == session_id)
@@ -181,6 +196,7 @@ async def record_session_message(
     """Store the message (moving its task); ``(body, False)`` if it was stored before."""
     session = await participant_session(db, session_id, caller.id)
     _check_sender(message, caller, session_id)
+    check_sender_role(message, may_lead=session.leader_id == caller.id)
     message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
     existing = await find_message(db, caller.id, message.id)
     if existing is not None:

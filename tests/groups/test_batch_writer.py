@@ -70,17 +70,20 @@ async def test_refusals_in_a_shared_batch_are_the_one_by_one_refusals(
         )
 
     answers = await asyncio.gather(
-        *(ok.request("POST", url, json=chat(str(ok.agent_id), f"new {i}")) for i in range(5)),
+        *(
+            ok.request("POST", url, json=chat(str(ok.agent_id), f"new {i}", role="partner"))
+            for i in range(5)
+        ),
         ok.request("POST", url, json=earlier),
-        muted.request("POST", url, json=chat(str(muted.agent_id), "muted")),
-        removed.request("POST", url, json=chat(str(removed.agent_id), "removed")),
+        muted.request("POST", url, json=chat(str(muted.agent_id), "muted", role="partner")),
+        removed.request("POST", url, json=chat(str(removed.agent_id), "gone", role="partner")),
         as_gone(),
     )
 
     assert [a.status_code for a in answers[:5]] == [201] * 5
     replay = answers[5]
     assert replay.status_code == 200 and replay.json() == first.json()
-    problem(answers[6], 403)
-    problem(answers[7], 403)
+    problem(answers[6], 403)  # muted
+    problem(answers[7], 404)  # removed: the group is no longer its to see
     problem(answers[8], 401)
     assert await count(hub, StoredMessage) == before + 5

@@ -92,14 +92,17 @@ async def test_task_messages_in_a_group_move_tasks(make_agent: MakeAgent, hub: A
     )
     start = command(str(leader.agent_id), "start", task_id="t-1", partnerId=a.agent_id)
     assert (await leader.request("POST", url, json=start)).status_code == 201
-    # a partner report by the wrong agent is a 409, the store unchanged
+    # a report claiming the wrong role is a 403; by the wrong agent, a 409; the store unchanged
     problem(
         await leader.request(
             "POST",
             url,
             json={**result(str(leader.agent_id), "t-1", "accepted"), "senderRole": "leader"},
         ),
-        409,
+        403,
+    )
+    problem(
+        await leader.request("POST", url, json=result(str(leader.agent_id), "t-1", "accepted")), 409
     )
     for state in ("accepted", "working"):
         assert (
