@@ -31,7 +31,7 @@ from agenthub.protocol.jsonrpc import (
     rpc_result,
 )
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
-from agenthub.runtime import PartnerRuntime, RpcFault
+from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
 
 logger = logging.getLogger(__name__)
@@ -277,7 +277,7 @@ class AgentEndpoint:
             raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
         if rpc.method == "notification/get":
             public = [
-                {k: v for k, v in c.items() if k not in ("token", "leaderId")}
+                {k: v for k, v in c.items() if k not in PRIVATE_CONFIG_KEYS}
                 for i, c in configs.items()
                 if wanted in (None, i)
             ]

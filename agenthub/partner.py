@@ -52,6 +52,7 @@ class PartnerTask:
         self.id = command.task_id
         self.session_id = command.session_id
         self.leader_id = command.sender_id
+        self.touched = 0.0  # monotonic time of the last command or event
         self.partner_id = partner_id
         self.state: TaskState | None = None
         self.status: TaskStatus | None = None

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -23,6 +24,16 @@ RECORD_FLUSH_SECONDS = 2.0
 RPC_WAIT_SECONDS = 30.0
 KEEPALIVE_SECONDS = 15.0
 MAX_TASKS = 10_000
+"""Tasks a partner holds at most; past it (after dropping ended and idle ones) starts wait."""
+MAX_TASKS_PER_CALLER = 1_000
+"""Live (not final) tasks one leader may hold at a partner."""
+IDLE_TASK_SECONDS = 3_600.0
+"""A live task no one has touched this long is let go when room is needed."""
+PRIVATE_CONFIG_KEYS = frozenset({"token", "leaderId", "setAt"})
+"""What a notification config keeps that its answers leave out."""
+MAX_PENDING_CONFIGS_PER_CALLER = 64
+PENDING_CONFIG_SECONDS = 600.0
+"""Notification configs set before their task starts: how many per leader, and how long."""
 
 Hook = Callable[[TaskContext], Awaitable[None]]
 
@@ -53,11 +64,14 @@ class PartnerRuntime:
         self.record_flush_seconds = record_flush_seconds
         self.rpc_wait_seconds = rpc_wait_seconds
         self.tasks: dict[str, PartnerTask] = {}
+        self.max_tasks = MAX_TASKS
+        self.max_tasks_per_caller = MAX_TASKS_PER_CALLER
         self._pending_configs: dict[str, dict[str, dict[str, Any]]] = {}
 
     # -- events ---------------------------------------------------------------------------
 
     async def _emit(self, task: PartnerTask, event: dict[str, Any], record: bool) -> None:
+        task.touched = time.monotonic()
         if record and self.recorder is not None and task.session_id:
             self.recorder.record(task.session_id, event)
             await self.recorder.admit(task.session_id, self.record_flush_seconds)
@@ -105,6 +119,7 @@ class PartnerRuntime:
             raise RpcFault(
                 RpcErrorCode.TASK_NOT_FOUND, "Task not found", {"taskId": command.task_id}
             )
+        task.touched = time.monotonic()
         if command.command in (TaskCommandType.GET, TaskCommandType.RE_STREAM):
             return task
         task.command_history.append(command)
@@ -132,10 +147,12 @@ class PartnerRuntime:
             if existing.leader_id != caller_id:
                 raise RpcFault(RpcErrorCode.AUTHORIZATION_FAILED, "That task id is taken.")
             return existing  # a retried start
-        if len(self.tasks) >= MAX_TASKS:
-            self._forget_finished()
+        self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
-        task.notifications = self._pending_configs.pop(task.id, {})
+        task.touched = time.monotonic()
+        pending = self._pending_configs.pop(task.id, {})
+        # only the task's own leader's configs: a stranger's, set in advance, never attach
+        task.notifications = {k: c for k, c in pending.items() if c["leaderId"] == caller_id}
         params = command.command_params or {}
         config_id = params.get("notificationConfigId")
         if config_id is not None:
@@ -170,9 +187,34 @@ class PartnerRuntime:
             f"'{command.command.value}' is not allowed while the task is {state}.",
         )
 
+    def _make_room(self, caller_id: str) -> None:
+        """Refuse a start that would take the partner past its limits (an AIP error, which
+        the leader may retry later), after letting go of ended and long-idle tasks."""
+        if len(self.tasks) >= self.max_tasks:
+            self._forget_finished()
+        if len(self.tasks) >= self.max_tasks:
+            raise RpcFault(
+                RpcErrorCode.UNSUPPORTED_OPERATION,
+                f"The partner holds {self.max_tasks} tasks, its most; start this one later.",
+                {"limit": self.max_tasks},
+            )
+        live = sum(
+            1 for t in self.tasks.values() if t.leader_id == caller_id and not is_final(t.state)
+        )
+        if live >= self.max_tasks_per_caller:
+            raise RpcFault(
+                RpcErrorCode.UNSUPPORTED_OPERATION,
+                f"You have {live} live tasks here, the most one leader may; end some first.",
+                {"limit": self.max_tasks_per_caller},
+            )
+
     def _forget_finished(self) -> None:
-        for task_id in [t.id for t in self.tasks.values() if is_final(t.state)]:
-            del self.tasks[task_id]
+        idle_since = time.monotonic() - IDLE_TASK_SECONDS
+        for task in list(self.tasks.values()):
+            if is_final(task.state) or task.touched < idle_since:
+                if task.runner is not None and not task.runner.done():
+                    task.runner.cancel()
+                del self.tasks[task.id]
 
     # -- waiting and streaming ------------------------------------------------------------
 
@@ -244,14 +286,36 @@ class PartnerRuntime:
             **config.to_wire(),
             "id": config.id or f"ncfg-{uuid.uuid4().hex}",
             "leaderId": caller_id,
+            "setAt": time.monotonic(),
         }
-        target = (
-            task.notifications
-            if task is not None
-            else self._pending_configs.setdefault(config.task_id, {})
-        )
+        if task is None:
+            self._bound_pending(caller_id)
+            target = self._pending_configs.setdefault(config.task_id, {})
+        else:
+            target = task.notifications
         target[stored["id"]] = stored
-        return {k: v for k, v in stored.items() if k not in ("token", "leaderId")}
+        return {k: v for k, v in stored.items() if k not in PRIVATE_CONFIG_KEYS}
+
+    def _bound_pending(self, caller_id: str) -> None:
+        """Configs for tasks not started yet expire, and one leader may hold only so many."""
+        oldest = time.monotonic() - PENDING_CONFIG_SECONDS
+        for task_id, configs in list(self._pending_configs.items()):
+            for config_id in [k for k, c in configs.items() if c["setAt"] < oldest]:
+                del configs[config_id]
+            if not configs:
+                del self._pending_configs[task_id]
+        mine = sum(
+            1
+            for configs in self._pending_configs.values()
+            for c in configs.values()
+            if c["leaderId"] == caller_id
+        )
+        if mine >= MAX_PENDING_CONFIGS_PER_CALLER:
+            raise RpcFault(
+                RpcErrorCode.INVALID_PARAMS,
+                f"You have {mine} notification configs for tasks not started yet, the most.",
+                {"limit": MAX_PENDING_CONFIGS_PER_CALLER},
+            )
 
     def notification_configs(self, task_id: str, *, caller_id: str) -> dict[str, dict[str, Any]]:
         task = self.tasks.get(task_id)
@@ -259,7 +323,8 @@ class PartnerRuntime:
             if task.leader_id != caller_id:
                 raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
             return task.notifications
-        configs = self._pending_configs.get(task_id, {})
-        if any(c["leaderId"] != caller_id for c in configs.values()):
-            raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
-        return configs
+        return {
+            k: c
+            for k, c in self._pending_configs.get(task_id, {}).items()
+            if c["leaderId"] == caller_id
+        }

@@ -115,3 +115,71 @@ async def test_partner_refuses_a_metadata_callback(make_live_agent: MakeLiveAgen
             {"taskId": "t", "url": "http://169.254.169.254/latest"},
         )
     assert info.value.code == -32602 and "link-local" in str(info.value)
+
+
+async def test_a_strangers_config_set_in_advance_never_gets_the_leaders_results(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    leader = await make_live_agent("leader")
+    stranger = await make_live_agent("stranger")
+    partner = await make_live_agent("echo", EchoHandler())
+    squat = {"taskId": "t-squat", "url": stranger.notifications_url, "token": "mine"}
+    await stranger.leader.call(partner.agent_id, "notification/set", squat)
+    session = await leader.leader.open_session([partner.agent_id])
+    await leader.leader.start_notified(
+        partner.agent_id,
+        session_id=session.id,
+        notify_url=leader.notifications_url,
+        text="for my eyes",
+        task_id="t-squat",
+    )
+    await leader.inbox.wait(
+        "t-squat", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+    )
+    assert partner.notifier is not None
+    await partner.notifier.drain(10)
+    assert "t-squat" not in stranger.inbox.results
+    assert all(url != stranger.notifications_url for url, _ in partner.notifier.given_up)
+    with pytest.raises(CallFailed) as hidden:  # nor may it read the leader's configs
+        await stranger.leader.call(partner.agent_id, "notification/get", {"taskId": "t-squat"})
+    assert hidden.value.code == -32001
+
+
+async def test_configs_for_tasks_not_started_are_bounded_per_leader(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    from agenthub.runtime import MAX_PENDING_CONFIGS_PER_CALLER
+
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    for n in range(MAX_PENDING_CONFIGS_PER_CALLER):
+        body = {"taskId": f"t-{n}", "url": leader.notifications_url}
+        await leader.leader.call(partner.agent_id, "notification/set", body)
+    with pytest.raises(CallFailed) as refused:
+        body = {"taskId": "t-one-too-many", "url": leader.notifications_url}
+        await leader.leader.call(partner.agent_id, "notification/set", body)
+    assert refused.value.code == -32602
+
+
+async def test_a_partner_at_its_task_limit_refuses_new_starts(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    from tests.support.kit import AskHandler
+
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("asker", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks_per_caller = 2
+    session = await leader.leader.open_session([partner.agent_id])
+    for n in range(2):  # each waits for input: live tasks
+        await leader.leader.start(
+            partner.agent_id, session_id=session.id, task_id=f"t-{n}", text="?"
+        )
+    with pytest.raises(CallFailed) as refused:
+        await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="?")
+    assert refused.value.code == -32004 and refused.value.data == {"limit": 2}
+    runtime.max_tasks = len(runtime.tasks)  # full for everyone
+    other = await make_live_agent("other")
+    with pytest.raises(CallFailed):
+        await other.leader.start(partner.agent_id, session_id=session.id, text="?")
