@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from types import FrameType
 from typing import Any
@@ -76,6 +77,7 @@ class Agent:
         if key is None:
             raise ValueError("an agent needs a key: pass key= or state=")
         self.key = key
+        self.started_at = time.time()  # call tokens minted before it are refused (JtiCache)
         self.handler = handler
         self.public_url = public_url
         self.allow_link_local_callbacks = allow_link_local_callbacks
@@ -230,6 +232,7 @@ class Agent:
                 inbox=self.inbox,
                 public_url=self.public_url,
                 allow_link_local_callbacks=self.allow_link_local_callbacks,
+                started_at=self.started_at,
             )
         return self._endpoint
 

@@ -57,6 +57,7 @@ class AgentEndpoint:
         inbox: NotificationInbox | None,
         public_url: str | None,
         allow_link_local_callbacks: bool = False,
+        started_at: float | None = None,
     ) -> None:
         self.agent_id = agent_id
         self.key = key
@@ -65,7 +66,7 @@ class AgentEndpoint:
         self.inbox = inbox
         self.public_url = public_url
         self.allow_link_local_callbacks = allow_link_local_callbacks
-        self.jtis = JtiCache()
+        self.jtis = JtiCache(started_at)
         self.app = Starlette(
             routes=[
                 Route("/", self._rpc, methods=["POST"]),
@@ -97,9 +98,12 @@ class AgentEndpoint:
         if scheme.lower() != "bearer" or not token:
             raise CallTokenError("a call token (Authorization: Bearer) is required")
         caller_id = caller_of(token)
-        urls = {str(request.url)}
+        # the URL the token must name: the configured public one, never one made of the
+        # request's Host header (the caller's to choose); only without one, the request's
         if self.public_url:
-            urls.add(self.public_url.rstrip("/") + suffix if suffix else self.public_url)
+            urls = {self.public_url.rstrip("/") + suffix if suffix else self.public_url}
+        else:
+            urls = {str(request.url)}
         claims: dict[str, Any] = {}
         for refresh in (False, True):  # a signature failure may mean the key rotated: refetch
             try:
@@ -123,7 +127,7 @@ class AgentEndpoint:
             except CallTokenError as exc:
                 if refresh or "signature" not in str(exc):
                     raise
-        self.jtis.use(str(claims["jti"]), int(claims["exp"]))
+        self.jtis.use(str(claims["jti"]), int(claims["exp"]), int(claims["iat"]))
         return _Call(caller_id, str(claims["nonce"]))
 
     @staticmethod

@@ -169,13 +169,23 @@ def check_answer(
 
 
 class JtiCache:
-    """Call-token ids seen until they expire: a second use is a replay."""
+    """Call-token ids seen until they expire: a second use is a replay.
 
-    def __init__(self) -> None:
+    The ids live in memory only, so a token issued before the cache began (before the
+    endpoint's last start) is refused: after a restart no replay can be told from a first
+    use. A caller whose clock runs behind ours may see that for its first calls after a
+    restart; it mints a new token and calls again.
+    """
+
+    def __init__(self, started_at: float | None = None) -> None:
         self._seen: dict[str, int] = {}
         self._next_purge = 0.0
+        # iat has whole seconds: a token minted in the second before the start still counts
+        self.started_at = int(started_at if started_at is not None else time.time()) - 1
 
-    def use(self, jti: str, exp: int) -> None:
+    def use(self, jti: str, exp: int, iat: int | None = None) -> None:
+        if iat is not None and iat < self.started_at:
+            raise CallTokenError("the call token was issued before this endpoint started")
         now = time.time()
         if now > self._next_purge:
             self._seen = {k: v for k, v in self._seen.items() if v + CLOCK_SKEW_SECONDS > now}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Any
@@ -305,3 +306,43 @@ async def test_a_caller_that_cannot_be_looked_up_is_401(
     bearer = token(leader.key, kid=leader.agent_id, url=url, body=body, aud=partner.agent_id)
     partner.directory.forget(leader.agent_id)
     refused(await post(url, body, bearer), -32010)
+
+
+async def test_a_call_token_names_the_public_url_not_the_host_header(
+    pair: tuple[Agent, Agent],
+) -> None:
+    leader, partner = pair
+    url = partner.public_url or ""
+    body = rpc_body(leader)
+    forged_htu = "http://evil.example/"
+    bearer = token(leader.key, kid=leader.agent_id, url=forged_htu, body=body, aud=partner.agent_id)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {bearer}"}
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(url, content=body, headers={**headers, "Host": "evil.example"})
+    assert "htu" in refused(answer, -32010)
+
+
+async def test_a_call_token_cannot_be_replayed_across_a_restart(
+    make_live_agent: MakeLiveAgent, live_hub: LiveHub
+) -> None:
+    leader = await make_live_agent("leader")
+    first = await make_live_agent("echo", EchoHandler())
+    url = first.public_url or ""
+    session = await leader.leader.open_session([first.agent_id])
+    body = rpc_body(leader, session_id=session.id, record=True, partner_id=first.agent_id)
+    await leader.recorder.flush(5)
+    bearer = token(leader.key, kid=leader.agent_id, url=url, body=body, aud=first.agent_id)
+    assert (await post(url, body, bearer)).status_code == 200
+    server: LiveServer = first.server  # type: ignore[attr-defined]
+    await server.stop()
+    await asyncio.sleep(2.1)  # the restart comes later than the token's second
+    again = Agent(
+        live_hub.url, key=first.key, agent_id=first.agent_id, handler=EchoHandler(), public_url=url
+    )
+    restarted = LiveServer(again.asgi, sock=bound_socket(server.port), lifespan="off")
+    await restarted.start()
+    try:
+        assert "before this endpoint started" in refused(await post(url, body, bearer), -32010)
+    finally:
+        await restarted.stop()
+        await again.aclose()
