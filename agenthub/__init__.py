@@ -5,6 +5,7 @@ objects are in ``agenthub.protocol``. The kit imports nothing of the hub service
 """
 
 from agenthub.agent import Agent
+from agenthub.callbacks import CallbackPolicy
 from agenthub.errors import (
     AnswerSignatureError,
     CallFailed,
@@ -31,6 +32,7 @@ __all__ = [
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",
+    "CallbackPolicy",
     "ChatCompletionsHandler",
     "HubClient",
     "HubIdentityError",

@@ -17,6 +17,7 @@ import httpx
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
+from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.endpoint import AgentEndpoint
 from agenthub.errors import HubRequestError, NotRegisteredError
@@ -62,7 +63,7 @@ class Agent:
         public_url: str | None = None,
         hub_jwks: dict[str, Any] | None = None,
         verify_answers: bool = True,
-        allow_link_local_callbacks: bool = False,
+        callbacks: CallbackPolicy | None = None,
         hub_http: httpx.AsyncClient | None = None,
     ) -> None:
         if state is not None and not isinstance(state, AgentState):
@@ -80,7 +81,7 @@ class Agent:
         self.started_at = time.time()  # call tokens minted before it are refused (JtiCache)
         self.handler = handler
         self.public_url = public_url
-        self.allow_link_local_callbacks = allow_link_local_callbacks
+        self.callbacks = callbacks or CallbackPolicy()
         self.hub = HubClient(hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http)
         self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
         self.directory = PeerDirectory(self.hub)
@@ -216,7 +217,7 @@ class Agent:
             runtime = None
             if self.handler is not None:
                 self._notifier = NotificationSender(
-                    key=self.key, agent_id=self.agent_id, http=self.http
+                    key=self.key, agent_id=self.agent_id, policy=self.callbacks
                 )
                 runtime = PartnerRuntime(
                     agent_id=self.agent_id,
@@ -231,7 +232,7 @@ class Agent:
                 runtime=runtime,
                 inbox=self.inbox,
                 public_url=self.public_url,
-                allow_link_local_callbacks=self.allow_link_local_callbacks,
+                callbacks=self.callbacks,
                 started_at=self.started_at,
             )
         return self._endpoint

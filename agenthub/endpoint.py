@@ -16,11 +16,12 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallTokenError, HubRequestError
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
-from agenthub.notify import NOTIFICATION_TOKEN_HEADER, check_callback_url
+from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner import TaskMoveError
 from agenthub.protocol.jsonrpc import (
     NotificationConfig,
@@ -56,7 +57,7 @@ class AgentEndpoint:
         runtime: PartnerRuntime | None,
         inbox: NotificationInbox | None,
         public_url: str | None,
-        allow_link_local_callbacks: bool = False,
+        callbacks: CallbackPolicy | None = None,
         started_at: float | None = None,
     ) -> None:
         self.agent_id = agent_id
@@ -65,7 +66,7 @@ class AgentEndpoint:
         self.runtime = runtime
         self.inbox = inbox
         self.public_url = public_url
-        self.allow_link_local_callbacks = allow_link_local_callbacks
+        self.callbacks = callbacks or CallbackPolicy()
         self.jtis = JtiCache(started_at)
         self.app = Starlette(
             routes=[
@@ -268,9 +269,7 @@ class AgentEndpoint:
         if rpc.method == "notification/set":
             config = NotificationConfig.model_validate(params)
             try:
-                await check_callback_url(
-                    config.url, allow_link_local=self.allow_link_local_callbacks
-                )
+                await pin_callback(config.url, self.callbacks)
             except Exception as exc:
                 raise RpcFault(RpcErrorCode.INVALID_PARAMS, str(exc)) from exc
             return runtime.set_notification(config, caller_id=call.caller_id)

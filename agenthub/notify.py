@@ -1,16 +1,17 @@
 """Notification mode (GB/Z A.3): the partner pushes results to the leader's URL until acked.
 
-Callback URLs that point at link-local or cloud metadata addresses are refused unless the
-agent is configured to allow them: a leader must not turn a partner into a way in.
+Where it may push is ``agenthub.callbacks``' policy, checked (and the address pinned) before
+every attempt. Pushes have HTTP clients of their own, one small pool per destination with
+short timeouts, so a callback that never answers holds up only its own pushes: not the
+agent's calls, nor pushes to anyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
-import socket
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
+from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.errors import UnsafeCallbackError
 from agenthub.keys import AgentKey
 from agenthub.signing import mint_call_token
@@ -26,52 +28,13 @@ logger = logging.getLogger(__name__)
 
 NOTIFICATION_TOKEN_HEADER = "X-ACPS-AIP-Notification-Token"  # noqa: S105
 DELIVERY_DEADLINE_SECONDS = 300.0
+MAX_ATTEMPTS = 30
 FIRST_BACKOFF_SECONDS = 0.1
 MAX_BACKOFF_SECONDS = 10.0
-DELIVERY_TIMEOUT_SECONDS = 10.0
-METADATA_HOSTS = frozenset(
-    {
-        "metadata",
-        "metadata.google.internal",
-        "metadata.goog",
-        "instance-data",
-        "instance-data.ec2.internal",
-    }
-)
-METADATA_ADDRESSES = frozenset(
-    ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
-)
-
-
-def _unsafe(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return address.is_link_local or address in METADATA_ADDRESSES or address.is_multicast
-
-
-async def check_callback_url(url: str, *, allow_link_local: bool = False) -> None:
-    """Raise UnsafeCallbackError unless ``url`` is an http(s) URL to an ordinary address."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnsafeCallbackError("The notification URL must be an absolute http(s) URL.")
-    if allow_link_local:
-        return
-    host = parts.hostname.lower().rstrip(".")
-    if host in METADATA_HOSTS:
-        raise UnsafeCallbackError(f"The notification URL points at a metadata service ({host}).")
-    try:
-        addresses = [ipaddress.ip_address(host)]
-    except ValueError:
-        loop = asyncio.get_running_loop()
-        try:
-            infos = await loop.getaddrinfo(host, parts.port or 443, type=socket.SOCK_STREAM)
-        except OSError as exc:
-            raise UnsafeCallbackError(f"The notification host {host!r} does not resolve.") from exc
-        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
-    for address in addresses:
-        if _unsafe(address):
-            raise UnsafeCallbackError(
-                f"The notification URL resolves to {address}, a link-local or metadata address."
-            )
+PUSH_TIMEOUT = httpx.Timeout(10.0, connect=3.0, pool=5.0)
+PUSH_LIMITS = httpx.Limits(max_connections=4, max_keepalive_connections=2)
+MAX_DESTINATIONS = 128
+"""Destinations with a pool of their own; the least recently used one is closed past it."""
 
 
 class NotificationSender:
@@ -82,13 +45,14 @@ class NotificationSender:
         *,
         key: AgentKey,
         agent_id: str,
-        http: httpx.AsyncClient,
+        policy: CallbackPolicy | None = None,
         deadline_seconds: float = DELIVERY_DEADLINE_SECONDS,
     ) -> None:
         self.key = key
         self.agent_id = agent_id
-        self.http = http
+        self.policy = policy or CallbackPolicy()
         self.deadline = deadline_seconds
+        self._clients: OrderedDict[str, httpx.AsyncClient] = OrderedDict()
         self.delivered = 0
         self.attempts = 0
         self.given_up: list[tuple[str, str]] = []
@@ -110,6 +74,22 @@ class NotificationSender:
         for worker in self._workers.values():
             worker.cancel()
         await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
+
+    def _client_for(self, url: str) -> httpx.AsyncClient:
+        """The pool of ``url``'s destination (scheme, name, port)."""
+        parts = urlsplit(url)
+        destination = f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
+        client = self._clients.pop(destination, None)
+        if client is None:
+            client = httpx.AsyncClient(timeout=PUSH_TIMEOUT, limits=PUSH_LIMITS)
+            if len(self._clients) >= MAX_DESTINATIONS:
+                _, oldest = self._clients.popitem(last=False)
+                asyncio.get_running_loop().create_task(oldest.aclose())
+        self._clients[destination] = client
+        return client
 
     async def _run(
         self, config: Mapping[str, Any], queue: asyncio.Queue[tuple[str, Mapping[str, Any]]]
@@ -128,7 +108,8 @@ class NotificationSender:
         body = orjson.dumps(event)
         deadline = time.monotonic() + self.deadline
         backoff = FIRST_BACKOFF_SECONDS
-        while True:
+        client = self._client_for(url)
+        for attempt in range(1, MAX_ATTEMPTS + 1):
             self.attempts += 1
             call = mint_call_token(
                 self.key,
@@ -142,8 +123,17 @@ class NotificationSender:
             if config.get("token"):
                 headers[NOTIFICATION_TOKEN_HEADER] = str(config["token"])
             try:
-                response = await self.http.post(
-                    url, content=body, headers=headers, timeout=DELIVERY_TIMEOUT_SECONDS
+                target = await pin_callback(url, self.policy)
+            except UnsafeCallbackError as exc:  # it resolves elsewhere now: no more pushes
+                logger.warning("not notifying %s: %s", url, exc)
+                break
+            extensions = {"sni_hostname": target.sni_hostname} if target.sni_hostname else {}
+            try:
+                response = await client.post(
+                    target.url,
+                    content=body,
+                    headers={**headers, "Host": target.host_header},
+                    extensions=extensions,
                 )
                 if 200 <= response.status_code < 300:
                     self.delivered += 1
@@ -151,9 +141,9 @@ class NotificationSender:
                 logger.info("notification to %s answered %s", url, response.status_code)
             except httpx.TransportError as exc:
                 logger.info("notification to %s failed: %s", url, exc)
-            if time.monotonic() + backoff > deadline:
-                logger.warning("gave up notifying %s of %s", url, event.get("id"))
-                self.given_up.append((url, str(event.get("id"))))
-                return
+            if attempt == MAX_ATTEMPTS or time.monotonic() + backoff > deadline:
+                break
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+        logger.warning("gave up notifying %s of %s", url, event.get("id"))
+        self.given_up.append((url, str(event.get("id"))))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from agenthub import Agent, TaskContext, TaskHandler
+from agenthub import Agent, CallbackPolicy, TaskContext, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
@@ -43,7 +43,14 @@ class Echo(TaskHandler):
 
 
 async def main() -> None:
-    agent = Agent(HUB, state=STATE, handler=Echo(), public_url=f"http://127.0.0.1:{PORT}/")
+    agent = Agent(
+        HUB,
+        state=STATE,
+        handler=Echo(),
+        public_url=f"http://127.0.0.1:{PORT}/",
+        # its leaders run on this machine too: let notifications go to loopback (development)
+        callbacks=CallbackPolicy(allow_private=True),
+    )
     await agent.join(CARD, registration_token=TOKEN)
     print(f"echo partner {agent.agent_id} at {agent.public_url}", flush=True)
     await agent.serve()  # until Ctrl-C

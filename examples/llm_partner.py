@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from agenthub import Agent, ChatCompletionsHandler, LLMConfig
+from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
@@ -34,7 +34,14 @@ STATE = os.environ.get("LLM_STATE", ".agenthub/llm.json")
 async def main() -> None:
     config = LLMConfig.from_env()  # fails fast, before registering, if the model is not set
     handler = ChatCompletionsHandler(config)
-    agent = Agent(HUB, state=STATE, handler=handler, public_url=f"http://127.0.0.1:{PORT}/")
+    agent = Agent(
+        HUB,
+        state=STATE,
+        handler=handler,
+        public_url=f"http://127.0.0.1:{PORT}/",
+        # its leaders run on this machine too: let notifications go to loopback (development)
+        callbacks=CallbackPolicy(allow_private=True),
+    )
     try:
         await agent.join(
             {

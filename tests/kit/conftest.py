@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agenthub import Agent, AgentKey, TaskHandler
+from agenthub import Agent, AgentKey, CallbackPolicy, TaskHandler
 from app.config import Settings
 from app.main import create_app
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables
@@ -45,7 +45,7 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
             key=AgentKey.generate(),
             handler=handler,
             public_url=public_url or f"http://127.0.0.1:{port}/",
-            **kwargs,
+            **{"callbacks": CallbackPolicy(allow_private=True), **kwargs},  # all on loopback
         )
         await agent.register(
             {"name": name, "description": f"{name} for tests"},

@@ -7,11 +7,17 @@ import asyncio
 import httpx
 import orjson
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from agenthub import CallFailed, UnsafeCallbackError
-from agenthub.notify import NOTIFICATION_TOKEN_HEADER, check_callback_url
+from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.signing import mint_call_token
 from tests.support.kit import EchoHandler, MakeLiveAgent
+from tests.support.live import serving
 
 
 async def test_delivery_is_retried_until_the_leader_answers(
@@ -83,25 +89,111 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
     assert (await push(None)).status_code == 403
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://169.254.169.254/latest/meta-data",
-        "http://[fe80::1]/hook",
-        "http://metadata.google.internal/computeMetadata",
-        "http://169.254.10.10:8080/",
-        "ftp://127.0.0.1/x",
-        "not a url",
-    ],
-)
+UNSAFE_BY_DEFAULT = [
+    "http://169.254.169.254/latest/meta-data",
+    "http://[fe80::1]/hook",
+    "http://metadata.google.internal/computeMetadata",
+    "http://169.254.10.10:8080/",
+    "http://127.0.0.1:9/hook",
+    "http://localhost:9/hook",
+    "http://0.0.0.0/",
+    "http://[::]/",
+    "http://[::1]/",
+    "http://10.1.2.3/",
+    "http://172.16.0.1/",
+    "http://192.168.1.1/",
+    "http://100.64.0.1/",  # CGNAT
+    "http://[fc00::1]/",  # unique-local
+    "http://[::ffff:169.254.169.254]/",  # IPv4-mapped
+    "http://[64:ff9b::a9fe:a9fe]/",  # NAT64
+    "http://[::169.254.169.254]/",  # IPv4-compatible
+    "http://[2002:a9fe:a9fe::]/",  # 6to4
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",  # Teredo
+    "http://224.0.0.1/",
+    "ftp://127.0.0.1/x",
+    "not a url",
+]
+METADATA_EVEN_IN_DEVELOPMENT = [
+    "http://169.254.169.254/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[2002:a9fe:a9fe::]/",
+    "http://metadata.google.internal/",
+]
+
+
+@pytest.mark.parametrize("url", UNSAFE_BY_DEFAULT)
 async def test_unsafe_callback_urls_are_refused(url: str) -> None:
     with pytest.raises(UnsafeCallbackError):
-        await check_callback_url(url)
+        await pin_callback(url, CallbackPolicy())
 
 
-async def test_link_local_callbacks_allowed_only_when_configured() -> None:
-    await check_callback_url("http://169.254.169.254/x", allow_link_local=True)
-    await check_callback_url("http://127.0.0.1:9/hook")
+@pytest.mark.parametrize("url", METADATA_EVEN_IN_DEVELOPMENT)
+async def test_metadata_stays_refused_when_private_networks_are_allowed(url: str) -> None:
+    with pytest.raises(UnsafeCallbackError):
+        await pin_callback(url, CallbackPolicy(allow_private=True))
+
+
+async def test_policies_let_through_what_they_name() -> None:
+    development = CallbackPolicy(allow_private=True)
+    for url in (
+        "http://127.0.0.1:9/hook",
+        "http://[::1]:9/",
+        "http://10.1.2.3/",
+        "http://localhost/",
+    ):
+        await pin_callback(url, development)
+    await pin_callback("http://169.254.169.254/x", CallbackPolicy(allow_link_local=True))
+    await pin_callback("https://93.184.216.34/hook", CallbackPolicy())  # a public address
+
+
+async def test_the_push_connects_to_the_address_that_was_checked() -> None:
+    answers = iter([["93.184.216.34"], ["93.184.216.34", "127.0.0.1"]])
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        return next(answers)
+
+    pinned = await pin_callback("https://hooks.example/x?y=1", CallbackPolicy(), resolve=rebinding)
+    assert pinned.url == "https://93.184.216.34/x?y=1"
+    assert (pinned.host_header, pinned.sni_hostname) == ("hooks.example", "hooks.example")
+    with pytest.raises(UnsafeCallbackError):  # the next lookup names a loopback address too
+        await pin_callback("https://hooks.example/x", CallbackPolicy(), resolve=rebinding)
+
+
+async def test_a_callback_that_never_answers_does_not_hold_up_other_pushes(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    held: list[asyncio.StreamWriter] = []
+
+    async def black_hole(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # accepts, reads nothing, answers never
+
+    arrived = asyncio.Event()
+
+    async def hook(request: Request) -> Response:
+        arrived.set()
+        return Response(status_code=204)
+
+    hole = await asyncio.start_server(black_hole, "127.0.0.1", 0)
+    hole_url = f"http://127.0.0.1:{hole.sockets[0].getsockname()[1]}/hook"
+    partner = await make_live_agent("echo", EchoHandler())
+    assert partner.endpoint is not None  # built: its notifier with it
+    notifier = partner.notifier
+    assert notifier is not None
+    event = {"type": "task-result", "id": "r", "status": {"state": "working"}}
+    try:
+        async with serving(Starlette(routes=[Route("/hook", hook, methods=["POST"])])) as good:
+            for n in range(110):  # more than any one pool holds (httpx keeps 100 at most)
+                notifier.deliver({"id": f"hole-{n}", "url": hole_url}, "leader-id", event)
+            await asyncio.sleep(0.5)  # every one of them is stuck in its send
+            started = asyncio.get_running_loop().time()
+            notifier.deliver({"id": "good", "url": f"{good.url}/hook"}, "leader-id", event)
+            await asyncio.wait_for(arrived.wait(), 8)
+            assert asyncio.get_running_loop().time() - started < 2
+    finally:
+        for writer in held:
+            writer.close()
+        hole.close()
 
 
 async def test_partner_refuses_a_metadata_callback(make_live_agent: MakeLiveAgent) -> None:

@@ -17,10 +17,11 @@ from typing import Any
 
 import uvicorn
 
-from agenthub import Agent, AgentKey, TaskHandler
+from agenthub import Agent, AgentKey, CallbackPolicy, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
+LOOPBACK = CallbackPolicy(allow_private=True)  # notifications may go to 127.0.0.1
 
 
 def run(main: Coroutine[Any, Any, None]) -> None:
@@ -54,7 +55,11 @@ async def join_hub(
 ) -> tuple[Agent, asyncio.Task[None], uvicorn.Server]:
     """Register with the hub and serve the agent's endpoint (AIP calls, notifications)."""
     agent = Agent(
-        HUB, key=AgentKey.generate(), handler=handler, public_url=f"http://127.0.0.1:{port}/"
+        HUB,
+        key=AgentKey.generate(),
+        handler=handler,
+        public_url=f"http://127.0.0.1:{port}/",
+        callbacks=LOOPBACK,  # the whole team runs on this machine
     )
     await agent.register(
         {"name": name, "description": description, "skills": skills}, registration_token=TOKEN
