@@ -113,6 +113,27 @@ class Settings(BaseSettings):
         le=3600,
         description="a stream whose reader takes no data this long ends",
     )
+    max_streams: int = Field(
+        default=10_000, ge=1, description="open streams per process; past it new ones get 503"
+    )
+    max_streams_per_agent: int = Field(
+        default=16, ge=1, description="open streams per agent (per process); past it 429"
+    )
+    stream_max_seconds: float = Field(
+        default=3600.0, gt=0, description="a stream ends after this long (clients resume)"
+    )
+    stream_opens_per_second: float = Field(
+        default=500.0, ge=0, description="new streams a process admits per second (0: no limit)"
+    )
+    posts_per_second_per_agent: float = Field(
+        default=200.0, ge=0, description="messages one agent may post per second (0: no limit)"
+    )
+    tokens_per_minute_per_agent: float = Field(
+        default=60.0, ge=0, description="token requests per agent per minute (0: no limit)"
+    )
+    tokens_per_minute_per_address: float = Field(
+        default=600.0, ge=0, description="token requests per client address per minute"
+    )
     trigger_poll_seconds: float = Field(
         default=1.0, gt=0, le=60, description="how often trigger deadlines are checked"
     )

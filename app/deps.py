@@ -23,6 +23,7 @@ from app.auth.keys import HubKeys
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent
+from app.services.limits import Admission
 from app.services.presence import Presence
 
 
@@ -48,7 +49,13 @@ async def get_presence(request: Request) -> Presence:
     return presence
 
 
+async def get_admission(request: Request) -> Admission:
+    admission: Admission = request.app.state.admission
+    return admission
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+AdmissionDep = Annotated[Admission, Depends(get_admission)]
 PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]

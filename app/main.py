@@ -35,6 +35,7 @@ from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
+from app.services.limits import Admission
 from app.services.message_writer import MessageWriter
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
@@ -125,7 +126,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     writer.start()
     app.state.send_watchdog = watchdog = SendWatchdog()
     watchdog.start()
-    app.state.presence = presence = Presence(engine, interval_seconds=settings.keepalive_seconds)
+    app.state.presence = presence = Presence(
+        engine,
+        interval_seconds=settings.keepalive_seconds,
+        max_streams=settings.max_streams,
+        max_streams_per_agent=settings.max_streams_per_agent,
+    )
+    app.state.admission = Admission.from_settings(settings)
     presence.start()
     if getattr(app.state, "keys", None) is None:
         app.state.keys = load_or_create_hub_keys(settings.signing_key_file)

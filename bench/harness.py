@@ -33,6 +33,17 @@ def publish_report(report: dict[str, Any], path: Path | None) -> int:
     return 0
 
 
+# the hub's admission limits are for agents in the wild; a benchmark measures the stack
+UNLIMITED = {
+    "AGENTHUB_POSTS_PER_SECOND_PER_AGENT": "0",
+    "AGENTHUB_STREAM_OPENS_PER_SECOND": "0",
+    "AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS": "0",
+    "AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT": "0",
+    "AGENTHUB_MAX_STREAMS_PER_AGENT": "100000",
+    "AGENTHUB_MAX_STREAMS": "100000",
+}
+
+
 def message_body(sender: str, text: str) -> bytes:
     """A group message as the benchmarks post it: a fresh id, one text item."""
     return orjson.dumps(

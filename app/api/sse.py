@@ -69,6 +69,9 @@ def stream_response(
     presence: Presence = request.app.state.presence
     factory = request.app.state.session_factory
     agent_id = claims.sub
+    request.app.state.admission.open_stream()
+    ends_at = min(float(claims.exp), time.time() + settings.stream_max_seconds)
+    lease = presence.hold(agent_id, claims.cnf.get("jkt"), ends_at)  # 429/503 before it opens
 
     async def from_store(last: int, limit: int) -> list[Delivery]:
         async with factory() as db:
@@ -82,7 +85,7 @@ def stream_response(
         keepalive_seconds=settings.keepalive_seconds,
         queue_frames=settings.stream_queue_frames,
         ends_after_seq=ends_after_seq,
-        lease=presence.hold(agent_id, claims.cnf.get("jkt"), float(claims.exp)),
+        lease=lease,
     )
 
     async def frames() -> Any:
@@ -97,8 +100,6 @@ def stream_response(
                 yield chunk
         finally:
             metrics.open_streams.dec()
-            assert plan.lease is not None
-            presence.release(plan.lease)
 
     return HubEventSource(
         frames(),
@@ -106,6 +107,7 @@ def stream_response(
         ping=0,
         send_timeout=settings.stream_send_timeout_seconds,
         watchdog=request.app.state.send_watchdog,
+        on_close=lambda: presence.release(lease),
     )
 
 
@@ -151,9 +153,16 @@ class HubEventSource(EventSourceResponse):
     is enforced by the watchdog's sweep instead of a timer per send.
     """
 
-    def __init__(self, *args: Any, watchdog: SendWatchdog, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        watchdog: SendWatchdog,
+        on_close: Callable[[], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self._watchdog = watchdog
+        self._on_close = on_close
         self._sender: asyncio.Task[Any] | None = None
         self._send_since: float | None = None
         self._timed_out = False
@@ -166,6 +175,8 @@ class HubEventSource(EventSourceResponse):
             logger.info("closed a stream whose reader took nothing for %ss", self.send_timeout)
         finally:
             self._watchdog.forget(self)
+            if self._on_close is not None:
+                self._on_close()
         if self.active and self._started:
             # sse-starlette stopped the stream because the server is shutting down; end the
             # body properly, so the client sees a clean end (and resumes elsewhere with

@@ -10,7 +10,9 @@ keep-alive period, for the whole process:
   deregistration or key rotation made on any of them ends the streams on all of them within
   one period; the replica that made it ends its own at once (``revoke``).
 
-A lease also ends when its token expires (the stream's wait never outlasts it). The client
+A lease also ends when its token expires or the stream has lasted its longest
+(``AGENTHUB_STREAM_MAX_SECONDS``); the stream's wait never outlasts it. The process holds at
+most ``AGENTHUB_MAX_STREAMS`` leases, an agent ``AGENTHUB_MAX_STREAMS_PER_AGENT``. The client
 resumes with ``Last-Event-ID`` and a fresh token; a revoked one gets its 401 then.
 """
 
@@ -28,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col
 
 from app.broker import Subscription
+from app.errors import RateLimited, Unavailable
 from app.models import Agent
 from app.models.types import utcnow
 
@@ -61,22 +64,46 @@ class StreamLease:
 
 
 class Presence:
-    def __init__(self, engine: AsyncEngine, *, interval_seconds: float) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        interval_seconds: float,
+        max_streams: int = 10_000,
+        max_streams_per_agent: int = 16,
+    ) -> None:
         self.engine = engine
         self.interval = interval_seconds
+        self.max_streams = max_streams
+        self.max_streams_per_agent = max_streams_per_agent
+        self._total = 0
         self._leases: dict[str, set[StreamLease]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._failing = False
 
     def hold(self, agent_id: str, key_thumbprint: str | None, expires_at: float) -> StreamLease:
+        """A lease for a new stream; 429 past the agent's share, 503 when the process is full."""
+        held = self._leases.get(agent_id, ())
+        if len(held) >= self.max_streams_per_agent:
+            raise RateLimited(
+                f"This agent holds {len(held)} streams here, its most; close one first.",
+                headers={"Retry-After": "5"},
+            )
+        if self._total >= self.max_streams:
+            raise Unavailable(
+                "This replica holds as many streams as it may; try again (or another one).",
+                headers={"Retry-After": "5"},
+            )
         lease = StreamLease(agent_id, key_thumbprint, expires_at)
         self._leases[agent_id].add(lease)
+        self._total += 1
         return lease
 
     def release(self, lease: StreamLease) -> None:
         held = self._leases.get(lease.agent_id)
-        if held is not None:
+        if held is not None and lease in held:
             held.discard(lease)
+            self._total -= 1
             if not held:
                 del self._leases[lease.agent_id]
 
@@ -87,7 +114,7 @@ class Presence:
                 lease.end()
 
     def held(self) -> int:
-        return sum(len(leases) for leases in self._leases.values())
+        return self._total
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="stream-presence")

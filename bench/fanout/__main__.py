@@ -35,6 +35,7 @@ from agenthub import AgentKey, HubClient
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
+    UNLIMITED,
     free_port,
     hub_args,
     machine,
@@ -112,7 +113,7 @@ async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp, processes() as procs:
-        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN}
+        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN, **UNLIMITED}
         procs.append(start(hub_args(port), env=env, cwd=tmp))
         await wait_up(f"{url}/healthz", procs[0])
         limits = httpx.Limits(max_connections=16)

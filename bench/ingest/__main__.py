@@ -23,6 +23,7 @@ from agenthub import AgentKey, HubClient
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
+    UNLIMITED,
     create_pg_database,
     drop_pg_database,
     free_port,
@@ -98,7 +99,7 @@ async def run(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, processes() as procs:
         hub_port, bare_port = free_port(), free_port()
-        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN}
+        env = {"AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN, **UNLIMITED}
         if database_url:
             env["AGENTHUB_DATABASE_URL"] = database_url
         procs.append(start(hub_args(hub_port), env=env, cwd=tmp))

@@ -45,7 +45,7 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
     a2a_url = f"http://127.0.0.1:{a2a_port}/"
     hub = harness.start(
         harness.hub_args(hub_port),
-        env={"AGENTHUB_OPERATOR_TOKEN": harness.OPERATOR_TOKEN},
+        env={"AGENTHUB_OPERATOR_TOKEN": harness.OPERATOR_TOKEN, **harness.UNLIMITED},
         cwd=workdir,
     )
     started.append(hub)

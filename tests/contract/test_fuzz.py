@@ -38,6 +38,13 @@ async def served(database_url: str, tmp_path: Path) -> AsyncIterator[Replica]:
         broker_url="memory://",
         key_file=tmp_path / "key.pem",
         workdir=tmp_path,
+        # thousands of generated token requests come from one address: the limits, which
+        # tests/api/test_limits.py covers, would answer most of the rest with 429
+        settings={
+            "AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS": "0",
+            "AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT": "0",
+            "AGENTHUB_POSTS_PER_SECOND_PER_AGENT": "0",
+        },
     )
     await hub.start()
     try:

@@ -97,6 +97,7 @@ class Replica:
         key_file: Path,
         workdir: Path,
         keepalive_seconds: float = 1.0,
+        settings: dict[str, str] | None = None,
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -111,6 +112,7 @@ class Replica:
                 "AGENTHUB_OPERATOR_TOKEN": OPERATOR_TOKEN,
                 "AGENTHUB_REGISTRATION_TOKEN": REGISTRATION_TOKEN,
                 "AGENTHUB_KEEPALIVE_SECONDS": str(keepalive_seconds),
+                **(settings or {}),
             }
         )
         self.workdir = workdir

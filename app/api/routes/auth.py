@@ -8,8 +8,9 @@ from fastapi import Body, Request
 
 from agenthub.protocol.auth import TokenRequest, TokenResponse
 from app.api.routing import hub_router
-from app.deps import KeysDep, SessionDep, SettingsDep
-from app.errors import problem_responses
+from app.auth.jws import unverified_header
+from app.deps import AdmissionDep, KeysDep, SessionDep, SettingsDep
+from app.errors import HubError, problem_responses
 from app.services.auth import exchange_assertion
 
 router = hub_router(prefix="/v1/auth", tags=["auth"])
@@ -42,12 +43,23 @@ kit does all of this: `HubClient.access_token()` in the `agenthub` package.
 **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
 registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
 with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-longer than 300 s, or that was used before; `422` for a body without `assertion`.
+longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+(with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+`AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
 """
 
 
+def _claimed_agent(assertion: str) -> str | None:
+    """The agent an assertion claims to be (unverified: only to count its requests)."""
+    try:
+        kid = unverified_header(assertion).get("kid")
+    except HubError:
+        return None
+    return kid if isinstance(kid, str) else None
+
+
 @router.post(
-    "/token", responses=problem_responses(400, 401, 413, 422), description=EXCHANGE_DESCRIPTION
+    "/token", responses=problem_responses(400, 401, 413, 422, 429), description=EXCHANGE_DESCRIPTION
 )
 async def create_token(
     body: Annotated[
@@ -58,7 +70,9 @@ async def create_token(
     settings: SettingsDep,
     keys: KeysDep,
     request: Request,
+    admission: AdmissionDep,
 ) -> TokenResponse:
+    admission.token(_claimed_agent(body.assertion), request.client.host if request.client else None)
     response = await exchange_assertion(
         session,
         keys=keys,

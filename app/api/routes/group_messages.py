@@ -18,7 +18,7 @@ from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.auth.current import Principal, agent_for_claims
 from app.broker import Delivery
-from app.deps import AccessClaims, CurrentAgent, SessionDep
+from app.deps import AccessClaims, AdmissionDep, CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import group_messages as message_service
 from app.services import groups as service
@@ -48,7 +48,7 @@ MESSAGE_EXAMPLE = {
             "description": "The same id was posted before: the stored message",
             "model": AnyMessage,
         },
-        **problem_responses(400, 401, 403, 404, 409, 413, 422),
+        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
 async def post_group_message(
@@ -56,6 +56,7 @@ async def post_group_message(
     group_id: GroupIdPath,
     message: Annotated[AnyMessage, Body(openapi_examples={"message": {"value": MESSAGE_EXAMPLE}})],
     claims: AccessClaims,
+    admission: AdmissionDep,
 ) -> JSONResponse:
     """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
@@ -69,8 +70,10 @@ async def post_group_message(
     or it is muted and not mentioned since its last post; `404` for a group the caller may
     not see; `409` when the group has concluded or the session is closed, the id was used
     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-    does not fit (another `groupId` or `sessionId`).
+    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
+    admission.post(claims.sub)
     # plain messages go to the batch writer; the rest, and any it hands back, one by one
     writer: MessageWriter = request.app.state.message_writer
     post = PlainPost.of(
@@ -110,7 +113,7 @@ async def list_group_messages(
 @router.get(
     "/{groupId}/events",
     response_class=EventSourceResponse,
-    responses={**SSE_RESPONSE, **problem_responses(400, 401, 403, 404, 422)},
+    responses={**SSE_RESPONSE, **problem_responses(400, 401, 403, 404, 422, 429, 503)},
 )
 async def stream_group_events(
     request: Request,
@@ -135,8 +138,10 @@ async def stream_group_events(
 
     **Who**: an active member.
 
-    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
-    `403` for a viewer who is not an active member; `404` for a group the caller may not see.
+    **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
+    streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second
+    (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq; `403` for a viewer
+    who is not an active member; `404` for a group the caller may not see.
     """
     _, member = await service.active_group(db, group_id, Principal(agent=caller, is_operator=False))
     start = resume_point(after, last_event_id)

@@ -21,7 +21,7 @@ router = hub_router(prefix="/v1/agents/me", tags=["agents"])
 @router.get(
     "/events",
     response_class=EventSourceResponse,
-    responses={**SSE_RESPONSE, **problem_responses(400, 401, 422)},
+    responses={**SSE_RESPONSE, **problem_responses(400, 401, 422, 429, 503)},
 )
 async def stream_inbox(
     request: Request,
@@ -35,8 +35,9 @@ async def stream_inbox(
     invitation, or any change of its own membership; `application`: an application to a
     group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
     set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
-    `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
-    `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+    `data: <json>`, with `: keep-alive` comments in between. The stream ends when its token
+    expires, its agent is deregistered or re-keyed, or after `AGENTHUB_STREAM_MAX_SECONDS`; it
+    resumes after `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
 
     The generated Python client leaves this operation out (it would wait for the end of an
     endless body): use the kit (`HubClient.inbox()` in the `agenthub` package), which resumes by
@@ -44,7 +45,9 @@ async def stream_inbox(
 
     **Who**: an agent, for its own inbox.
 
-    **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
+    **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
+    streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second
+    (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq.
     """
     start = resume_point(after, last_event_id)
     agent_id = caller.id

@@ -17,7 +17,7 @@ from agenthub.protocol.sessions import (
 )
 from app.api.params import Cursor, Limit, SessionIdPath
 from app.api.routing import hub_router
-from app.deps import CurrentAgent, SessionDep
+from app.deps import AdmissionDep, CurrentAgent, SessionDep
 from app.errors import problem_responses
 from app.services import messages as message_service
 from app.services import sessions as service
@@ -131,7 +131,7 @@ async def update_session(
             "description": "The same id was posted before: the stored message",
             "model": AnyMessage,
         },
-        **problem_responses(400, 401, 403, 404, 409, 413, 422),
+        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
 async def post_session_message(
@@ -139,6 +139,7 @@ async def post_session_message(
     message: Annotated[AnyMessage, Body(openapi_examples={"start": {"value": MESSAGE_EXAMPLE}})],
     caller: CurrentAgent,
     db: SessionDep,
+    admission: AdmissionDep,
 ) -> JSONResponse:
     """Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
@@ -153,8 +154,10 @@ async def post_session_message(
     takes no part in; `409` when the session is closed, the id was used elsewhere by this
     sender, or the task cannot take this move (only its leader commands it, only its partner
     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner).
+    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
+    admission.post(caller.id)
     body, created = await message_service.record_session_message(
         db, caller=caller, session_id=session_id, message=message
     )

@@ -180,8 +180,9 @@ export interface paths {
          *     invitation, or any change of its own membership; `application`: an application to a
          *     group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
          *     set has fired. Frames are `id: <seq>` (the inbox's own numbering), `event: <kind>`,
-         *     `data: <json>`, with `: keep-alive` comments in between. The stream resumes after
-         *     `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
+         *     `data: <json>`, with `: keep-alive` comments in between. The stream ends when its token
+         *     expires, its agent is deregistered or re-keyed, or after `AGENTHUB_STREAM_MAX_SECONDS`; it
+         *     resumes after `Last-Event-ID` (or `?after=`; the header wins), else starts at the beginning.
          *
          *     The generated Python client leaves this operation out (it would wait for the end of an
          *     endless body): use the kit (`HubClient.inbox()` in the `agenthub` package), which resumes by
@@ -189,7 +190,9 @@ export interface paths {
          *
          *     **Who**: an agent, for its own inbox.
          *
-         *     **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq.
+         *     **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
+         *     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second
+         *     (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq.
          */
         get: operations["stream_inbox"];
         put?: never;
@@ -288,7 +291,9 @@ export interface paths {
          *     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
          *     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
          *     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-         *     longer than 300 s, or that was used before; `422` for a body without `assertion`.
+         *     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+         *     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+         *     `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
          */
         post: operations["create_token"];
         delete?: never;
@@ -469,8 +474,10 @@ export interface paths {
          *
          *     **Who**: an active member.
          *
-         *     **Errors**, before the stream opens: `400` for a `Last-Event-ID` that is not a seq;
-         *     `403` for a viewer who is not an active member; `404` for a group the caller may not see.
+         *     **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
+         *     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second
+         *     (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq; `403` for a viewer
+         *     who is not an active member; `404` for a group the caller may not see.
          */
         get: operations["stream_group_events"];
         put?: never;
@@ -707,7 +714,8 @@ export interface paths {
          *     or it is muted and not mentioned since its last post; `404` for a group the caller may
          *     not see; `409` when the group has concluded or the session is closed, the id was used
          *     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-         *     does not fit (another `groupId` or `sessionId`).
+         *     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+         *     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
          */
         post: operations["post_group_message"];
         delete?: never;
@@ -886,7 +894,8 @@ export interface paths {
          *     takes no part in; `409` when the session is closed, the id was used elsewhere by this
          *     sender, or the task cannot take this move (only its leader commands it, only its partner
          *     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-         *     start without a partner).
+         *     start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+         *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
          */
         post: operations["post_session_message"];
         delete?: never;
@@ -2182,6 +2191,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     get_agent: {
@@ -2447,6 +2474,15 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2986,6 +3022,24 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3766,6 +3820,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     list_subgroups: {
@@ -4383,6 +4446,15 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

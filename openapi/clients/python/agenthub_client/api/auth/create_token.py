@@ -77,6 +77,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -127,7 +134,9 @@ def sync_detailed(
     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+    longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
 
     Args:
         body (TokenRequest):
@@ -187,7 +196,9 @@ def sync(
     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+    longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
 
     Args:
         body (TokenRequest):
@@ -242,7 +253,9 @@ async def asyncio_detailed(
     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+    longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
 
     Args:
         body (TokenRequest):
@@ -302,7 +315,9 @@ async def asyncio(
     **Errors**: `401` for an assertion that is not a compact ES256 JWS, whose `kid` names no
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
-    longer than 300 s, or that was used before; `422` for a body without `assertion`.
+    longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
+    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
 
     Args:
         body (TokenRequest):

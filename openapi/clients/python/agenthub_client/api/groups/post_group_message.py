@@ -214,6 +214,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -250,7 +257,8 @@ def sync_detailed(
     or it is muted and not mentioned since its last post; `404` for a group the caller may
     not see; `409` when the group has concluded or the session is closed, the id was used
     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-    does not fit (another `groupId` or `sessionId`).
+    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -298,7 +306,8 @@ def sync(
     or it is muted and not mentioned since its last post; `404` for a group the caller may
     not see; `409` when the group has concluded or the session is closed, the id was used
     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-    does not fit (another `groupId` or `sessionId`).
+    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -341,7 +350,8 @@ async def asyncio_detailed(
     or it is muted and not mentioned since its last post; `404` for a group the caller may
     not see; `409` when the group has concluded or the session is closed, the id was used
     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-    does not fit (another `groupId` or `sessionId`).
+    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -389,7 +399,8 @@ async def asyncio(
     or it is muted and not mentioned since its last post; `404` for a group the caller may
     not see; `409` when the group has concluded or the session is closed, the id was used
     elsewhere by this sender, or the task cannot take this move; `422` for a message that
-    does not fit (another `groupId` or `sessionId`).
+    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):

@@ -214,6 +214,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -251,7 +258,8 @@ def sync_detailed(
     takes no part in; `409` when the session is closed, the id was used elsewhere by this
     sender, or the task cannot take this move (only its leader commands it, only its partner
     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner).
+    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         session_id (str):
@@ -300,7 +308,8 @@ def sync(
     takes no part in; `409` when the session is closed, the id was used elsewhere by this
     sender, or the task cannot take this move (only its leader commands it, only its partner
     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner).
+    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         session_id (str):
@@ -344,7 +353,8 @@ async def asyncio_detailed(
     takes no part in; `409` when the session is closed, the id was used elsewhere by this
     sender, or the task cannot take this move (only its leader commands it, only its partner
     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner).
+    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         session_id (str):
@@ -393,7 +403,8 @@ async def asyncio(
     takes no part in; `409` when the session is closed, the id was used elsewhere by this
     sender, or the task cannot take this move (only its leader commands it, only its partner
     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner).
+    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         session_id (str):

@@ -1,0 +1,158 @@
+"""Admission control: each limit refuses with a clear 429 or 503 and Retry-After, stores
+nothing it refused, and lets the caller back in later."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from agenthub import AgentKey, HubClient
+from app.config import Settings
+from app.main import create_app
+from app.models import StoredMessage
+from tests.support.groups import count, team
+from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
+from tests.support.live import LiveServer
+from tests.support.messages import chat
+
+
+@contextlib.asynccontextmanager
+async def hub_with(settings: Settings, **limits: Any) -> AsyncIterator[Any]:
+    app = create_app(settings.model_copy(update=limits))
+    async with app.router.lifespan_context(app):
+        yield app
+    await empty_tables(settings.database_url)
+
+
+async def agent_of(http: httpx.AsyncClient, name: str) -> HubClient:
+    kit = HubClient(str(http.base_url), key=AgentKey.generate(), http=http)
+    await kit.register(card(name, kit.key), registration_token=REGISTRATION_TOKEN)
+    return kit
+
+
+def refused(response: httpx.Response, status: int) -> None:
+    problem(response, status)
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+async def test_an_agent_posting_too_fast_is_told_to_slow_down(settings: Settings) -> None:
+    async with (
+        hub_with(settings, posts_per_second_per_agent=2.0) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, member = await agent_of(http, "leader"), await agent_of(http, "member")
+        group = await team(leader, member)
+        url = f"/v1/groups/{group['id']}/messages"
+        before = await count(app, StoredMessage)
+        answers = [
+            await member.request(
+                "POST", url, json=chat(str(member.agent_id), f"{i}", role="partner")
+            )
+            for i in range(8)
+        ]
+        codes = [a.status_code for a in answers]
+        assert codes.count(201) == 4 and codes.count(429) == 4, codes  # a burst of 2 seconds
+        refused(answers[-1], 429)
+        assert await count(app, StoredMessage) - before == 4
+        other = await leader.request("POST", url, json=chat(str(leader.agent_id), "mine"))
+        assert other.status_code == 201  # the limit is the sender's, not the group's
+        await asyncio.sleep(0.6)
+        later = await member.request(
+            "POST", url, json=chat(str(member.agent_id), "ok", role="partner")
+        )
+        assert later.status_code == 201
+
+
+async def test_token_requests_are_limited_per_agent_and_per_address(settings: Settings) -> None:
+    async with (
+        hub_with(settings, tokens_per_minute_per_agent=3.0) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        kit = await agent_of(http, "eager")
+        for _ in range(3):
+            await kit.authenticate()
+        assertion = kit.make_assertion(issuer=settings.issuer, nonce="n")
+        refused(await http.post("/v1/auth/token", json={"assertion": assertion}), 429)
+        await (await agent_of(http, "another")).authenticate()  # its own share
+    async with (
+        hub_with(settings, tokens_per_minute_per_address=2.0) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        kits = [await agent_of(http, f"a{i}") for i in range(3)]
+        await kits[0].authenticate()
+        await kits[1].authenticate()
+        assertion = kits[2].make_assertion(issuer=settings.issuer, nonce="n")
+        refused(await http.post("/v1/auth/token", json={"assertion": assertion}), 429)
+
+
+@contextlib.asynccontextmanager
+async def live_with(
+    settings: Settings, **limits: Any
+) -> AsyncIterator[tuple[LiveServer, httpx.AsyncClient]]:
+    update = {"keepalive_seconds": 0.5, **limits}
+    server = await LiveServer(create_app(settings.model_copy(update=update))).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            yield server, http
+    finally:
+        await server.stop()
+        await empty_tables(settings.database_url)
+
+
+async def _open(http: httpx.AsyncClient, url: str, token: str) -> httpx.Response:
+    request = http.build_request("GET", url, headers={"Authorization": f"Bearer {token}"})
+    return await http.send(request, stream=True)
+
+
+async def test_streams_are_capped_per_agent_and_per_process(settings: Settings) -> None:
+    async with live_with(settings, max_streams_per_agent=2, max_streams=3) as (live, http):
+        kits = [await agent_of(http, f"s{i}") for i in range(2)]
+        tokens = [await k.access_token() for k in kits]
+        inbox = "/v1/agents/me/events"
+        first = [await _open(http, inbox, tokens[0]) for _ in range(2)]
+        assert [r.status_code for r in first] == [200, 200]
+        over = await _open(http, inbox, tokens[0])
+        await over.aread()
+        refused(over, 429)
+        third = await _open(http, inbox, tokens[1])  # the process's third, and its last
+        assert third.status_code == 200
+        full = await _open(http, inbox, tokens[1])
+        await full.aread()
+        refused(full, 503)
+        await first[0].aclose()
+        for _ in range(50):  # the closed stream's lease is given back
+            if live.app.state.presence.held() == 2:  # type: ignore[attr-defined]
+                break
+            await asyncio.sleep(0.05)
+        again = await _open(http, inbox, tokens[0])
+        assert again.status_code == 200
+        for response in (first[1], third, again):
+            await response.aclose()
+
+
+async def test_a_stream_ends_after_its_longest_life(settings: Settings) -> None:
+    async with live_with(settings, stream_max_seconds=1.0) as (_live, http):
+        kit = await agent_of(http, "long")
+        response = await _open(http, "/v1/agents/me/events", await kit.access_token())
+        started = asyncio.get_running_loop().time()
+        await asyncio.wait_for(response.aread(), 5)  # a clean end, not a cut
+        assert asyncio.get_running_loop().time() - started < 3
+
+
+async def test_new_streams_are_admitted_at_a_bounded_rate(settings: Settings) -> None:
+    async with live_with(settings, stream_opens_per_second=1.0, max_streams_per_agent=10) as (
+        _live,
+        http,
+    ):
+        kit = await agent_of(http, "opener")
+        token = await kit.access_token()
+        opened = [await _open(http, "/v1/agents/me/events", token) for _ in range(3)]
+        assert [r.status_code for r in opened[:2]] == [200, 200]  # a burst of 2
+        await opened[2].aread()
+        refused(opened[2], 503)
+        for response in opened[:2]:
+            await response.aclose()
