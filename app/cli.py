@@ -80,12 +80,14 @@ def _serve(args: argparse.Namespace) -> None:
         logger.info("migrations: %s", apply_migrations(settings))
     import uvicorn
 
+    from app.http_protocol import protocol_for
     from app.main import create_app
 
     uvicorn.run(
         create_app(settings, keys=keys),
         host=args.host,
         port=args.port,
+        http=protocol_for(settings),
         log_config=config,
         log_level=level,
         access_log=not args.no_access_log,

@@ -134,6 +134,16 @@ class Settings(BaseSettings):
     tokens_per_minute_per_address: float = Field(
         default=600.0, ge=0, description="token requests per client address per minute"
     )
+    max_header_bytes: int = Field(
+        default=16_384, ge=1024, description="a request's headers may be this large (else 431)"
+    )
+    max_headers: int = Field(default=100, ge=10, description="headers per request (else 431)")
+    header_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="a request's headers must arrive within this (else 408)"
+    )
+    body_timeout_seconds: float = Field(
+        default=30.0, gt=0, description="the longest pause inside a request body (else 408)"
+    )
     trigger_poll_seconds: float = Field(
         default=1.0, gt=0, le=60, description="how often trigger deadlines are checked"
     )

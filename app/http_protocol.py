@@ -1,0 +1,116 @@
+"""uvicorn's HTTP protocol (httptools), with the limits it lacks for connections nobody has
+authenticated yet: how large and how many the request headers may be, and how long a client
+may take to send them and its body.
+
+Without them a 128 MB request header is read whole, and a connection that stops in the middle
+of its headers or body is held for ever. ``agenthub serve`` uses this protocol; a proxy in
+front (deploy/nginx) has limits of its own too (``large_client_header_buffers``,
+``client_header_timeout``, ``client_body_timeout``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from app.config import Settings
+
+REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+LINGER_SECONDS = 1.0
+"""After a refusal, what the client still sends is read and dropped this long before the
+connection closes: closing with unread bytes would reset it before the client reads why."""
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    max_header_bytes = 16_384
+    max_headers = 100
+    header_timeout_seconds = 10.0
+    body_timeout_seconds = 30.0
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._reading_headers = True
+        self._header_bytes = 0
+        self._header_count = 0
+        self._guard: asyncio.TimerHandle | None = None
+        self._refused = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # lingering: dropped
+        if self._reading_headers:
+            if self._guard is None:  # a request begins: its headers have a deadline
+                self._arm(self.header_timeout_seconds)
+            self._header_bytes += len(data)
+            if self._header_bytes > self.max_header_bytes:
+                self._refuse(431)
+                return
+        elif self._guard is not None:  # body bytes arrived: the body's deadline moves
+            self._arm(self.body_timeout_seconds)
+        super().data_received(data)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_count += 1
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._reading_headers = False
+        if self._header_count > self.max_headers:
+            self._refuse(431)  # before the request reaches the app
+            return
+        self._arm(self.body_timeout_seconds)
+        super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:  # refused: the rest of the request is dropped
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        if self._refused:
+            return
+        super().on_message_complete()
+        self._reading_headers, self._header_bytes, self._header_count = True, 0, 0
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._guard = self.loop.call_later(seconds, self._refuse, 408)
+
+    def _disarm(self) -> None:
+        if self._guard is not None:
+            self._guard.cancel()
+            self._guard = None
+
+    def _refuse(self, status: int) -> None:
+        """Answer ``status`` if no response has begun, then close the connection (after a
+        short linger that drops whatever the client is still sending)."""
+        self._disarm()
+        if self.transport.is_closing() or self._refused:
+            return
+        self._refused = True
+        if self.cycle is None or not self.cycle.response_started:
+            head = f"HTTP/1.1 {status} {REASONS[status]}\r\n"
+            self.transport.write(f"{head}content-length: 0\r\nconnection: close\r\n\r\n".encode())
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+
+def protocol_for(settings: Settings) -> type[GuardedHttpProtocol]:
+    """The protocol class with the settings' limits (uvicorn takes a class)."""
+    return type(
+        "HubHttpProtocol",
+        (GuardedHttpProtocol,),
+        {
+            "max_header_bytes": settings.max_header_bytes,
+            "max_headers": settings.max_headers,
+            "header_timeout_seconds": settings.header_timeout_seconds,
+            "body_timeout_seconds": settings.body_timeout_seconds,
+        },
+    )

@@ -1,0 +1,69 @@
+"""`agenthub serve` bounds what an unauthenticated connection may cost: header size and
+count (431), and how long its headers and body may take to arrive (408, then closed)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support.cli import ServedHub, clean_env
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
+    env = clean_env(
+        AGENTHUB_DATABASE_URL="sqlite+aiosqlite:///./hub.db",
+        AGENTHUB_HEADER_TIMEOUT_SECONDS="1",
+        AGENTHUB_BODY_TIMEOUT_SECONDS="1",
+    )
+    with ServedHub(tmp_path_factory.mktemp("slow"), env) as served:
+        yield served
+
+
+async def _exchange(hub: ServedHub, data: bytes, *, wait: float = 5) -> tuple[bytes, float]:
+    """Send ``data`` raw, then read until the hub closes; what it said, and how long it took."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
+    started = time.monotonic()
+    writer.write(data)
+    await writer.drain()
+    try:
+        answer = await asyncio.wait_for(reader.read(), wait)
+    finally:
+        writer.close()
+    return answer, time.monotonic() - started
+
+
+async def test_oversized_and_too_many_headers_are_431(hub: ServedHub) -> None:
+    big = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 64_000 + b"\r\n\r\n"
+    answer, _ = await _exchange(hub, big)
+    assert answer.startswith(b"HTTP/1.1 431")
+    many = (
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+        + b"".join(b"X-H%d: 1\r\n" % i for i in range(150))
+        + b"\r\n"
+    )
+    answer, _ = await _exchange(hub, many)
+    assert answer.startswith(b"HTTP/1.1 431")
+
+
+async def test_headers_that_never_end_are_cut_off(hub: ServedHub) -> None:
+    answer, took = await _exchange(hub, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    assert answer.startswith(b"HTTP/1.1 408") and took < 4
+
+
+async def test_a_body_that_stops_halfway_is_cut_off(hub: ServedHub) -> None:
+    head = b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    answer, took = await _exchange(hub, head + b'Content-Length: 100\r\n\r\n{"assertion":')
+    assert answer.startswith(b"HTTP/1.1 408") and took < 4
+
+
+def test_ordinary_requests_and_streams_are_untouched(hub: ServedHub) -> None:
+    assert httpx.get(f"{hub.url}/healthz").status_code == 200
+    started = time.monotonic()
+    with httpx.stream("GET", f"{hub.url}/healthz") as response:  # a response that is slow
+        time.sleep(1.5)  # to read is no slow request: nothing cuts it off
+        assert response.read() and time.monotonic() - started > 1.5
