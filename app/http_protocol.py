@@ -34,6 +34,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._reading_headers = True
         self._header_bytes = 0
         self._header_count = 0
+        self._header_size = 0  # of the request line's target and the headers, as parsed
         self._guard: asyncio.TimerHandle | None = None
         self._refused = False
 
@@ -48,20 +49,26 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             if self._guard is None:  # a request begins: its headers have a deadline
                 self._arm(self.header_timeout_seconds)
             self._header_bytes += len(data)
-            if self._header_bytes > self.max_header_bytes:
-                self._refuse(431)
-                return
         elif self._guard is not None:  # body bytes arrived: the body's deadline moves
             self._arm(self.body_timeout_seconds)
         super().data_received(data)
+        # still in the headers after this much (bytes of a body sent along do not count:
+        # the headers ended inside this chunk then): the parser holds at most one chunk more
+        if self._reading_headers and self._header_bytes > self.max_header_bytes:
+            self._refuse(431)
+
+    def on_url(self, url: bytes) -> None:
+        self._header_size += len(url)
+        super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_count += 1
+        self._header_size += len(name) + len(value) + 4
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self._reading_headers = False
-        if self._header_count > self.max_headers:
+        if self._header_count > self.max_headers or self._header_size > self.max_header_bytes:
             self._refuse(431)  # before the request reaches the app
             return
         self._arm(self.body_timeout_seconds)
@@ -76,7 +83,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._refused:
             return
         super().on_message_complete()
-        self._reading_headers, self._header_bytes, self._header_count = True, 0, 0
+        self._reading_headers, self._header_bytes = True, 0
+        self._header_count = self._header_size = 0
 
     def _arm(self, seconds: float) -> None:
         self._disarm()

@@ -16,7 +16,11 @@ from app.broker import Broker, Delivery
 from app.services.presence import StreamLease
 
 KEEPALIVE_FRAME = b": keep-alive\n\n"
-BACKLOG_PAGE = 500
+BACKLOG_PAGE = 500  # rows at most per read of the record
+FIRST_PAGE = 32  # rows of the first read: it says how large this channel's events are
+WRITE_BYTES = 1 << 20
+"""A replay writes (and reads) about this much at a time, whatever the events' size: eight
+readers replaying 900 KB messages in pages of 500 rows took a hub from 127 to 1,370 MiB."""
 
 Backlog = Callable[[int, int], Awaitable[list[Delivery]]]
 
@@ -63,6 +67,31 @@ class _Writer:
         return frames, False
 
 
+def by_size(frames: list[bytes], limit: int) -> list[list[bytes]]:
+    """``frames`` in runs of about ``limit`` bytes (a larger frame is a run of its own)."""
+    runs: list[list[bytes]] = []
+    run: list[bytes] = []
+    size = 0
+    for frame in frames:
+        if run and size + len(frame) > limit:
+            runs.append(run)
+            run, size = [], 0
+        run.append(frame)
+        size += len(frame)
+    if run:
+        runs.append(run)
+    return runs
+
+
+def next_page(rows: int, page_bytes: int) -> int:
+    """Rows for the next read, so that one read holds about ``WRITE_BYTES``."""
+    if page_bytes > WRITE_BYTES:
+        return max(1, rows * WRITE_BYTES // page_bytes)
+    if page_bytes < WRITE_BYTES // 2:
+        return min(BACKLOG_PAGE, rows * 2)
+    return rows
+
+
 async def event_stream(
     broker: Broker,
     plan: StreamPlan,
@@ -81,15 +110,17 @@ async def event_stream(
         while not writer.ended and (lease is None or lease.valid()):
             if backfill:
                 backfill = False
+                rows = FIRST_PAGE
                 while not writer.ended:
-                    batch = await plan.backlog(writer.last, BACKLOG_PAGE)
+                    batch = await plan.backlog(writer.last, rows)
                     frames, _ = writer.take(batch, live=False)
-                    if frames:
+                    for chunk in by_size(frames, WRITE_BYTES):
                         if on_frames:
-                            on_frames(len(frames))
-                        yield b"".join(frames)
-                    if len(batch) < BACKLOG_PAGE:
+                            on_frames(len(chunk))
+                        yield b"".join(chunk)
+                    if len(batch) < rows:
                         break
+                    rows = next_page(rows, sum(len(d.frame) for d in batch))
                 continue
             if subscription.overflowed:
                 if on_overflow:

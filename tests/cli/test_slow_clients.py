@@ -67,3 +67,11 @@ def test_ordinary_requests_and_streams_are_untouched(hub: ServedHub) -> None:
     with httpx.stream("GET", f"{hub.url}/healthz") as response:  # a response that is slow
         time.sleep(1.5)  # to read is no slow request: nothing cuts it off
         assert response.read() and time.monotonic() - started > 1.5
+
+
+async def test_a_large_body_sent_with_its_headers_is_no_header_overflow(hub: ServedHub) -> None:
+    body = b'{"assertion": "' + b"a" * 60_000 + b'"}'
+    head = b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    request = head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
+    answer, _ = await _exchange(hub, request)  # one write: headers and body in one chunk
+    assert answer.startswith((b"HTTP/1.1 401", b"HTTP/1.1 422")), answer[:200]  # read and judged

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 from app.broker import Delivery, MemoryBroker
 from app.services.events import encode_frame
-from app.services.streams import StreamPlan, event_stream
+from app.services.streams import WRITE_BYTES, StreamPlan, event_stream
 
 
 def delivery(seq: int, sender: str = "someone", ends_for: str | None = None) -> Delivery:
@@ -128,3 +128,30 @@ async def test_idle_streams_get_keepalives() -> None:
     chunks = [await anext(stream) for _ in range(3)]
     assert chunks == [b": keep-alive\n\n"] * 3 and beats >= 2
     await stream.aclose()  # type: ignore[attr-defined]
+
+
+async def test_a_replay_reads_and_writes_about_a_megabyte_at_a_time() -> None:
+    broker, store = MemoryBroker(), Store()
+    big = b"x" * 900_000
+    store.log = [Delivery(s, encode_frame(s, "message", big), "someone") for s in range(1, 41)]
+    store.log += [delivery(s) for s in range(41, 2041)]  # then many small ones
+    limits: list[int] = []
+    reading = store.backlog
+
+    async def backlog(after: int, limit: int) -> list[Delivery]:
+        limits.append(limit)
+        return await reading(after, limit)
+
+    paced = StreamPlan("c", after=0, backlog=backlog, me="me", keepalive_seconds=5, queue_frames=8)
+    stream = event_stream(broker, paced)
+    writes = []
+    async for chunk in stream:
+        writes.append(len(chunk))
+        if seqs(chunk) and seqs(chunk)[-1] == 2040:
+            break
+    await stream.aclose()
+    assert max(writes) <= WRITE_BYTES + 1_000  # one big frame alone, never hundreds
+    big_pages = [limit for limit in limits[1:] if limit <= 2]
+    assert big_pages, limits  # past the first read, big events come a frame or two at a time
+    assert max(limits) == 500  # and small ones in full pages again
+    assert sum(writes) >= 40 * 900_000
