@@ -64,6 +64,10 @@ class Conflict(HubError):
     status, code, title = 409, "conflict", "Conflict"
 
 
+class TooManyTriggers(Conflict):
+    code = "too-many-triggers"
+
+
 class KeyRetired(Conflict):
     code = "key-retired"
 

@@ -39,7 +39,7 @@ from app.services.limits import Admission
 from app.services.message_writer import MessageWriter
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
-from app.services.triggers import fire_due_triggers
+from app.services.triggers import fire_due_triggers, fire_ready_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +78,7 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
         """Trigger deadlines: checked on a timer, fired exactly once even across restarts."""
         async with app.state.session_factory() as session:
             await fire_due_triggers(session)
+            await fire_ready_sweep(session)
 
     return [
         asyncio.create_task(_every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis", purge)),

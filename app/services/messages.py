@@ -140,10 +140,12 @@ async def insert_message(
     return body
 
 
-async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: str | None) -> None:
-    """What a task message sets off: the partner's inbox copy, and ready triggers."""
-    from app.services.triggers import fire_ready_triggers
+MAY_HAVE_ENDED = "tasks that may have ended"  # db.info key: their triggers are checked
 
+
+async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: str | None) -> None:
+    """What a task message sets off: the partner's inbox copy now, and, once the move is
+    committed, the triggers it may have made ready (``store_with_retries``)."""
     if task_id is None:
         return
     if isinstance(message, TaskCommand):
@@ -156,7 +158,7 @@ async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: st
         return
     elif not is_final(message.status.state):
         return  # a trigger waits for final states: a move to a live one cannot fire it
-    await fire_ready_triggers(db, task_id)
+    db.info.setdefault(MAY_HAVE_ENDED, set()).add(task_id)
 
 
 async def store_with_retries(
@@ -173,8 +175,10 @@ async def store_with_retries(
     """
     for _ in range(MAX_MOVE_ATTEMPTS):
         try:
+            db.info.pop(MAY_HAVE_ENDED, None)
             body = await attempt()
             await db.commit()
+            await _fire_ready(db, db.info.pop(MAY_HAVE_ENDED, set()))
             return body, True
         except StaleTask:
             await db.rollback()
@@ -216,6 +220,16 @@ async def record_session_message(
         return body
 
     return await store_with_retries(db, message, attempt, lambda m: _replayed(m, session_id)[0])
+
+
+async def _fire_ready(db: AsyncSession, task_ids: set[str]) -> None:
+    """Fire the triggers the committed move made ready: after the move's transaction, one
+    transaction a trigger, so a task with many triggers stalls no writer. Should the process
+    stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``)."""
+    from app.services.triggers import fire_ready_triggers
+
+    for task_id in sorted(task_ids):
+        await fire_ready_triggers(db, task_id)
 
 
 def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], bool]:

@@ -1,9 +1,13 @@
 """Pause and trigger (IoA §2.3.4): fire ``trigger.fired`` once when a trigger's tasks end.
 
-Firing is a conditional UPDATE (``fired_at IS NULL``) in the transaction that makes the
-last task final, or in the timer's transaction when the deadline passes — so a trigger
-fires exactly once, across replicas and restarts. A group that waits in
-``pause-and-trigger`` goes back to ``discussion`` when its trigger fires.
+Firing is a conditional UPDATE (``fired_at IS NULL``), so a trigger fires exactly once,
+across replicas and restarts: right after the transaction that made its last task final
+(one transaction a trigger), by the timer when the deadline passes, and by the timer's sweep
+for any that became ready while no one fired them (a process stopped in between). A task
+has at most ``MAX_TRIGGERS_PER_TASK`` pending triggers, a group ``MAX_PENDING_PER_GROUP``:
+1,000 triggers on 100 tasks once made one report take 8.5 s and stalled every writer.
+A group that waits in ``pause-and-trigger`` goes back to ``discussion`` when its trigger
+fires.
 """
 
 from __future__ import annotations
@@ -11,20 +15,22 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
 from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.current import Principal
-from app.errors import Conflict, InvalidInput
+from app.errors import Conflict, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
 from app.services.events import append_group_event, append_inbox_event
 from app.services.groups import load_group, move_conversation, require_manager, visible_group
 
 DUE_BATCH = 100
+MAX_TRIGGERS_PER_TASK = 32
+MAX_PENDING_PER_GROUP = 256
 _FINAL = frozenset(s.value for s in FINAL_STATES)
 
 
@@ -62,6 +68,7 @@ async def create_trigger(
     missing = [t for t in task_ids if t not in known]
     if missing:
         raise InvalidInput(f"No task {missing[0]!r} in this group's session.")
+    await _check_caps(db, group_id, task_ids)
     now = utcnow()
     deadline = now + timedelta(seconds=body.timeout_seconds) if body.timeout_seconds else None
     trigger = GroupTrigger(
@@ -80,6 +87,25 @@ async def create_trigger(
     await db.commit()
     await db.refresh(trigger)
     return trigger_view(trigger)
+
+
+async def _check_caps(db: AsyncSession, group_id: str, task_ids: list[str]) -> None:
+    pending = await db.scalar(
+        select(func.count())
+        .select_from(GroupTrigger)
+        .where(col(GroupTrigger.group_id) == group_id, col(GroupTrigger.fired_at).is_(None))
+    )
+    if (pending or 0) >= MAX_PENDING_PER_GROUP:
+        raise TooManyTriggers(f"The group has {pending} pending triggers, the most it may.")
+    rows = await db.exec(
+        select(GroupTriggerTask.task_id, func.count())
+        .join(GroupTrigger, col(GroupTrigger.id) == col(GroupTriggerTask.trigger_id))
+        .where(col(GroupTriggerTask.task_id).in_(task_ids), col(GroupTrigger.fired_at).is_(None))
+        .group_by(col(GroupTriggerTask.task_id))
+    )
+    for task_id, count in rows.all():
+        if count >= MAX_TRIGGERS_PER_TASK:
+            raise TooManyTriggers(f"Task {task_id!r} has {count} pending triggers, the most.")
 
 
 async def list_triggers(
@@ -120,19 +146,62 @@ async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: li
     return True
 
 
-async def fire_ready_triggers(db: AsyncSession, task_id: str) -> None:
-    """After ``task_id`` moved: fire each pending trigger whose tasks are now all final."""
+async def fire_ready_triggers(db: AsyncSession, task_id: str) -> int:
+    """After a committed move of ``task_id``: fire each of its pending triggers whose tasks
+    are all final now, each in a transaction of its own."""
     rows = await db.exec(
-        select(GroupTrigger)
+        select(GroupTrigger.id)
         .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
         .where(col(GroupTriggerTask.task_id) == task_id, col(GroupTrigger.fired_at).is_(None))
-        # two last tasks ending at once: the second waits here and then sees the first
-        .with_for_update(of=GroupTrigger)
     )
-    for trigger in rows.all():
-        tasks = await _tasks(db, trigger.task_ids)
-        if all(t.state in _FINAL for t in tasks):
-            await _fire(db, trigger, "completed", tasks)
+    trigger_ids = list(rows.all())
+    await db.commit()  # end the read: each trigger below is its own transaction
+    return await _fire_each_if_ready(db, trigger_ids)
+
+
+async def fire_ready_sweep(db: AsyncSession) -> int:
+    """The timer's sweep: pending triggers whose every task is final (a firing that a
+    stopped process never did), at most ``DUE_BATCH`` at a time."""
+    live = (
+        select(GroupTriggerTask.trigger_id)
+        .join(Task, col(Task.id) == col(GroupTriggerTask.task_id))
+        .where(
+            col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id),
+            or_(col(Task.state).is_(None), col(Task.state).not_in(list(_FINAL))),
+        )
+    )
+    rows = await db.exec(
+        select(GroupTrigger.id)
+        .where(col(GroupTrigger.fired_at).is_(None), ~exists(live))
+        .limit(DUE_BATCH)
+    )
+    trigger_ids = list(rows.all())
+    await db.commit()
+    return await _fire_each_if_ready(db, trigger_ids)
+
+
+async def _fire_each_if_ready(db: AsyncSession, trigger_ids: list[str]) -> int:
+    fired = 0
+    for trigger_id in trigger_ids:
+        try:
+            # two last tasks ending at once: the second waits here and then sees the first
+            trigger = (
+                await db.exec(
+                    select(GroupTrigger)
+                    .where(col(GroupTrigger.id) == trigger_id)
+                    .with_for_update()
+                    .execution_options(populate_existing=True)
+                )
+            ).first()
+            if trigger is not None and trigger.fired_at is None:
+                tasks = await _tasks(db, trigger.task_ids)
+                if all(t.state in _FINAL for t in tasks):
+                    fired += await _fire(db, trigger, "completed", tasks)
+            await db.commit()
+        except BaseException:
+            await db.rollback()
+            raise
+    return fired
 
 
 async def fire_due_triggers(db: AsyncSession) -> int:

@@ -394,3 +394,45 @@ async def test_concurrent_moves_of_one_task_are_each_stored_or_409_never_500(
         task = (await leader.request("GET", f"/v1/tasks/{task_id}")).json()
         # every stored move is in the history, every refused one left it alone
         assert len(task["statusHistory"]) == 2 + codes.count(201), (codes, task["statusHistory"])
+
+
+async def test_triggers_are_capped_per_task(make_agent: MakeAgent, hub: Any) -> None:
+    from app.services.triggers import MAX_TRIGGERS_PER_TASK
+
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid = group["id"]
+    await _start_only(leader, a, gid, "t-many")
+    url = f"/v1/groups/{gid}/triggers"
+    for _ in range(MAX_TRIGGERS_PER_TASK):
+        assert (await leader.request("POST", url, json={"taskIds": ["t-many"]})).status_code == 201
+    over = problem(await leader.request("POST", url, json={"taskIds": ["t-many"]}), 409)
+    assert over["type"].endswith("/too-many-triggers")
+
+
+async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    from sqlalchemy import update
+
+    from app.models import Task
+    from app.services.triggers import fire_ready_sweep
+
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid = group["id"]
+    await _start_only(leader, a, gid, "t-stopped")
+    made = await leader.request(
+        "POST", f"/v1/groups/{gid}/triggers", json={"taskIds": ["t-stopped"]}
+    )
+    assert made.status_code == 201
+    # the task ended, and the process stopped before it fired the trigger
+    async with hub.state.session_factory() as db:
+        await db.exec(update(Task).where(col(Task.id) == "t-stopped").values(state="failed"))
+        await db.commit()
+    assert await fired_events(hub, gid) == []
+    async with hub.state.session_factory() as db:
+        assert await fire_ready_sweep(db) == 1
+        assert await fire_ready_sweep(db) == 0  # once
+    (fired,) = await fired_events(hub, gid)
+    assert fired["triggerId"] == made.json()["id"]
