@@ -68,9 +68,16 @@ async def _start(
     task_id = message.task_id or new_task_id()
     if await db.get(Task, task_id) is not None:
         raise Conflict(f"Task {task_id!r} exists already.")
+    # a task descends from, and depends on, tasks of its own session only (a parent: one its
+    # leader leads or works on); any other id is answered as if it did not exist
     for ref in [message.parent_task_id, *(message.dependencies or [])]:
-        if ref is not None and await db.get(Task, ref) is None:
-            raise InvalidInput(f"No task {ref!r} to depend on or descend from.")
+        if ref is None:
+            continue
+        found = await db.get(Task, ref)
+        takes_part = found is not None and message.sender_id in (found.leader_id, found.partner_id)
+        mine = found is not None and (ref != message.parent_task_id or takes_part)
+        if found is None or found.session_id != session_id or not mine:
+            raise InvalidInput(f"No task {ref!r} in this session to depend on or descend from.")
     now = utcnow()
     task = Task(
         id=task_id,

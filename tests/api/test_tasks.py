@@ -243,3 +243,21 @@ async def test_concurrent_conflicting_moves_serialize(make_agent: MakeAgent) -> 
         assert chain[-1] in ("completed", "canceled") or len(chain) == 1
         history = (await p.leader.request("GET", p.path, params={"limit": 500})).json()["items"]
         assert len([m for m in history if m.get("taskId") == task_id]) == 1 + 3 + len(chain)
+
+
+async def test_a_parent_or_dependency_from_another_session_is_unknown(
+    make_agent: MakeAgent,
+) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    stranger = await make_agent("stranger")
+    theirs = (await open_session(stranger, partner))["id"]
+    url = f"/v1/sessions/{theirs}/messages"
+    start = command(str(stranger.agent_id), "start", task_id="t-theirs", partnerId=partner.agent_id)
+    assert (await stranger.request("POST", url, json=start)).status_code == 201
+    mine = (await open_session(leader, partner))["id"]
+    for field, value in (("parentTaskId", "t-theirs"), ("dependencies", ["t-theirs"])):
+        body = command(str(leader.agent_id), "start", partnerId=partner.agent_id, **{field: value})
+        answer = problem(
+            await leader.request("POST", f"/v1/sessions/{mine}/messages", json=body), 422
+        )
+        assert "in this session" in answer["detail"]
