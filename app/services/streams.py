@@ -17,7 +17,7 @@ from app.services.presence import StreamLease
 
 KEEPALIVE_FRAME = b": keep-alive\n\n"
 BACKLOG_PAGE = 500  # rows at most per read of the record
-FIRST_PAGE = 32  # rows of the first read: it says how large this channel's events are
+FIRST_PAGE = 2  # rows of the first read: it says how large this channel's events are
 WRITE_BYTES = 1 << 20
 """A replay writes (and reads) about this much at a time, whatever the events' size: eight
 readers replaying 900 KB messages in pages of 500 rows took a hub from 127 to 1,370 MiB."""
@@ -87,8 +87,8 @@ def next_page(rows: int, page_bytes: int) -> int:
     """Rows for the next read, so that one read holds about ``WRITE_BYTES``."""
     if page_bytes > WRITE_BYTES:
         return max(1, rows * WRITE_BYTES // page_bytes)
-    if page_bytes < WRITE_BYTES // 2:
-        return min(BACKLOG_PAGE, rows * 2)
+    if page_bytes < WRITE_BYTES // 4:
+        return min(BACKLOG_PAGE, rows * 4)
     return rows
 
 
