@@ -5,7 +5,9 @@ its call token; every answer is signed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
 
 from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.directory import PeerDirectory
@@ -45,6 +48,29 @@ class _Call:
         self.caller_id = caller_id
         self.nonce = nonce
         self.request_id = request_id
+
+
+STREAM_MAX_SECONDS = 3600.0
+"""A partner's stream ends after this long; the leader resumes it with ``re-stream``."""
+STREAM_SEND_TIMEOUT_SECONDS = 60.0
+"""A stream whose reader takes nothing this long is let go (it may re-stream)."""
+
+
+class _TimedStream(StreamingResponse):
+    """A streaming answer whose every send has a deadline: a leader that stops reading
+    holds the partner's memory for a minute, not for ever."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def timed(message: Message) -> None:
+            async with asyncio.timeout(STREAM_SEND_TIMEOUT_SECONDS):
+                await send(message)
+
+        try:
+            await super().__call__(scope, receive, timed)
+        except TimeoutError:
+            logger.info(
+                "let go of a stream whose reader took nothing for %ss", STREAM_SEND_TIMEOUT_SECONDS
+            )
 
 
 class AgentEndpoint:
@@ -248,12 +274,16 @@ class AgentEndpoint:
             signed_bytes=first_data,
         )
 
+        ends = time.monotonic() + STREAM_MAX_SECONDS
+
         async def body() -> AsyncIterator[bytes]:
             yield frame(*first)
             async for item in events:
                 yield b": keep-alive\n\n" if item is None else frame(*item)
+                if time.monotonic() > ends:  # the leader goes on with re-stream
+                    return
 
-        return StreamingResponse(
+        return _TimedStream(
             body(),
             media_type="text/event-stream",
             headers={

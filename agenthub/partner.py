@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from agenthub.protocol.messages import (
     Product,
     ProductChunk,
@@ -28,6 +30,8 @@ logger = logging.getLogger(__name__)
 
 SETTLED_STATES = FINAL_STATES | {TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION}
 MAX_EVENTS_PER_TASK = 1000
+MAX_EVENT_BYTES_PER_TASK = 8 << 20
+"""What a task keeps for re-streaming, in bytes of JSON: past it the oldest events go."""
 
 DataItems = list[dict[str, Any]]
 
@@ -60,6 +64,8 @@ class PartnerTask:
         self.status_history: list[TaskStatus] = []
         self.command_history: list[TaskCommand] = [command]
         self.events: list[tuple[int, dict[str, Any]]] = []
+        self._event_bytes: list[int] = []  # the JSON size of each kept event
+        self._kept_bytes = 0  # their sum
         self.next_seq = 1
         # what streams, answers and notifications have seen: set when an event is appended,
         # once its record is queued for the hub (the hub is not waited for)
@@ -105,11 +111,20 @@ class PartnerTask:
             seq = self.next_seq
             self.next_seq += 1
             self.events.append((seq, event))
+            size = len(orjson.dumps(event))
+            self._event_bytes.append(size)
+            self._kept_bytes += size
             if event.get("type") == "task-result":
                 self.latest_result_seq = seq
                 self.published_result = event
                 self.published_state = TaskState(event["status"]["state"])
-            del self.events[:-MAX_EVENTS_PER_TASK]
+            drop = max(0, len(self.events) - MAX_EVENTS_PER_TASK)
+            self._kept_bytes -= sum(self._event_bytes[:drop])
+            while self._kept_bytes > MAX_EVENT_BYTES_PER_TASK and drop < len(self.events) - 1:
+                self._kept_bytes -= self._event_bytes[drop]
+                drop += 1
+            del self.events[:drop]
+            del self._event_bytes[:drop]
             self.changed.notify_all()
             return seq
 
