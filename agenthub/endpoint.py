@@ -247,7 +247,7 @@ class AgentEndpoint:
             task = await runtime.apply(command, caller_id=call.caller_id)
             after = int((command.command_params or {}).get("lastEventSeq") or 0)
         else:
-            known = runtime.tasks.get(command.task_id or "")
+            known = runtime.task_of(call.caller_id, command.task_id)
             after = known.next_seq - 1 if known is not None else 0
             task = await runtime.apply(command, caller_id=call.caller_id)
             if command.command == TaskCommandType.START and known is None:

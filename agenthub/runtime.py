@@ -63,10 +63,12 @@ class PartnerRuntime:
         self.notifier = notifier
         self.record_flush_seconds = record_flush_seconds
         self.rpc_wait_seconds = rpc_wait_seconds
-        self.tasks: dict[str, PartnerTask] = {}
+        # a task is its leader's: ids are the leaders' choice, so one leader's ids neither
+        # collide with nor show another's
+        self.tasks: dict[tuple[str, str], PartnerTask] = {}
         self.max_tasks = MAX_TASKS
         self.max_tasks_per_caller = MAX_TASKS_PER_CALLER
-        self._pending_configs: dict[str, dict[str, dict[str, Any]]] = {}
+        self._pending_configs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
 
     # -- events ---------------------------------------------------------------------------
 
@@ -114,8 +116,8 @@ class PartnerRuntime:
             )
         if command.command == TaskCommandType.START:
             return self._start(command, caller_id)
-        task = self.tasks.get(command.task_id or "")
-        if task is None or task.leader_id != caller_id:
+        task = self.task_of(caller_id, command.task_id)
+        if task is None:
             raise RpcFault(
                 RpcErrorCode.TASK_NOT_FOUND, "Task not found", {"taskId": command.task_id}
             )
@@ -138,21 +140,21 @@ class PartnerRuntime:
             self._run(task, self.handler.on_continue, ctx)
         return task
 
+    def task_of(self, leader_id: str, task_id: str | None) -> PartnerTask | None:
+        return self.tasks.get((leader_id, task_id or ""))
+
     def _start(self, command: TaskCommand, caller_id: str) -> PartnerTask:
         if command.task_id is None:
             command = command.model_copy(update={"task_id": f"task-{uuid.uuid4().hex}"})
         assert command.task_id is not None
-        existing = self.tasks.get(command.task_id)
+        existing = self.task_of(caller_id, command.task_id)
         if existing is not None:
-            if existing.leader_id != caller_id:
-                raise RpcFault(RpcErrorCode.AUTHORIZATION_FAILED, "That task id is taken.")
             return existing  # a retried start
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()
-        pending = self._pending_configs.pop(task.id, {})
         # only the task's own leader's configs: a stranger's, set in advance, never attach
-        task.notifications = {k: c for k, c in pending.items() if c["leaderId"] == caller_id}
+        task.notifications = self._pending_configs.pop((caller_id, task.id), {})
         params = command.command_params or {}
         config_id = params.get("notificationConfigId")
         if config_id is not None:
@@ -161,7 +163,7 @@ class PartnerRuntime:
                 raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
             if params.get("notifyOnStates"):
                 config["notifyOnStates"] = list(params["notifyOnStates"])
-        self.tasks[task.id] = task
+        self.tasks[(caller_id, task.id)] = task
         self._run(task, self.handler.on_start, self._context(task, command))
         return task
 
@@ -214,7 +216,7 @@ class PartnerRuntime:
             if is_final(task.state) or task.touched < idle_since:
                 if task.runner is not None and not task.runner.done():
                     task.runner.cancel()
-                del self.tasks[task.id]
+                del self.tasks[(task.leader_id, task.id)]
 
     # -- waiting and streaming ------------------------------------------------------------
 
@@ -279,9 +281,7 @@ class PartnerRuntime:
     # -- notification configs -------------------------------------------------------------
 
     def set_notification(self, config: NotificationConfig, *, caller_id: str) -> dict[str, Any]:
-        task = self.tasks.get(config.task_id)
-        if task is not None and task.leader_id != caller_id:
-            raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
+        task = self.task_of(caller_id, config.task_id)
         stored = {
             **config.to_wire(),
             "id": config.id or f"ncfg-{uuid.uuid4().hex}",
@@ -290,7 +290,7 @@ class PartnerRuntime:
         }
         if task is None:
             self._bound_pending(caller_id)
-            target = self._pending_configs.setdefault(config.task_id, {})
+            target = self._pending_configs.setdefault((caller_id, config.task_id), {})
         else:
             target = task.notifications
         target[stored["id"]] = stored
@@ -299,16 +299,15 @@ class PartnerRuntime:
     def _bound_pending(self, caller_id: str) -> None:
         """Configs for tasks not started yet expire, and one leader may hold only so many."""
         oldest = time.monotonic() - PENDING_CONFIG_SECONDS
-        for task_id, configs in list(self._pending_configs.items()):
+        for key, configs in list(self._pending_configs.items()):
             for config_id in [k for k, c in configs.items() if c["setAt"] < oldest]:
                 del configs[config_id]
             if not configs:
-                del self._pending_configs[task_id]
+                del self._pending_configs[key]
         mine = sum(
-            1
-            for configs in self._pending_configs.values()
-            for c in configs.values()
-            if c["leaderId"] == caller_id
+            len(configs)
+            for (leader, _), configs in self._pending_configs.items()
+            if leader == caller_id
         )
         if mine >= MAX_PENDING_CONFIGS_PER_CALLER:
             raise RpcFault(
@@ -318,13 +317,7 @@ class PartnerRuntime:
             )
 
     def notification_configs(self, task_id: str, *, caller_id: str) -> dict[str, dict[str, Any]]:
-        task = self.tasks.get(task_id)
+        task = self.task_of(caller_id, task_id)
         if task is not None:
-            if task.leader_id != caller_id:
-                raise RpcFault(RpcErrorCode.TASK_NOT_FOUND, "Task not found")
             return task.notifications
-        return {
-            k: c
-            for k, c in self._pending_configs.get(task_id, {}).items()
-            if c["leaderId"] == caller_id
-        }
+        return self._pending_configs.get((caller_id, task_id), {})

@@ -68,6 +68,10 @@ class TooManyTriggers(Conflict):
     code = "too-many-triggers"
 
 
+class AmbiguousTask(Conflict):
+    code = "ambiguous-task-id"
+
+
 class KeyRetired(Conflict):
     code = "key-retired"
 

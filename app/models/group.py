@@ -98,7 +98,8 @@ class GroupTriggerTask(SQLModel, table=True):
     """Which pending triggers wait for a task: found by task id when the task moves."""
 
     __tablename__ = "group_trigger_tasks"
-    __table_args__ = (Index("ix_group_trigger_tasks_task", "task_id"),)
+    __table_args__ = (Index("ix_group_trigger_tasks_task", "task_id", "session_id"),)
 
     trigger_id: str = Field(foreign_key="group_triggers.id", primary_key=True, max_length=200)
     task_id: str = Field(primary_key=True, max_length=200)
+    session_id: str = Field(max_length=200, description="the task's (and the group's) session")

@@ -12,10 +12,13 @@ from app.models.types import UTCDateTime, utcnow
 
 
 class Task(SQLModel, table=True):
+    """A task is known by its session and its id: ids are the leaders' choice, so one
+    session's ids say nothing about, and take nothing from, another's."""
+
     __tablename__ = "tasks"
 
     id: str = Field(primary_key=True, max_length=200)
-    session_id: str = Field(foreign_key="sessions.id", index=True, max_length=200)
+    session_id: str = Field(foreign_key="sessions.id", primary_key=True, index=True, max_length=200)
     group_id: str | None = Field(default=None, index=True, max_length=200)
     parent_task_id: str | None = Field(default=None, max_length=200)
     leader_id: str = Field(foreign_key="agents.id", index=True, max_length=80)

@@ -96,7 +96,7 @@ async def post_group_message(
         if message.mentions:
             await grant_mentions(db, group_id, caller_id, message.mentions)
         if not plain:
-            await after_task_move(db, message, task_id)
+            await after_task_move(db, message, task_id, session_id)
         stage(db, group_channel(group_id), message_delivery(seq, caller_id, body))
         return body
 

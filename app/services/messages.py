@@ -143,7 +143,9 @@ async def insert_message(
 MAY_HAVE_ENDED = "tasks that may have ended"  # db.info key: their triggers are checked
 
 
-async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: str | None) -> None:
+async def after_task_move(
+    db: AsyncSession, message: AnyTaskMessage, task_id: str | None, session_id: str
+) -> None:
     """What a task message sets off: the partner's inbox copy now, and, once the move is
     committed, the triggers it may have made ready (``store_with_retries``)."""
     if task_id is None:
@@ -151,14 +153,14 @@ async def after_task_move(db: AsyncSession, message: AnyTaskMessage, task_id: st
     if isinstance(message, TaskCommand):
         if message.command in NO_MOVE_COMMANDS:
             return
-        task = await db.get(Task, task_id)
+        task = await db.get(Task, (task_id, session_id))
         if task is not None:
             await append_inbox_event(db, task.partner_id, "task", message.to_wire())
     elif not isinstance(message, TaskResult | TaskStatusUpdate):
         return
     elif not is_final(message.status.state):
         return  # a trigger waits for final states: a move to a live one cannot fire it
-    db.info.setdefault(MAY_HAVE_ENDED, set()).add(task_id)
+    db.info.setdefault(MAY_HAVE_ENDED, set()).add((task_id, session_id))
 
 
 async def store_with_retries(
@@ -216,20 +218,20 @@ async def record_session_message(
             db, message, session_id=session_id, group_id=None, members=members
         )
         body = await insert_message(db, message, session_id=session_id, task_id=task_id)
-        await after_task_move(db, message, task_id)
+        await after_task_move(db, message, task_id, session_id)
         return body
 
     return await store_with_retries(db, message, attempt, lambda m: _replayed(m, session_id)[0])
 
 
-async def _fire_ready(db: AsyncSession, task_ids: set[str]) -> None:
+async def _fire_ready(db: AsyncSession, tasks: set[tuple[str, str]]) -> None:
     """Fire the triggers the committed move made ready: after the move's transaction, one
     transaction a trigger, so a task with many triggers stalls no writer. Should the process
     stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``)."""
     from app.services.triggers import fire_ready_triggers
 
-    for task_id in sorted(task_ids):
-        await fire_ready_triggers(db, task_id)
+    for task_id, session_id in sorted(tasks):
+        await fire_ready_triggers(db, task_id, session_id)
 
 
 def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], bool]:

@@ -13,8 +13,10 @@ from app.services.pages import cursor_time, decode_cursor, encode_cursor
 from app.services.tasks import to_view, visible_task
 
 
-async def get_task(db: AsyncSession, *, task_id: str, agent_id: str) -> TaskView:
-    return to_view(await visible_task(db, task_id, agent_id))
+async def get_task(
+    db: AsyncSession, *, task_id: str, agent_id: str, session_id: str | None = None
+) -> TaskView:
+    return to_view(await visible_task(db, task_id, agent_id, session_id=session_id))
 
 
 async def list_tasks(
@@ -43,19 +45,25 @@ async def list_tasks(
     if state:
         stmt = stmt.where(col(Task.state) == state.value)
     if cursor:
-        created, last_id = decode_cursor(cursor, types=(str, str))
+        created, last_id, last_session = decode_cursor(cursor, types=(str, str, str))
         when = cursor_time(created)
         stmt = stmt.where(
             or_(
                 col(Task.created_at) > when,
-                and_(col(Task.created_at) == when, col(Task.id) > last_id),
+                and_(
+                    col(Task.created_at) == when,
+                    or_(
+                        col(Task.id) > last_id,
+                        and_(col(Task.id) == last_id, col(Task.session_id) > last_session),
+                    ),
+                ),
             )
         )
-    rows = list(
-        (await db.exec(stmt.order_by(col(Task.created_at), col(Task.id)).limit(limit + 1))).all()
-    )
+    order = (col(Task.created_at), col(Task.id), col(Task.session_id))
+    rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
     page = rows[:limit]
     next_cursor = None
     if len(rows) > limit:
-        next_cursor = encode_cursor([page[-1].created_at.isoformat(), page[-1].id])
+        last = page[-1]
+        next_cursor = encode_cursor([last.created_at.isoformat(), last.id, last.session_id])
     return TaskPage(items=[to_view(t) for t in page], next_cursor=next_cursor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from sqlalchemy import exists, or_
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -20,7 +21,7 @@ from agenthub.protocol.messages import (
 )
 from agenthub.protocol.sessions import TaskView
 from agenthub.protocol.tasks import is_final, leader_command_target, partner_may_report
-from app.errors import Conflict, InvalidInput, NotFound
+from app.errors import AmbiguousTask, Conflict, InvalidInput, NotFound
 from app.models import SessionParticipant, Task
 from app.models.types import utcnow
 
@@ -37,9 +38,13 @@ def new_task_id() -> str:
 
 
 async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task:
-    stmt = select(Task).where(col(Task.id) == task_id).with_for_update()
+    stmt = (
+        select(Task)
+        .where(col(Task.id) == task_id, col(Task.session_id) == session_id)
+        .with_for_update()
+    )
     task = (await db.exec(stmt)).first()
-    if task is None or task.session_id != session_id:
+    if task is None:
         raise Conflict(f"No task {task_id!r} in this session: start it first.")
     return task
 
@@ -66,17 +71,18 @@ async def _start(
     if partner_id not in members:
         raise InvalidInput(f"The partner {partner_id!r} does not take part here.")
     task_id = message.task_id or new_task_id()
-    if await db.get(Task, task_id) is not None:
-        raise Conflict(f"Task {task_id!r} exists already.")
+    # ids are per session: another session's tasks neither collide nor show
+    if await db.get(Task, (task_id, session_id)) is not None:
+        raise Conflict(f"Task {task_id!r} exists already in this session.")
     # a task descends from, and depends on, tasks of its own session only (a parent: one its
     # leader leads or works on); any other id is answered as if it did not exist
     for ref in [message.parent_task_id, *(message.dependencies or [])]:
         if ref is None:
             continue
-        found = await db.get(Task, ref)
+        found = await db.get(Task, (ref, session_id))
         takes_part = found is not None and message.sender_id in (found.leader_id, found.partner_id)
         mine = found is not None and (ref != message.parent_task_id or takes_part)
-        if found is None or found.session_id != session_id or not mine:
+        if found is None or not mine:
             raise InvalidInput(f"No task {ref!r} in this session to depend on or descend from.")
     now = utcnow()
     task = Task(
@@ -114,7 +120,11 @@ async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
     values = {**values, "version": task.version + 1, "updated_at": utcnow()}
     result = await db.exec(
         update(Task)
-        .where(col(Task.id) == task.id, col(Task.version) == task.version)
+        .where(
+            col(Task.id) == task.id,
+            col(Task.session_id) == task.session_id,
+            col(Task.version) == task.version,
+        )
         .values(**values)
     )
     if result.rowcount != 1:
@@ -188,7 +198,7 @@ async def apply_task_message(
     if (
         isinstance(message, TaskCommand)
         and message.command == TaskCommandType.START
-        and (message.task_id is None or await db.get(Task, message.task_id) is None)
+        and (message.task_id is None or await db.get(Task, (message.task_id, session_id)) is None)
     ):
         task = await _start(db, message, session_id=session_id, group_id=group_id, members=members)
         return task.id
@@ -229,12 +239,27 @@ def to_view(task: Task) -> TaskView:
     )
 
 
-async def visible_task(db: AsyncSession, task_id: str, agent_id: str) -> Task:
-    """The task if the caller leads it, executes it or takes part in its session."""
-    task = await db.get(Task, task_id)
-    if task is not None and agent_id not in (task.leader_id, task.partner_id):
-        member = await db.get(SessionParticipant, (task.session_id, agent_id))
-        task = task if member is not None else None
-    if task is None:
+async def visible_task(
+    db: AsyncSession, task_id: str, agent_id: str, *, session_id: str | None = None
+) -> Task:
+    """The task if the caller leads it, executes it or takes part in its session. Ids are
+    per session: without ``session_id``, an id the caller sees in two sessions is a 409."""
+    takes_part = exists().where(
+        col(SessionParticipant.session_id) == col(Task.session_id),
+        col(SessionParticipant.agent_id) == agent_id,
+    )
+    stmt = select(Task).where(
+        col(Task.id) == task_id,
+        or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id, takes_part),
+    )
+    if session_id is not None:
+        stmt = stmt.where(col(Task.session_id) == session_id)
+    found = list((await db.exec(stmt.limit(2))).all())
+    if not found:
         raise NotFound(f"No task {task_id!r}.")
-    return task
+    if len(found) > 1:
+        raise AmbiguousTask(
+            f"Task id {task_id!r} names tasks in more than one of your sessions: "
+            "say which with sessionId."
+        )
+    return found[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from sqlalchemy import exists, func, or_, update
+from sqlalchemy import and_, exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -49,11 +49,26 @@ def trigger_view(trigger: GroupTrigger) -> TriggerView:
     )
 
 
-async def _tasks(db: AsyncSession, task_ids: list[str]) -> list[Task]:
+async def _tasks(db: AsyncSession, session_id: str, task_ids: list[str]) -> list[Task]:
     """Fresh from the store: a task may have moved in this transaction through Core."""
-    stmt = select(Task).where(col(Task.id).in_(task_ids))
+    stmt = select(Task).where(col(Task.session_id) == session_id, col(Task.id).in_(task_ids))
     rows = await db.exec(stmt.execution_options(populate_existing=True))
     return list(rows.all())
+
+
+async def _trigger_tasks(db: AsyncSession, trigger: GroupTrigger) -> list[Task]:
+    """The trigger's tasks, fresh, in the order it names them."""
+    stmt = select(Task).join(
+        GroupTriggerTask,
+        and_(
+            col(GroupTriggerTask.trigger_id) == trigger.id,
+            col(GroupTriggerTask.task_id) == col(Task.id),
+            col(GroupTriggerTask.session_id) == col(Task.session_id),
+        ),
+    )
+    rows = await db.exec(stmt.execution_options(populate_existing=True))
+    order = {task_id: i for i, task_id in enumerate(trigger.task_ids)}
+    return sorted(rows.all(), key=lambda t: order.get(t.id, len(order)))
 
 
 async def create_trigger(
@@ -63,12 +78,12 @@ async def create_trigger(
     if group.conversation_state == ConversationState.CONCLUSION.value:
         raise Conflict("The group has concluded.")
     task_ids = list(dict.fromkeys(body.task_ids))
-    tasks = await _tasks(db, task_ids)
-    known = {t.id for t in tasks if t.session_id == group.session_id}
+    tasks = await _tasks(db, group.session_id, task_ids)
+    known = {t.id for t in tasks}
     missing = [t for t in task_ids if t not in known]
     if missing:
         raise InvalidInput(f"No task {missing[0]!r} in this group's session.")
-    await _check_caps(db, group_id, task_ids)
+    await _check_caps(db, group_id, group.session_id, task_ids)
     now = utcnow()
     deadline = now + timedelta(seconds=body.timeout_seconds) if body.timeout_seconds else None
     trigger = GroupTrigger(
@@ -80,7 +95,12 @@ async def create_trigger(
         created_at=now,
     )
     db.add(trigger)
-    db.add_all([GroupTriggerTask(trigger_id=trigger.id, task_id=t) for t in task_ids])
+    db.add_all(
+        [
+            GroupTriggerTask(trigger_id=trigger.id, task_id=t, session_id=group.session_id)
+            for t in task_ids
+        ]
+    )
     await db.flush()
     if all(t.state in _FINAL for t in tasks):
         await _fire(db, trigger, "completed", tasks)
@@ -89,7 +109,9 @@ async def create_trigger(
     return trigger_view(trigger)
 
 
-async def _check_caps(db: AsyncSession, group_id: str, task_ids: list[str]) -> None:
+async def _check_caps(
+    db: AsyncSession, group_id: str, session_id: str, task_ids: list[str]
+) -> None:
     pending = await db.scalar(
         select(func.count())
         .select_from(GroupTrigger)
@@ -100,7 +122,11 @@ async def _check_caps(db: AsyncSession, group_id: str, task_ids: list[str]) -> N
     rows = await db.exec(
         select(GroupTriggerTask.task_id, func.count())
         .join(GroupTrigger, col(GroupTrigger.id) == col(GroupTriggerTask.trigger_id))
-        .where(col(GroupTriggerTask.task_id).in_(task_ids), col(GroupTrigger.fired_at).is_(None))
+        .where(
+            col(GroupTriggerTask.task_id).in_(task_ids),
+            col(GroupTriggerTask.session_id) == session_id,
+            col(GroupTrigger.fired_at).is_(None),
+        )
         .group_by(col(GroupTriggerTask.task_id))
     )
     for task_id, count in rows.all():
@@ -146,13 +172,17 @@ async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: li
     return True
 
 
-async def fire_ready_triggers(db: AsyncSession, task_id: str) -> int:
+async def fire_ready_triggers(db: AsyncSession, task_id: str, session_id: str) -> int:
     """After a committed move of ``task_id``: fire each of its pending triggers whose tasks
     are all final now, each in a transaction of its own."""
     rows = await db.exec(
         select(GroupTrigger.id)
         .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
-        .where(col(GroupTriggerTask.task_id) == task_id, col(GroupTrigger.fired_at).is_(None))
+        .where(
+            col(GroupTriggerTask.task_id) == task_id,
+            col(GroupTriggerTask.session_id) == session_id,
+            col(GroupTrigger.fired_at).is_(None),
+        )
     )
     trigger_ids = list(rows.all())
     await db.commit()  # end the read: each trigger below is its own transaction
@@ -164,7 +194,13 @@ async def fire_ready_sweep(db: AsyncSession) -> int:
     stopped process never did), at most ``DUE_BATCH`` at a time."""
     live = (
         select(GroupTriggerTask.trigger_id)
-        .join(Task, col(Task.id) == col(GroupTriggerTask.task_id))
+        .join(
+            Task,
+            and_(
+                col(Task.id) == col(GroupTriggerTask.task_id),
+                col(Task.session_id) == col(GroupTriggerTask.session_id),
+            ),
+        )
         .where(
             col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id),
             or_(col(Task.state).is_(None), col(Task.state).not_in(list(_FINAL))),
@@ -194,7 +230,7 @@ async def _fire_each_if_ready(db: AsyncSession, trigger_ids: list[str]) -> int:
                 )
             ).first()
             if trigger is not None and trigger.fired_at is None:
-                tasks = await _tasks(db, trigger.task_ids)
+                tasks = await _trigger_tasks(db, trigger)
                 if all(t.state in _FINAL for t in tasks):
                     fired += await _fire(db, trigger, "completed", tasks)
             await db.commit()
@@ -219,7 +255,7 @@ async def fire_due_triggers(db: AsyncSession) -> int:
         if trigger is None:
             continue
         try:
-            fired += await _fire(db, trigger, "timeout", await _tasks(db, trigger.task_ids))
+            fired += await _fire(db, trigger, "timeout", await _trigger_tasks(db, trigger))
             await db.commit()
         except BaseException:
             await db.rollback()

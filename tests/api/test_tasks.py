@@ -261,3 +261,63 @@ async def test_a_parent_or_dependency_from_another_session_is_unknown(
             await leader.request("POST", f"/v1/sessions/{mine}/messages", json=body), 422
         )
         assert "in this session" in answer["detail"]
+
+
+async def test_task_ids_are_per_session_so_a_stranger_neither_learns_nor_takes_one(
+    make_agent: MakeAgent,
+) -> None:
+    p = await pair(make_agent)
+    await started(p, "t-shared")
+    stranger = await make_agent("stranger")
+    theirs = (await open_session(stranger, p.partner))["id"]
+    # the same id in the stranger's own session: created, as any fresh id would be
+    start = command(str(stranger.agent_id), "start", task_id="t-shared", partnerId=p.pid)
+    response = await stranger.request("POST", f"/v1/sessions/{theirs}/messages", json=start)
+    assert response.status_code == 201, response.text
+    # and an id the stranger takes first is still the leader's to use in its session
+    first = command(str(stranger.agent_id), "start", task_id="t-next", partnerId=p.pid)
+    assert (
+        await stranger.request("POST", f"/v1/sessions/{theirs}/messages", json=first)
+    ).status_code == 201
+    await started(p, "t-next")
+    await p.report("t-next", "accepted")
+
+    mine = await p.task("t-next")
+    assert (mine["sessionId"], mine["leaderId"], mine["state"]) == (p.session_id, p.lid, "accepted")
+    seen = (await stranger.request("GET", "/v1/tasks/t-next")).json()
+    assert (seen["sessionId"], seen["leaderId"], seen["state"]) == (theirs, stranger.agent_id, None)
+    # the partner works on both: it says which it means
+    answer = problem(await p.partner.request("GET", "/v1/tasks/t-next"), 409)
+    assert answer["type"].endswith("/ambiguous-task-id")
+    for session_id in (p.session_id, theirs):
+        one = await p.partner.request("GET", "/v1/tasks/t-next", params={"sessionId": session_id})
+        assert one.status_code == 200 and one.json()["sessionId"] == session_id
+    problem(
+        await stranger.request("GET", "/v1/tasks/t-next", params={"sessionId": p.session_id}), 404
+    )
+    # a report moves the task of the session it is posted to, and no other
+    assert (await stranger.request("GET", "/v1/tasks/t-next")).json()["state"] is None
+
+
+async def test_tasks_page_through_ids_shared_by_sessions(make_agent: MakeAgent) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    sessions = [(await open_session(leader, partner))["id"] for _ in range(3)]
+    for session_id in sessions:
+        for task_id in ("a", "b"):
+            start = command(
+                str(leader.agent_id), "start", task_id=task_id, partnerId=partner.agent_id
+            )
+            url = f"/v1/sessions/{session_id}/messages"
+            assert (await leader.request("POST", url, json=start)).status_code == 201
+    seen: list[tuple[str, str]] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"limit": 1}
+        if cursor:
+            params["cursor"] = cursor
+        page = (await leader.request("GET", "/v1/tasks", params=params)).json()
+        seen += [(t["sessionId"], t["id"]) for t in page["items"]]
+        cursor = page["nextCursor"]
+        if cursor is None:
+            break
+    assert sorted(seen) == sorted((s, t) for s in sessions for t in ("a", "b"))

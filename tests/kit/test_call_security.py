@@ -346,3 +346,25 @@ async def test_a_call_token_cannot_be_replayed_across_a_restart(
     finally:
         await restarted.stop()
         await again.aclose()
+
+
+async def test_a_task_id_a_stranger_took_first_is_still_the_leaders(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    leader = await make_live_agent("leader")
+    stranger = await make_live_agent("stranger")
+    partner = await make_live_agent("echo", EchoHandler())
+    theirs = await stranger.leader.open_session([partner.agent_id])
+    await stranger.leader.start(partner.agent_id, session_id=theirs.id, text="x", task_id="t-1")
+    mine = await leader.leader.open_session([partner.agent_id])
+    answer = await leader.leader.start(
+        partner.agent_id, session_id=mine.id, text="for me", task_id="t-1"
+    )
+    assert answer["status"]["state"] == "awaiting-completion"
+    assert answer["products"][0]["dataItems"][0]["text"] == "for me"
+    seen = await stranger.leader.get(partner.agent_id, session_id=theirs.id, task_id="t-1")
+    assert seen["products"][0]["dataItems"][0]["text"] == "x"
+    # the leader ends its task; the stranger's is untouched
+    await leader.leader.complete(partner.agent_id, session_id=mine.id, task_id="t-1")
+    seen = await stranger.leader.get(partner.agent_id, session_id=theirs.id, task_id="t-1")
+    assert seen["status"]["state"] == "awaiting-completion"

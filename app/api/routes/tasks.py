@@ -49,17 +49,24 @@ async def list_tasks(
     )
 
 
-@router.get("/{taskId}", responses=problem_responses(401, 404, 422))
+@router.get("/{taskId}", responses=problem_responses(401, 404, 409, 422))
 async def get_task(
     task_id: TaskIdPath,
     caller: CurrentAgent,
     db: SessionDep,
+    session_id: Annotated[str | None, Query(alias="sessionId", max_length=200)] = None,
 ) -> TaskView:
     """One task as the hub projects it from the task messages: leader, partner, current
     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
 
+    Task ids are the leaders' choice and unique within a session only: `sessionId` says
+    which session's task is meant, and may be left out while the caller sees one task of
+    that id.
+
     **Who**: the task's leader or partner, or another participant of its session.
 
-    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+    `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+    session and gave no `sessionId`.
     """
-    return await service.get_task(db, task_id=task_id, agent_id=caller.id)
+    return await service.get_task(db, task_id=task_id, agent_id=caller.id, session_id=session_id)

@@ -943,9 +943,15 @@ export interface paths {
          * @description One task as the hub projects it from the task messages: leader, partner, current
          *     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
          *
+         *     Task ids are the leaders' choice and unique within a session only: `sessionId` says
+         *     which session's task is meant, and may be left out while the caller sees one task of
+         *     that id.
+         *
          *     **Who**: the task's leader or partner, or another participant of its session.
          *
-         *     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+         *     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+         *     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+         *     session and gave no `sessionId`.
          */
         get: operations["get_task"];
         put?: never;
@@ -4520,7 +4526,9 @@ export interface operations {
     };
     get_task: {
         parameters: {
-            query?: never;
+            query?: {
+                sessionId?: string | null;
+            };
             header?: never;
             path: {
                 taskId: string;
@@ -4558,6 +4566,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,23 +10,38 @@ from ... import errors
 
 from ...models.problem import Problem
 from ...models.task_view import TaskView
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     task_id: str,
+    *,
+    session_id: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    json_session_id: None | str | Unset
+    if isinstance(session_id, Unset):
+        json_session_id = UNSET
+    else:
+        json_session_id = session_id
+    params["sessionId"] = json_session_id
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/v1/tasks/{task_id}".format(task_id=quote(str(task_id), safe=""),),
+        "params": params,
     }
 
 
@@ -63,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -89,6 +111,7 @@ def sync_detailed(
     task_id: str,
     *,
     client: AuthenticatedClient,
+    session_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | TaskView]:
     """ Get Task
@@ -96,12 +119,19 @@ def sync_detailed(
      One task as the hub projects it from the task messages: leader, partner, current
     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
 
+    Task ids are the leaders' choice and unique within a session only: `sessionId` says
+    which session's task is meant, and may be left out while the caller sees one task of
+    that id.
+
     **Who**: the task's leader or partner, or another participant of its session.
 
-    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+    `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+    session and gave no `sessionId`.
 
     Args:
         task_id (str):
+        session_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,6 +144,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         task_id=task_id,
+session_id=session_id,
 
     )
 
@@ -127,6 +158,7 @@ def sync(
     task_id: str,
     *,
     client: AuthenticatedClient,
+    session_id: None | str | Unset = UNSET,
 
 ) -> Problem | TaskView | None:
     """ Get Task
@@ -134,12 +166,19 @@ def sync(
      One task as the hub projects it from the task messages: leader, partner, current
     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
 
+    Task ids are the leaders' choice and unique within a session only: `sessionId` says
+    which session's task is meant, and may be left out while the caller sees one task of
+    that id.
+
     **Who**: the task's leader or partner, or another participant of its session.
 
-    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+    `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+    session and gave no `sessionId`.
 
     Args:
         task_id (str):
+        session_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -153,6 +192,7 @@ def sync(
     return sync_detailed(
         task_id=task_id,
 client=client,
+session_id=session_id,
 
     ).parsed
 
@@ -160,6 +200,7 @@ async def asyncio_detailed(
     task_id: str,
     *,
     client: AuthenticatedClient,
+    session_id: None | str | Unset = UNSET,
 
 ) -> Response[Problem | TaskView]:
     """ Get Task
@@ -167,12 +208,19 @@ async def asyncio_detailed(
      One task as the hub projects it from the task messages: leader, partner, current
     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
 
+    Task ids are the leaders' choice and unique within a session only: `sessionId` says
+    which session's task is meant, and may be left out while the caller sees one task of
+    that id.
+
     **Who**: the task's leader or partner, or another participant of its session.
 
-    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+    `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+    session and gave no `sessionId`.
 
     Args:
         task_id (str):
+        session_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,6 +233,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         task_id=task_id,
+session_id=session_id,
 
     )
 
@@ -198,6 +247,7 @@ async def asyncio(
     task_id: str,
     *,
     client: AuthenticatedClient,
+    session_id: None | str | Unset = UNSET,
 
 ) -> Problem | TaskView | None:
     """ Get Task
@@ -205,12 +255,19 @@ async def asyncio(
      One task as the hub projects it from the task messages: leader, partner, current
     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
 
+    Task ids are the leaders' choice and unique within a session only: `sessionId` says
+    which session's task is meant, and may be left out while the caller sees one task of
+    that id.
+
     **Who**: the task's leader or partner, or another participant of its session.
 
-    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in.
+    **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
+    `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
+    session and gave no `sessionId`.
 
     Args:
         task_id (str):
+        session_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,5 +281,6 @@ async def asyncio(
     return (await asyncio_detailed(
         task_id=task_id,
 client=client,
+session_id=session_id,
 
     )).parsed
