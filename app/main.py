@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -40,6 +41,9 @@ from app.services.message_writer import MessageWriter
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
+
+if TYPE_CHECKING:
+    from app.broker.leases import RedisLeases
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +117,15 @@ async def _log_summary(app: FastAPI) -> None:
     (logger.warning if policy.startswith("closed") else logger.info)("registration: %s", policy)
 
 
+def shared_leases(settings: Settings) -> RedisLeases | None:
+    """Stream caps per agent count every replica's streams when the broker is Redis."""
+    if not settings.broker_url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    from app.broker.leases import RedisLeases
+
+    return RedisLeases(settings.broker_url, ttl_seconds=3 * settings.keepalive_seconds + 5)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
@@ -132,6 +145,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         interval_seconds=settings.keepalive_seconds,
         max_streams=settings.max_streams,
         max_streams_per_agent=settings.max_streams_per_agent,
+        shared=shared_leases(settings),
     )
     app.state.admission = Admission.from_settings(settings)
     presence.start()

@@ -52,7 +52,7 @@ def resume_point(after: int | None, last_event_id: str | None) -> int:
     return after or 0
 
 
-def stream_response(
+async def stream_response(
     request: Request,
     *,
     channel: str,
@@ -71,7 +71,7 @@ def stream_response(
     agent_id = claims.sub
     request.app.state.admission.open_stream()
     ends_at = min(float(claims.exp), time.time() + settings.stream_max_seconds)
-    lease = presence.hold(agent_id, claims.cnf.get("jkt"), ends_at)  # 429/503 before it opens
+    lease = await presence.hold(agent_id, claims.cnf.get("jkt"), ends_at)  # 429/503 before it opens
 
     async def from_store(last: int, limit: int) -> list[Delivery]:
         async with factory() as db:

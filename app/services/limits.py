@@ -1,9 +1,9 @@
 """Admission control: how much one agent, one address and this process may ask for at once.
 
-Token buckets, in this process: a replica's limits are its own (with N replicas behind a
-balancer an agent gets up to N times the rate; stream caps per agent count this replica's
-streams). Every refusal says when to come back: 429 for one caller over its share, 503 with
-``Retry-After`` for a process that is full.
+Token buckets, in this process: a replica's rates are its own (with N replicas behind a
+balancer an agent gets up to N times the rate; the stream cap per agent is counted across
+replicas, in ``app.services.presence``). Every refusal says when to come back: 429 for one
+caller over its share, 503 with ``Retry-After`` for a process that is full.
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ keep-alive period, for the whole process:
 
 A lease also ends when its token expires or the stream has lasted its longest
 (``AGENTHUB_STREAM_MAX_SECONDS``); the stream's wait never outlasts it. The process holds at
-most ``AGENTHUB_MAX_STREAMS`` leases, an agent ``AGENTHUB_MAX_STREAMS_PER_AGENT``. The client
-resumes with ``Last-Event-ID`` and a fresh token; a revoked one gets its 401 then.
+most ``AGENTHUB_MAX_STREAMS`` leases, an agent ``AGENTHUB_MAX_STREAMS_PER_AGENT``: on all
+replicas together when the broker is Redis (``RedisLeases``; renewed on every sweep), else in
+this process. The client resumes with ``Last-Event-ID`` and a fresh token; a revoked one gets
+its 401 then.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -34,6 +38,9 @@ from app.errors import RateLimited, Unavailable
 from app.models import Agent
 from app.models.types import utcnow
 
+if TYPE_CHECKING:
+    from app.broker.leases import RedisLeases
+
 logger = logging.getLogger(__name__)
 
 SWEEP_CHUNK = 500  # ids per statement (SQLite allows 32,766 parameters; keep them small)
@@ -42,9 +49,10 @@ SWEEP_CHUNK = 500  # ids per statement (SQLite allows 32,766 parameters; keep th
 class StreamLease:
     """One open stream's right to go on: until its token expires or is revoked."""
 
-    __slots__ = ("agent_id", "ended", "expires_at", "key_thumbprint", "subscription")
+    __slots__ = ("agent_id", "ended", "expires_at", "key_thumbprint", "name", "subscription")
 
     def __init__(self, agent_id: str, key_thumbprint: str | None, expires_at: float) -> None:
+        self.name = uuid.uuid4().hex  # its member in the shared count
         self.agent_id = agent_id
         self.key_thumbprint = key_thumbprint
         self.expires_at = expires_at
@@ -71,8 +79,10 @@ class Presence:
         interval_seconds: float,
         max_streams: int = 10_000,
         max_streams_per_agent: int = 16,
+        shared: RedisLeases | None = None,
     ) -> None:
         self.engine = engine
+        self.shared = shared
         self.interval = interval_seconds
         self.max_streams = max_streams
         self.max_streams_per_agent = max_streams_per_agent
@@ -80,24 +90,35 @@ class Presence:
         self._leases: dict[str, set[StreamLease]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._failing = False
+        self._giving_back: set[asyncio.Task[None]] = set()
 
-    def hold(self, agent_id: str, key_thumbprint: str | None, expires_at: float) -> StreamLease:
+    async def hold(
+        self, agent_id: str, key_thumbprint: str | None, expires_at: float
+    ) -> StreamLease:
         """A lease for a new stream; 429 past the agent's share, 503 when the process is full."""
         held = self._leases.get(agent_id, ())
         if len(held) >= self.max_streams_per_agent:
-            raise RateLimited(
-                f"This agent holds {len(held)} streams here, its most; close one first.",
-                headers={"Retry-After": "5"},
-            )
+            raise self._too_many(len(held))
         if self._total >= self.max_streams:
             raise Unavailable(
                 "This replica holds as many streams as it may; try again (or another one).",
                 headers={"Retry-After": "5"},
             )
         lease = StreamLease(agent_id, key_thumbprint, expires_at)
+        if self.shared is not None:
+            everywhere = await self.shared.take(agent_id, lease.name, self.max_streams_per_agent)
+            if everywhere is not None:
+                raise self._too_many(everywhere)
         self._leases[agent_id].add(lease)
         self._total += 1
         return lease
+
+    @staticmethod
+    def _too_many(held: int) -> RateLimited:
+        return RateLimited(
+            f"This agent holds {held} streams, its most; close one first.",
+            headers={"Retry-After": "5"},
+        )
 
     def release(self, lease: StreamLease) -> None:
         held = self._leases.get(lease.agent_id)
@@ -106,6 +127,12 @@ class Presence:
             self._total -= 1
             if not held:
                 del self._leases[lease.agent_id]
+            if self.shared is not None:
+                task = asyncio.get_running_loop().create_task(
+                    self.shared.give_back(lease.agent_id, lease.name)
+                )
+                self._giving_back.add(task)
+                task.add_done_callback(self._giving_back.discard)
 
     def revoke(self, agent_id: str, *, keep_thumbprint: str | None = None) -> None:
         """End the agent's streams here and now (those of ``keep_thumbprint``'s key stay)."""
@@ -124,6 +151,10 @@ class Presence:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._giving_back:
+            await asyncio.wait(self._giving_back, timeout=2)
+        if self.shared is not None:
+            await self.shared.close()
 
     async def _run(self) -> None:
         while True:
@@ -141,6 +172,13 @@ class Presence:
         for lease in [lease for leases in self._leases.values() for lease in leases]:
             if lease.seconds_left() <= 0:
                 lease.end()
+        if self.shared is not None:
+            await self.shared.renew(
+                [
+                    (agent_id, [lease.name for lease in leases])
+                    for agent_id, leases in self._leases.items()
+                ]
+            )
         agents = list(self._leases)
         for start in range(0, len(agents), SWEEP_CHUNK):
             await self._sweep(agents[start : start + SWEEP_CHUNK])

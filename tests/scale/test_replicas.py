@@ -219,3 +219,77 @@ async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_oth
     assert all(seconds < 5 for seconds in lasted), lasted  # a sweep is every second
     for kit in (gone, rekeyed):
         await kit.aclose()
+
+
+async def test_an_agents_stream_cap_counts_its_streams_on_every_replica(
+    database_url: str, tmp_path: Path
+) -> None:
+    require("redis-server", "redis-server")
+    redis = Redis()
+    await redis.start()
+    key_file = tmp_path / "shared-signing-key.pem"
+    capped = {"AGENTHUB_MAX_STREAMS_PER_AGENT": "2"}
+    a, b = (
+        Replica(
+            database_url=database_url,
+            broker_url=redis.url,
+            key_file=key_file,
+            workdir=tmp_path,
+            settings=capped,
+        )
+        for _ in range(2)
+    )
+    try:
+        await a.start()
+        await b.start()
+        kit = await registered(a.url, "greedy")
+        token = await kit.access_token()
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(timeout=10) as http:
+            on_a = await http.send(
+                http.build_request("GET", f"{a.url}/v1/agents/me/events", headers=headers),
+                stream=True,
+            )
+            on_b = await http.send(
+                http.build_request("GET", f"{b.url}/v1/agents/me/events", headers=headers),
+                stream=True,
+            )
+            assert (on_a.status_code, on_b.status_code) == (200, 200)
+            for replica in (a, b):  # one on each: a third on either is one too many
+                third = await http.get(f"{replica.url}/v1/agents/me/events", headers=headers)
+                assert third.status_code == 429, third.text
+                assert third.headers["Retry-After"] and "2 streams" in third.json()["detail"]
+            await on_a.aclose()  # A gives its lease back: B may open one now
+            again = await admitted(http, f"{b.url}/v1/agents/me/events", headers, within=5)
+            await again.aclose()
+            # A dies holding a lease: it lapses by itself (3 sweeps + 5 s), and B admits again
+            on_a = await admitted(http, f"{a.url}/v1/agents/me/events", headers, within=5)
+            a.kill()
+            await on_a.aclose()
+            started = asyncio.get_running_loop().time()
+            again = await admitted(http, f"{b.url}/v1/agents/me/events", headers, within=20)
+            waited = asyncio.get_running_loop().time() - started
+            assert waited > 1, "the dead replica's lease was not counted at all"
+            await again.aclose()
+            await on_b.aclose()
+        await kit.aclose()
+    finally:
+        a.stop()
+        b.stop()
+        redis.stop()
+        await empty_tables(database_url)
+
+
+async def admitted(
+    http: httpx.AsyncClient, url: str, headers: dict[str, str], *, within: float
+) -> httpx.Response:
+    """An open stream at ``url``, asking again while the answer is 429 (up to ``within`` s)."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + within
+    while True:
+        answer = await http.send(http.build_request("GET", url, headers=headers), stream=True)
+        if answer.status_code != 429 or loop.time() > ends:
+            assert answer.status_code == 200, answer.status_code
+            return answer
+        await answer.aclose()
+        await asyncio.sleep(0.1)

@@ -151,7 +151,7 @@ async def stream_group_events(
     async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
         return await group_backlog(session, group_id, last, limit)
 
-    return stream_response(
+    return await stream_response(
         request,
         channel=group_channel(group_id),
         after=start,

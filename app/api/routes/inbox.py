@@ -56,6 +56,6 @@ async def stream_inbox(
     async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
         return await inbox_backlog(session, agent_id, last, limit)
 
-    return stream_response(
+    return await stream_response(
         request, channel=inbox_channel(agent_id), after=start, backlog=backlog, claims=claims
     )
