@@ -166,10 +166,18 @@ class TaskContext:
         return "\n".join(d["text"] for d in self.data_items if d.get("type") == "text")
 
     async def move(
-        self, state: TaskState, *, data_items: DataItems | None = None, record: bool = True
+        self,
+        state: TaskState,
+        *,
+        data_items: DataItems | None = None,
+        record: bool = True,
+        commanded: bool = False,
     ) -> None:
+        """Move the task; ``commanded``: the move a leader command made (complete, continue,
+        cancel), which the state table gives the leader, and the partner records as its
+        answer (a leader that records nothing still leaves the hub's task right)."""
         task = self.task
-        if record and not partner_may_report(task.state, state):
+        if not commanded and not partner_may_report(task.state, state):
             raise TaskMoveError(f"cannot move from {task.state} to {state.value}")
         status = TaskStatus.model_validate(
             {"state": state, "stateChangedAt": _now(), "dataItems": data_items}

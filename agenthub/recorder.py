@@ -28,8 +28,10 @@ FIRST_BACKOFF_SECONDS = 0.05
 MAX_BACKOFF_SECONDS = 5.0
 # records a session may have waiting for the hub before its callers wait too
 MAX_BACKLOG = 256
-# 409: the other side's record may simply not have arrived yet (e.g. the leader's start)
-RETRYABLE_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+# transient: the hub (or the way to it) is busy or away. A 409 is final (the hub keeps a
+# move that is not allowed yet and applies it later, 202), except the task that kept moving
+RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+RETRYABLE_PROBLEMS = frozenset({"task-busy"})
 
 
 _Key = tuple[str, Any]  # (session id, task id or None)
@@ -41,6 +43,16 @@ class RecordFailure:
     message: Mapping[str, Any]
     status: int | None
     detail: str
+
+
+def _problem(response: httpx.Response) -> str:
+    """The last segment of a problem+json answer's ``type``: its code."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    kind = body.get("type", "") if isinstance(body, dict) else ""
+    return str(kind).rsplit("/", 1)[-1]
 
 
 class HubRecorder:
@@ -135,10 +147,11 @@ class HubRecorder:
                     self.recorded += 1
                     return
                 detail = response.text[:500]
+                retryable = status in RETRYABLE_STATUSES or _problem(response) in RETRYABLE_PROBLEMS
             except (httpx.TransportError, HubRequestError) as exc:
                 detail = str(exc)
                 status = getattr(exc, "status", None)
-            retryable = status is None or status in RETRYABLE_STATUSES
+                retryable = status is None or status in RETRYABLE_STATUSES
             if not retryable or time.monotonic() + backoff > deadline:
                 logger.warning(
                     "hub did not record message %s: %s %s", message.get("id"), status, detail

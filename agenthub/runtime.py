@@ -131,12 +131,12 @@ class PartnerRuntime:
         elif command.command == TaskCommandType.COMPLETE:
             if task.state != TaskState.AWAITING_COMPLETION:
                 raise self._not_now(task, command)
-            await ctx.move(TaskState.COMPLETED, record=False)
+            await ctx.move(TaskState.COMPLETED, commanded=True)
             self._run(task, self.handler.on_complete, ctx)
         elif command.command == TaskCommandType.CONTINUE:
             if task.state not in (TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION):
                 raise self._not_now(task, command)
-            await ctx.move(TaskState.WORKING, data_items=ctx.data_items or None, record=False)
+            await ctx.move(TaskState.WORKING, data_items=ctx.data_items or None, commanded=True)
             self._run(task, self.handler.on_continue, ctx)
         return task
 
@@ -178,7 +178,7 @@ class PartnerRuntime:
             task.runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task.runner
-        await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, record=False)
+        await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, commanded=True)
         self._run(task, self.handler.on_cancel, ctx)
 
     @staticmethod

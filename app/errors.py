@@ -72,6 +72,45 @@ class AmbiguousTask(Conflict):
     code = "ambiguous-task-id"
 
 
+class TaskExists(Conflict):
+    """A start for a task id the session already has, with another partner."""
+
+    code = "task-exists"
+
+
+class IllegalTaskMove(Conflict):
+    """A move the AIP state table can never allow now: the task is final. Not retryable."""
+
+    code = "illegal-task-move"
+
+
+class WrongTaskRole(Conflict):
+    """A command from someone other than the task's leader, a report from other than its
+    partner."""
+
+    code = "wrong-task-role"
+
+
+class SessionClosed(Conflict):
+    code = "session-closed"
+
+
+class GroupConcluded(Conflict):
+    code = "group-concluded"
+
+
+class MessageIdReused(Conflict):
+    """The sender used this message id before, for another session or group."""
+
+    code = "message-id-reused"
+
+
+class TaskBusy(Conflict):
+    """The task kept moving under this message: send it again (retryable)."""
+
+    code = "task-busy"
+
+
 class KeyRetired(Conflict):
     code = "key-retired"
 

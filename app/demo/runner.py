@@ -141,15 +141,18 @@ class Team:
             await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
-        for proc in self.procs:
-            if proc.returncode is None:
-                proc.terminate()
-        for proc in self.procs:
-            try:
-                await asyncio.wait_for(proc.wait(), 10)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+        """The agents first (their last records still reach the hub), then the hub."""
+        agents, hub = self.procs[1:], self.procs[:1]
+        for group in (agents, hub):
+            for proc in group:
+                if proc.returncode is None:
+                    proc.terminate()
+            for proc in group:
+                try:
+                    await asyncio.wait_for(proc.wait(), 10)
+                except TimeoutError:
+                    proc.kill()
+                    await proc.wait()
         for reader in self.readers:
             reader.cancel()
 

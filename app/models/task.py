@@ -33,6 +33,10 @@ class Task(SQLModel, table=True):
     )
     dependencies: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     version: int = Field(default=0, description="bumped on every move; guards concurrent moves")
+    last_key: str | None = Field(
+        default=None, max_length=600, description="the sort key of the latest message folded in"
+    )
+    pending: int = Field(default=0, description="messages that wait for a move to allow them")
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
     )

@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState, GroupMessagePage, MemberState
 from agenthub.protocol.messages import Message, parse_message
 from app.auth.current import Principal
-from app.errors import Conflict, Forbidden, InvalidInput
+from app.errors import Forbidden, GroupConcluded, InvalidInput, MessageIdReused, SessionClosed
 from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
 from app.services.groups import MANAGERS, active_group
@@ -22,7 +22,7 @@ from app.services.messages import (
     insert_message,
     store_with_retries,
 )
-from app.services.tasks import AnyTaskMessage, apply_task_message
+from app.services.tasks import AnyTaskMessage, Outcome, TaskMove, apply_task_message
 
 _HUB_FIELDS = ("seq", "received_at")
 
@@ -38,7 +38,7 @@ def _check(message: AnyTaskMessage, caller: Agent, group: Group) -> None:
 
 def _replayed(existing: StoredMessage, group_id: str) -> dict[str, Any]:
     if existing.group_id != group_id:
-        raise Conflict("This message id was already used elsewhere by this sender.")
+        raise MessageIdReused("This message id was already used elsewhere by this sender.")
     return existing.body
 
 
@@ -58,8 +58,9 @@ async def post_group_message(
     caller: Agent,
     group_id: str,
     message: AnyTaskMessage,
-) -> tuple[dict[str, Any], bool]:
-    """Store the message under the group's next seq; ``(body, False)`` if stored before.
+) -> tuple[dict[str, Any], int]:
+    """Store the message under the group's next seq: the body and its status (see
+    ``store_with_retries``).
 
     Plain messages usually go through ``message_writer`` in batches; this is the path for
     the rest, and for every post the batch writer hands back.
@@ -70,35 +71,35 @@ async def post_group_message(
     message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
     existing = await find_message(db, caller.id, message.id)
     if existing is not None:
-        return _replayed(existing, group_id), False
+        return _replayed(existing, group_id), 200
     if group.conversation_state == ConversationState.CONCLUSION.value:
-        raise Conflict("The group has concluded.")
+        raise GroupConcluded("The group has concluded.")
     session = await db.get(Session, group.session_id)
     if session is not None and session.state == "closed":
-        raise Conflict("The session is closed.")
+        raise SessionClosed("The session is closed.")
     plain = isinstance(message, Message) and message.task_id is None
     members = set() if plain else await _active_members(db, group_id)
     # plain values only below: a retry follows a rollback, which expires every ORM instance
     muted, session_id, caller_id = member.muted, group.session_id, caller.id
 
-    async def attempt() -> dict[str, Any]:
+    async def attempt() -> tuple[dict[str, Any], Outcome]:
         if muted:
             await use_speak_grant(db, group_id, caller_id)
-        task_id = None
+        move = TaskMove(None)
         if not plain:
-            task_id = await apply_task_message(
+            move = await apply_task_message(
                 db, message, session_id=session_id, group_id=group_id, members=members
             )
         seq = await next_group_seq(db, group_id)
         body = await insert_message(
-            db, message, session_id=session_id, task_id=task_id, group_id=group_id, seq=seq
+            db, message, session_id=session_id, task_id=move.task_id, group_id=group_id, seq=seq
         )
         if message.mentions:
             await grant_mentions(db, group_id, caller_id, message.mentions)
         if not plain:
-            await after_task_move(db, message, task_id, session_id)
+            await after_task_move(db, message, move, session_id)
         stage(db, group_channel(group_id), message_delivery(seq, caller_id, body))
-        return body
+        return body, move.outcome
 
     return await store_with_retries(db, message, attempt, lambda m: _replayed(m, group_id))
 

@@ -20,19 +20,32 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.messages import (
     ProductChunk,
     TaskCommand,
+    TaskCommandType,
     TaskResult,
     TaskStatusUpdate,
     parse_message,
 )
 from agenthub.protocol.sessions import MessagePage
-from agenthub.protocol.tasks import is_final
-from app.errors import Conflict, Forbidden, InvalidInput
-from app.models import Agent, SessionParticipant, StoredMessage, Task
+from app.errors import (
+    Forbidden,
+    InvalidInput,
+    MessageIdReused,
+    SessionClosed,
+    TaskBusy,
+)
+from app.models import Agent, SessionParticipant, StoredMessage
 from app.models.types import utcnow
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.sessions import participant_session
-from app.services.tasks import NO_MOVE_COMMANDS, AnyTaskMessage, StaleTask, apply_task_message
+from app.services.tasks import (
+    NO_MOVE_COMMANDS,
+    AnyTaskMessage,
+    Outcome,
+    StaleTask,
+    TaskMove,
+    apply_task_message,
+)
 
 MAX_MOVE_ATTEMPTS = 5
 _HUB_FIELDS = ("seq", "received_at")
@@ -144,62 +157,70 @@ MAY_HAVE_ENDED = "tasks that may have ended"  # db.info key: their triggers are 
 
 
 async def after_task_move(
-    db: AsyncSession, message: AnyTaskMessage, task_id: str | None, session_id: str
+    db: AsyncSession, message: AnyTaskMessage, move: TaskMove, session_id: str
 ) -> None:
     """What a task message sets off: the partner's inbox copy now, and, once the move is
     committed, the triggers it may have made ready (``store_with_retries``)."""
-    if task_id is None:
+    if move.task_id is None:
         return
-    if isinstance(message, TaskCommand):
-        if message.command in NO_MOVE_COMMANDS:
-            return
-        task = await db.get(Task, (task_id, session_id))
-        if task is not None:
-            await append_inbox_event(db, task.partner_id, "task", message.to_wire())
-    elif not isinstance(message, TaskResult | TaskStatusUpdate):
-        return
-    elif not is_final(message.status.state):
-        return  # a trigger waits for final states: a move to a live one cannot fire it
-    db.info.setdefault(MAY_HAVE_ENDED, set()).add((task_id, session_id))
+    if (
+        isinstance(message, TaskCommand)
+        and message.command not in NO_MOVE_COMMANDS
+        and move.partner_id is not None
+    ):
+        await append_inbox_event(db, move.partner_id, "task", message.to_wire())
+    if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
+        db.info.setdefault(MAY_HAVE_ENDED, set()).add((move.task_id, session_id))
 
 
 async def store_with_retries(
     db: AsyncSession,
     message: AnyTaskMessage,
-    attempt: Callable[[], Awaitable[dict[str, Any]]],
+    attempt: Callable[[], Awaitable[tuple[dict[str, Any], Outcome]]],
     replayed: Callable[[StoredMessage], dict[str, Any]],
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[dict[str, Any], int]:
     """Run ``attempt`` and commit; retry when the task moved under us; a duplicate id replays.
 
-    Returns ``(body, True)`` for a new message, ``(stored body, False)`` for a retried one.
+    Returns the body and its status: ``201`` for a new message, ``202`` for a new one whose
+    task move waits (for the task, or for a move that allows it), ``200`` for a retried one.
     A retry follows a rollback, which expires every ORM instance the session holds: the
     ``attempt`` must read plain values captured before, never an instance's attributes.
     """
     for _ in range(MAX_MOVE_ATTEMPTS):
         try:
             db.info.pop(MAY_HAVE_ENDED, None)
-            body = await attempt()
+            body, outcome = await attempt()
             await db.commit()
             await _fire_ready(db, db.info.pop(MAY_HAVE_ENDED, set()))
-            return body, True
+            return body, 202 if outcome is Outcome.NOT_YET else 201
         except StaleTask:
             await db.rollback()
         except IntegrityError:
             await db.rollback()
             existing = await find_message(db, message.sender_id, message.id)
-            if existing is None:
-                raise Conflict("A concurrent change conflicted with this message.") from None
-            return replayed(existing), False
+            if existing is None:  # its task was created at the same time (by the other side)
+                continue
+            return replayed(existing), 200
         except BaseException:
             await db.rollback()
             raise
-    raise Conflict("The task kept changing under this message; send it again.")
+    raise TaskBusy("The task kept changing under this message; send it again.")
+
+
+def _late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
+    """A record of a task's move sent before its session closed: what happened then still
+    belongs in the record (the other side's records trail its answers)."""
+    late = isinstance(message, TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk)
+    if isinstance(message, TaskCommand) and message.command == TaskCommandType.START:
+        return False
+    return late and closed_at is not None and message.sent_at <= closed_at
 
 
 async def record_session_message(
     db: AsyncSession, *, caller: Agent, session_id: str, message: AnyTaskMessage
-) -> tuple[dict[str, Any], bool]:
-    """Store the message (moving its task); ``(body, False)`` if it was stored before."""
+) -> tuple[dict[str, Any], int]:
+    """Store the message (moving its task): the body and its status (see
+    ``store_with_retries``)."""
     session = await participant_session(db, session_id, caller.id)
     _check_sender(message, caller, session_id)
     check_sender_role(message, may_lead=session.leader_id == caller.id)
@@ -207,19 +228,25 @@ async def record_session_message(
     existing = await find_message(db, caller.id, message.id)
     if existing is not None:
         return _replayed(existing, session_id)
-    if session.state == "closed":
-        raise Conflict("The session is closed.")
+    if session.state == "closed" and not _late_record(message, session.closed_at):
+        raise SessionClosed("The session is closed.")
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
     members = set() if reports else await _members(db, session_id)
+    leader_id = session.leader_id  # a plain value: a retry follows a rollback
 
-    async def attempt() -> dict[str, Any]:
-        task_id = await apply_task_message(
-            db, message, session_id=session_id, group_id=None, members=members
+    async def attempt() -> tuple[dict[str, Any], Outcome]:
+        move = await apply_task_message(
+            db,
+            message,
+            session_id=session_id,
+            group_id=None,
+            members=members,
+            session_leader_id=leader_id,
         )
-        body = await insert_message(db, message, session_id=session_id, task_id=task_id)
-        await after_task_move(db, message, task_id, session_id)
-        return body
+        body = await insert_message(db, message, session_id=session_id, task_id=move.task_id)
+        await after_task_move(db, message, move, session_id)
+        return body, move.outcome
 
     return await store_with_retries(db, message, attempt, lambda m: _replayed(m, session_id)[0])
 
@@ -234,10 +261,10 @@ async def _fire_ready(db: AsyncSession, tasks: set[tuple[str, str]]) -> None:
         await fire_ready_triggers(db, task_id, session_id)
 
 
-def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], bool]:
+def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], int]:
     if existing.session_id != session_id or existing.group_id is not None:
-        raise Conflict("This message id was already used elsewhere by this sender.")
-    return existing.body, False
+        raise MessageIdReused("This message id was already used elsewhere by this sender.")
+    return existing.body, 200
 
 
 async def list_session_messages(

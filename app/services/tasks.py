@@ -1,8 +1,15 @@
-"""The task projection: task messages move tasks as the AIP state table allows, nothing else."""
+"""Tasks as their messages project them: creating a task, and moving it as the state table
+allows (the fold itself is ``app.services.task_projection``, pure and order-free).
+
+A task comes to exist from its leader's ``start``, or, point-to-point, from its partner's
+first report (its leader is then the session's): whichever side's record reaches the hub
+first. A message for a task that does not exist yet is kept and waits for it.
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import exists, or_
@@ -10,43 +17,67 @@ from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.messages import (
-    Message,
     ProductChunk,
     TaskCommand,
     TaskCommandType,
     TaskResult,
     TaskState,
-    TaskStatus,
     TaskStatusUpdate,
+    parse_message,
 )
 from agenthub.protocol.sessions import TaskView
-from agenthub.protocol.tasks import is_final, leader_command_target, partner_may_report
-from app.errors import AmbiguousTask, Conflict, InvalidInput, NotFound
-from app.models import SessionParticipant, Task
+from agenthub.protocol.tasks import is_final
+from app.errors import (
+    AmbiguousTask,
+    IllegalTaskMove,
+    InvalidInput,
+    NotFound,
+    TaskExists,
+    WrongTaskRole,
+)
+from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
+from app.services.task_projection import (
+    AnyTaskMessage,
+    Outcome,
+    TaskFacts,
+    fold,
+    sort_key,
+    step,
+)
 
-AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
 NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
+TASK_TYPES = ("task-command", "task-result", "task-status-update", "product-chunk")
+_REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
+
+__all__ = ["NO_MOVE_COMMANDS", "AnyTaskMessage", "Outcome", "TaskMove", "apply_task_message"]
 
 
 class StaleTask(Exception):
     """Another transaction moved the task between our read and our write; retry."""
 
 
+@dataclass(frozen=True)
+class TaskMove:
+    """What a task message did: its task, whether it went in now, and what that sets off."""
+
+    task_id: str | None
+    outcome: Outcome = Outcome.APPLIED
+    partner_id: str | None = None  # the task's partner, once the task exists
+    final: bool = False
+
+
 def new_task_id() -> str:
     return f"task-{uuid.uuid4().hex}"
 
 
-async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task:
+async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
     stmt = (
         select(Task)
         .where(col(Task.id) == task_id, col(Task.session_id) == session_id)
         .with_for_update()
     )
-    task = (await db.exec(stmt)).first()
-    if task is None:
-        raise Conflict(f"No task {task_id!r} in this session: start it first.")
-    return task
+    return (await db.exec(stmt)).first()
 
 
 def _partner_of(message: TaskCommand) -> str:
@@ -57,62 +88,182 @@ def _partner_of(message: TaskCommand) -> str:
     raise InvalidInput("A start command names its partner in partnerId or mentions exactly one.")
 
 
-async def _start(
-    db: AsyncSession,
-    message: TaskCommand,
-    *,
-    session_id: str,
-    group_id: str | None,
-    members: set[str],
-) -> Task:
-    partner_id = _partner_of(message)
-    if partner_id == message.sender_id:
-        raise InvalidInput("A leader cannot be the partner of its own task.")
-    if partner_id not in members:
-        raise InvalidInput(f"The partner {partner_id!r} does not take part here.")
-    task_id = message.task_id or new_task_id()
-    # ids are per session: another session's tasks neither collide nor show
-    if await db.get(Task, (task_id, session_id)) is not None:
-        raise Conflict(f"Task {task_id!r} exists already in this session.")
-    # a task descends from, and depends on, tasks of its own session only (a parent: one its
-    # leader leads or works on); any other id is answered as if it did not exist
+async def _check_refs(
+    db: AsyncSession, message: TaskCommand, session_id: str, task_id: str
+) -> None:
+    """A task descends from, and depends on, tasks of its own session only (a parent: one
+    its leader leads or works on); any other id is answered as if it did not exist."""
     for ref in [message.parent_task_id, *(message.dependencies or [])]:
         if ref is None:
             continue
-        found = await db.get(Task, (ref, session_id))
+        found = None if ref == task_id else await db.get(Task, (ref, session_id))
         takes_part = found is not None and message.sender_id in (found.leader_id, found.partner_id)
         mine = found is not None and (ref != message.parent_task_id or takes_part)
         if found is None or not mine:
             raise InvalidInput(f"No task {ref!r} in this session to depend on or descend from.")
+
+
+def _new_task(
+    task_id: str, session_id: str, group_id: str | None, *, leader_id: str, partner_id: str
+) -> Task:
     now = utcnow()
-    task = Task(
+    return Task(
         id=task_id,
         session_id=session_id,
         group_id=group_id,
-        parent_task_id=message.parent_task_id,
-        leader_id=message.sender_id,
+        leader_id=leader_id,
         partner_id=partner_id,
-        dependencies=list(message.dependencies or []),
         created_at=now,
         updated_at=now,
     )
-    db.add(task)
-    await db.flush()
-    return task
 
 
-def _merge_products(
-    current: list[dict[str, Any]], new: list[dict[str, Any]], *, append: bool = False
-) -> list[dict[str, Any]]:
-    by_id = {p["id"]: p for p in current}
-    for product in new:
-        old = by_id.get(product["id"])
-        if append and old is not None:
-            merged = {**old, **product, "dataItems": old["dataItems"] + product["dataItems"]}
-            by_id[product["id"]] = merged
+def _start_fields(task: Task, message: TaskCommand) -> None:
+    task.parent_task_id = message.parent_task_id
+    task.dependencies = list(message.dependencies or [])
+
+
+def _facts(task: Task) -> TaskFacts:
+    return TaskFacts(
+        leader_id=task.leader_id,
+        partner_id=task.partner_id,
+        state=TaskState(task.state) if task.state else None,
+        status=task.status,
+        status_history=list(task.status_history),
+        products=list(task.products),
+    )
+
+
+async def _stored_messages(db: AsyncSession, task_id: str, session_id: str) -> list[AnyTaskMessage]:
+    rows = await db.exec(
+        select(StoredMessage.body).where(
+            col(StoredMessage.session_id) == session_id,
+            col(StoredMessage.task_id) == task_id,
+            col(StoredMessage.type).in_(TASK_TYPES),
+        )
+    )
+    return [parse_message(body) for body in rows.all()]
+
+
+async def apply_task_message(
+    db: AsyncSession,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    group_id: str | None,
+    members: set[str],
+    session_leader_id: str | None = None,
+) -> TaskMove:
+    """Move the task ``message`` concerns, or keep the message waiting for its move.
+
+    ``session_leader_id`` (point-to-point): a partner's report of a task the hub has not seen
+    creates it, led by the session's leader. Raises 409s for a move that can never apply.
+    """
+    start = isinstance(message, TaskCommand) and message.command == TaskCommandType.START
+    task_id = message.task_id or (new_task_id() if start else None)
+    if task_id is None:
+        if isinstance(message, TaskCommand):
+            raise InvalidInput("A task command other than start names its taskId.")
+        return TaskMove(None)
+    if not isinstance(message, (TaskCommand, *_REPORTS)):
+        return TaskMove(task_id)  # plain talk about a task moves nothing
+    task = await _load(db, task_id, session_id)
+    if task is None:
+        if isinstance(message, TaskCommand) and start:
+            partner_id = _partner_of(message)
+            if partner_id == message.sender_id:
+                raise InvalidInput("A leader cannot be the partner of its own task.")
+            if partner_id not in members:
+                raise InvalidInput(f"The partner {partner_id!r} does not take part here.")
+            await _check_refs(db, message, session_id, task_id)
+            task = _new_task(
+                task_id, session_id, group_id, leader_id=message.sender_id, partner_id=partner_id
+            )
+            _start_fields(task, message)
+        elif (
+            isinstance(message, _REPORTS)
+            and session_leader_id is not None
+            and message.sender_id != session_leader_id
+        ):
+            task = _new_task(
+                task_id,
+                session_id,
+                group_id,
+                leader_id=session_leader_id,
+                partner_id=message.sender_id,
+            )
         else:
-            by_id[product["id"]] = product
-    return list(by_id.values())
+            return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
+        db.add(task)
+        await db.flush()
+        return await _refold(db, task, message)
+    if isinstance(message, TaskCommand) and start:
+        if (message.sender_id, _partner_of(message)) != (task.leader_id, task.partner_id):
+            raise TaskExists(f"Task {task_id!r} exists already in this session.")
+        if task.parent_task_id is None and not task.dependencies:  # made by a report first
+            await _check_refs(db, message, session_id, task_id)
+            await _save(
+                db,
+                task,
+                {
+                    "parent_task_id": message.parent_task_id,
+                    "dependencies": list(message.dependencies or []),
+                },
+            )
+        return TaskMove(task_id, Outcome.SAME, task.partner_id, is_final(_state(task)))
+    _check_role(task, message)
+    key = sort_key(message)
+    if task.pending or (task.last_key is not None and key < task.last_key):
+        return await _refold(db, task, message)
+    facts = _facts(task)
+    outcome = step(facts, message)
+    if outcome is Outcome.NEVER:
+        raise IllegalTaskMove(facts.why)
+    values = _values(facts) if outcome is Outcome.APPLIED else {}
+    values["last_key"] = key
+    if outcome is Outcome.NOT_YET:
+        values["pending"] = task.pending + 1
+    await _save(db, task, values)
+    return TaskMove(task_id, outcome, task.partner_id, is_final(facts.state))
+
+
+def _state(task: Task) -> TaskState | None:
+    return TaskState(task.state) if task.state else None
+
+
+def _check_role(task: Task, message: AnyTaskMessage) -> None:
+    if isinstance(message, TaskCommand) and message.sender_id != task.leader_id:
+        raise WrongTaskRole("Only the task's leader sends it commands.")
+    if isinstance(message, _REPORTS) and message.sender_id != task.partner_id:
+        raise WrongTaskRole("Only the task's partner reports its status and products.")
+
+
+async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
+    """Fold the task again from every message it has, this one included."""
+    messages = [
+        m
+        for m in await _stored_messages(db, task.id, task.session_id)
+        if (m.sender_id, m.id) != (message.sender_id, message.id)
+    ]
+    messages.append(message)
+    facts, outcomes = fold(task.leader_id, task.partner_id, messages)
+    outcome = outcomes[(message.sender_id, message.id)]
+    if outcome is Outcome.NEVER:
+        raise IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
+    values = _values(facts)
+    values["last_key"] = max(sort_key(m) for m in messages)
+    values["pending"] = sum(1 for o in outcomes.values() if o is Outcome.NOT_YET)
+    await _save(db, task, values)
+    return TaskMove(task.id, outcome, task.partner_id, is_final(facts.state))
+
+
+def _values(facts: TaskFacts) -> dict[str, Any]:
+    return {
+        "state": facts.state.value if facts.state else None,
+        "status": facts.status,
+        "status_history": facts.status_history,
+        "products": facts.products,
+    }
 
 
 async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
@@ -129,94 +280,6 @@ async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
     )
     if result.rowcount != 1:
         raise StaleTask(task.id)
-
-
-def _status_values(task: Task, status: TaskStatus) -> dict[str, Any]:
-    wire = status.to_wire()
-    return {
-        "state": status.state.value,
-        "status": wire,
-        "status_history": [*task.status_history, wire],
-    }
-
-
-async def _leader_command(db: AsyncSession, task: Task, message: TaskCommand) -> None:
-    if message.sender_id != task.leader_id:
-        raise Conflict("Only the task's leader sends it commands.")
-    if message.command in NO_MOVE_COMMANDS:
-        return
-    if message.command == TaskCommandType.START:
-        raise Conflict(f"Task {task.id!r} exists already.")
-    current = TaskState(task.state) if task.state else None
-    target = leader_command_target(current, message.command)
-    if target is None:
-        raise Conflict(
-            f"'{message.command.value}' is not allowed while the task is "
-            f"{current.value if current else 'not yet accepted'}."
-        )
-    status = TaskStatus(
-        state=target, state_changed_at=message.sent_at, data_items=message.data_items
-    )
-    await _save(db, task, _status_values(task, status))
-
-
-async def _partner_report(
-    db: AsyncSession, task: Task, message: TaskResult | TaskStatusUpdate | ProductChunk
-) -> None:
-    if message.sender_id != task.partner_id:
-        raise Conflict("Only the task's partner reports its status and products.")
-    current = TaskState(task.state) if task.state else None
-    if isinstance(message, ProductChunk):
-        if current is None or is_final(current):
-            raise Conflict("Products can be added only to a live task.")
-        products = _merge_products(
-            task.products, [message.product.to_wire()], append=message.append
-        )
-        await _save(db, task, {"products": products})
-        return
-    new = message.status.state
-    if not partner_may_report(current, new):
-        raise Conflict(
-            f"The partner may not move the task from "
-            f"{current.value if current else 'its start'} to {new.value}."
-        )
-    values = _status_values(task, message.status)
-    if isinstance(message, TaskResult) and message.products:
-        values["products"] = _merge_products(task.products, [p.to_wire() for p in message.products])
-    await _save(db, task, values)
-
-
-async def apply_task_message(
-    db: AsyncSession,
-    message: AnyTaskMessage,
-    *,
-    session_id: str,
-    group_id: str | None,
-    members: set[str],
-) -> str | None:
-    """Move the task ``message`` concerns; return its task id (new for a start)."""
-    if (
-        isinstance(message, TaskCommand)
-        and message.command == TaskCommandType.START
-        and (message.task_id is None or await db.get(Task, (message.task_id, session_id)) is None)
-    ):
-        task = await _start(db, message, session_id=session_id, group_id=group_id, members=members)
-        return task.id
-    if message.task_id is None:
-        if isinstance(message, TaskCommand):
-            raise InvalidInput("A task command other than start names its taskId.")
-        return None
-    task = await _load(db, message.task_id, session_id)
-    if isinstance(message, TaskCommand):
-        await _leader_command(db, task, message)
-    elif isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
-        await _partner_report(db, task, message)
-    elif (
-        message.sender_id not in (task.leader_id, task.partner_id)
-        and message.sender_id not in members
-    ):
-        raise Conflict("Only participants may talk about this task.")
-    return task.id
 
 
 def to_view(task: Task) -> TaskView:

@@ -25,18 +25,14 @@ from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 from tests.support.live import LiveServer
 
 
-async def test_acps_rpc_client_drives_a_kit_partner(make_live_agent: MakeLiveAgent) -> None:
+async def test_acps_rpc_client_drives_a_kit_partner(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """An acps-sdk leader records nothing at the hub: the partner's records alone leave the
+    hub's task where the partner is, to the end."""
     leader = await make_live_agent("acps-leader")
     partner = await make_live_agent("echo", EchoHandler())
     session = await leader.leader.open_session([partner.agent_id])
-    # the leader records its start at the hub itself; acps-sdk knows nothing of the hub
-    leader.recorder.record(
-        session.id,
-        leader.leader.command(
-            "start", session_id=session.id, task_id="t-acps", partner_id=partner.agent_id
-        ).to_wire(),
-    )
-    await leader.recorder.flush(5)
 
     client = AipRpcClient(partner.public_url or "", leader.agent_id)
     await client.http_client.aclose()
@@ -59,9 +55,18 @@ async def test_acps_rpc_client_drives_a_kit_partner(make_live_agent: MakeLiveAge
     finally:
         await client.close()
     assert await partner.recorder.flush(5)  # the partner's records trail its answers
-    response = await leader.hub.request("GET", "/v1/tasks/t-acps")
-    assert response.json()["state"] == "awaiting-completion"  # completed only at the partner:
-    # acps-sdk's client does not record its complete at the hub
+    assert not partner.recorder.failures
+    task = (await leader.hub.request("GET", "/v1/tasks/t-acps")).json()
+    assert (task["leaderId"], task["partnerId"]) == (leader.agent_id, partner.agent_id)
+    assert [s["state"] for s in task["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert task["products"][0]["dataItems"][0]["text"] == "hello from acps"
+    assert await live_hub.answered(201) >= 4  # the records were counted
+    assert await live_hub.answered(409) == 0
 
 
 def _acps_partner() -> FastAPI:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import httpx
+
 from agenthub import Agent, TaskContext, TaskHandler
 from app.config import Settings
 from tests.support.live import LiveServer
@@ -48,6 +50,16 @@ class LiveHub:
         self.server = server
         self.settings = settings
         self.url = server.url
+
+    async def answered(self, status: int) -> int:
+        """How many requests the hub answered with ``status`` so far (from its /metrics)."""
+        async with httpx.AsyncClient() as http:
+            text = (await http.get(f"{self.url}/metrics")).text
+        total = 0.0
+        for line in text.splitlines():
+            if line.startswith("agenthub_http_requests_total{") and f'status="{status}"' in line:
+                total += float(line.rsplit(" ", 1)[1])
+        return int(total)
 
 
 MakeLiveAgent = Callable[..., Awaitable[Agent]]

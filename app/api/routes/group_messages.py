@@ -48,6 +48,10 @@ MESSAGE_EXAMPLE = {
             "description": "The same id was posted before: the stored message",
             "model": AnyMessage,
         },
+        202: {
+            "description": "Stored and delivered; its task move waits for one that allows it",
+            "model": AnyMessage,
+        },
         **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
@@ -60,7 +64,8 @@ async def post_group_message(
 ) -> JSONResponse:
     """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-    in a session. Every other active member receives it on the group's event stream; the
+    in a session (`202` when its move waits for one that allows it). Every other active
+    member receives it on the group's event stream; the
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
@@ -68,8 +73,9 @@ async def post_group_message(
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` when the group has concluded or the session is closed, the id was used
-    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+    message the codes of the session route: `task-exists`, `wrong-task-role`,
+    `illegal-task-move`, `task-busy`); `422` for a message that
     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
@@ -83,10 +89,10 @@ async def post_group_message(
         return JSONResponse(stored, status_code=201)
     async with request.app.state.session_factory() as db:
         caller = await agent_for_claims(db, claims)
-        body, created = await message_service.post_group_message(
+        body, status_code = await message_service.post_group_message(
             db, caller=caller, group_id=group_id, message=message
         )
-    return JSONResponse(body, status_code=201 if created else 200)
+    return JSONResponse(body, status_code=status_code)
 
 
 @router.get("/{groupId}/messages", responses=problem_responses(400, 401, 403, 404, 422))

@@ -131,6 +131,10 @@ async def update_session(
             "description": "The same id was posted before: the stored message",
             "model": AnyMessage,
         },
+        202: {
+            "description": "Stored; its task move waits for the task, or for a move that allows it",
+            "model": AnyMessage,
+        },
         **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
@@ -144,24 +148,34 @@ async def post_session_message(
     """Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time. A task message moves its
-    task as the AIP state table allows: a `start` command creates the task, naming its
-    partner in `partnerId` (or mentioning exactly one agent).
+    sender again is `200` with the message stored the first time.
+
+    A task message moves its task as the AIP state table allows. The task's messages are
+    folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+    leader's and the partner's records (or a leader's alone) give the same task: a `start`
+    command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+    agent); so does the partner's first report of a task not seen yet (led by the session's
+    leader). A move the task's state does not allow yet is stored and answered `202`: it
+    goes in once a move that allows it arrives. Recording a move the task already made (the
+    other side's record of it) is a `201` that changes nothing.
 
     **Who**: a participant of the session, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-    takes no part in; `409` when the session is closed, the id was used elsewhere by this
-    sender, or the task cannot take this move (only its leader commands it, only its partner
-    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    takes no part in; `409` with the problem's `type` ending in `session-closed`,
+    `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+    or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+    it, only its partner reports), `illegal-task-move` (a move no state the task can still
+    reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+    message: send it again); `422` for a message that does not fit (another `sessionId`, a
+    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
     """
     admission.post(caller.id)
-    body, created = await message_service.record_session_message(
+    body, status_code = await message_service.record_session_message(
         db, caller=caller, session_id=session_id, message=message
     )
-    return JSONResponse(body, status_code=201 if created else 200)
+    return JSONResponse(body, status_code=status_code)
 
 
 @router.get("/{sessionId}/messages", responses=problem_responses(400, 401, 404, 422))

@@ -63,7 +63,8 @@ async def write(agent: Agent, command: dict[str, Any], text: str) -> str:
     product = ""
     async for event in stream:
         data = event.data
-        if event.kind == "member" and data.get("state") == "active" and task_id is None:
+        joined = event.kind == "member" and data.get("agentId") == helper
+        if joined and data.get("state") == "active" and task_id is None:
             task_id = await agent.hub.groups.assign(
                 sub.id, helper, "chart the unit sales", parent_task_id=command["taskId"]
             )

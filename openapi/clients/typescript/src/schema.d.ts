@@ -704,7 +704,8 @@ export interface paths {
          * Post Group Message
          * @description Post a message to the group (`201`, with its `seq` in the group's stream): a plain
          *     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-         *     in a session. Every other active member receives it on the group's event stream; the
+         *     in a session (`202` when its move waits for one that allows it). Every other active
+         *     member receives it on the group's event stream; the
          *     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
          *     message stored the first time. A mention lets a muted member post once more.
          *
@@ -712,8 +713,9 @@ export interface paths {
          *
          *     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
          *     or it is muted and not mentioned since its last post; `404` for a group the caller may
-         *     not see; `409` when the group has concluded or the session is closed, the id was used
-         *     elsewhere by this sender, or the task cannot take this move; `422` for a message that
+         *     not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+         *     message the codes of the session route: `task-exists`, `wrong-task-role`,
+         *     `illegal-task-move`, `task-busy`); `422` for a message that
          *     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
          *     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
          */
@@ -884,18 +886,28 @@ export interface paths {
          * @description Record a point-to-point message of the session (any AIP `type`: `message`,
          *     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
          *     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-         *     sender again is `200` with the message stored the first time. A task message moves its
-         *     task as the AIP state table allows: a `start` command creates the task, naming its
-         *     partner in `partnerId` (or mentioning exactly one agent).
+         *     sender again is `200` with the message stored the first time.
+         *
+         *     A task message moves its task as the AIP state table allows. The task's messages are
+         *     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+         *     leader's and the partner's records (or a leader's alone) give the same task: a `start`
+         *     command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+         *     agent); so does the partner's first report of a task not seen yet (led by the session's
+         *     leader). A move the task's state does not allow yet is stored and answered `202`: it
+         *     goes in once a move that allows it arrives. Recording a move the task already made (the
+         *     other side's record of it) is a `201` that changes nothing.
          *
          *     **Who**: a participant of the session, as the message's `senderId`.
          *
          *     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-         *     takes no part in; `409` when the session is closed, the id was used elsewhere by this
-         *     sender, or the task cannot take this move (only its leader commands it, only its partner
-         *     reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-         *     start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-         *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+         *     takes no part in; `409` with the problem's `type` ending in `session-closed`,
+         *     `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+         *     or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+         *     it, only its partner reports), `illegal-task-move` (a move no state the task can still
+         *     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+         *     message: send it again); `422` for a message that does not fit (another `sessionId`, a
+         *     `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+         *     faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
          */
         post: operations["post_session_message"];
         delete?: never;
@@ -3763,6 +3775,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"];
                 };
             };
+            /** @description Stored and delivered; its task move waits for one that allows it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"];
+                };
+            };
             /** @description Bad request */
             400: {
                 headers: {
@@ -4389,6 +4410,15 @@ export interface operations {
             };
             /** @description Successful Response */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"];
+                };
+            };
+            /** @description Stored; its task move waits for the task, or for a move that allows it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

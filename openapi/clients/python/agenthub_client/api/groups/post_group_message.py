@@ -165,6 +165,60 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_201
 
+    if response.status_code == 202:
+        def _parse_response_202(data: object) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_0 = Message.from_dict(data)
+
+
+
+                return response_202_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_1 = TaskCommand.from_dict(data)
+
+
+
+                return response_202_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_2 = TaskResult.from_dict(data)
+
+
+
+                return response_202_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_3 = TaskStatusUpdate.from_dict(data)
+
+
+
+                return response_202_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_202_type_4 = ProductChunk.from_dict(data)
+
+
+
+            return response_202_type_4
+
+        response_202 = _parse_response_202(response.json())
+
+        return response_202
+
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
 
@@ -247,7 +301,8 @@ def sync_detailed(
 
      Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-    in a session. Every other active member receives it on the group's event stream; the
+    in a session (`202` when its move waits for one that allows it). Every other active
+    member receives it on the group's event stream; the
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
@@ -255,8 +310,9 @@ def sync_detailed(
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` when the group has concluded or the session is closed, the id was used
-    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+    message the codes of the session route: `task-exists`, `wrong-task-role`,
+    `illegal-task-move`, `task-busy`); `422` for a message that
     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
@@ -296,7 +352,8 @@ def sync(
 
      Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-    in a session. Every other active member receives it on the group's event stream; the
+    in a session (`202` when its move waits for one that allows it). Every other active
+    member receives it on the group's event stream; the
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
@@ -304,8 +361,9 @@ def sync(
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` when the group has concluded or the session is closed, the id was used
-    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+    message the codes of the session route: `task-exists`, `wrong-task-role`,
+    `illegal-task-move`, `task-busy`); `422` for a message that
     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
@@ -340,7 +398,8 @@ async def asyncio_detailed(
 
      Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-    in a session. Every other active member receives it on the group's event stream; the
+    in a session (`202` when its move waits for one that allows it). Every other active
+    member receives it on the group's event stream; the
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
@@ -348,8 +407,9 @@ async def asyncio_detailed(
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` when the group has concluded or the session is closed, the id was used
-    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+    message the codes of the session route: `task-exists`, `wrong-task-role`,
+    `illegal-task-move`, `task-busy`); `422` for a message that
     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
@@ -389,7 +449,8 @@ async def asyncio(
 
      Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
-    in a session. Every other active member receives it on the group's event stream; the
+    in a session (`202` when its move waits for one that allows it). Every other active
+    member receives it on the group's event stream; the
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
@@ -397,8 +458,9 @@ async def asyncio(
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` when the group has concluded or the session is closed, the id was used
-    elsewhere by this sender, or the task cannot take this move; `422` for a message that
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
+    message the codes of the session route: `task-exists`, `wrong-task-role`,
+    `illegal-task-move`, `task-busy`); `422` for a message that
     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 

@@ -165,6 +165,60 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_201
 
+    if response.status_code == 202:
+        def _parse_response_202(data: object) -> Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_0 = Message.from_dict(data)
+
+
+
+                return response_202_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_1 = TaskCommand.from_dict(data)
+
+
+
+                return response_202_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_2 = TaskResult.from_dict(data)
+
+
+
+                return response_202_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_202_type_3 = TaskStatusUpdate.from_dict(data)
+
+
+
+                return response_202_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_202_type_4 = ProductChunk.from_dict(data)
+
+
+
+            return response_202_type_4
+
+        response_202 = _parse_response_202(response.json())
+
+        return response_202
+
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
 
@@ -248,18 +302,28 @@ def sync_detailed(
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time. A task message moves its
-    task as the AIP state table allows: a `start` command creates the task, naming its
-    partner in `partnerId` (or mentioning exactly one agent).
+    sender again is `200` with the message stored the first time.
+
+    A task message moves its task as the AIP state table allows. The task's messages are
+    folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+    leader's and the partner's records (or a leader's alone) give the same task: a `start`
+    command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+    agent); so does the partner's first report of a task not seen yet (led by the session's
+    leader). A move the task's state does not allow yet is stored and answered `202`: it
+    goes in once a move that allows it arrives. Recording a move the task already made (the
+    other side's record of it) is a `201` that changes nothing.
 
     **Who**: a participant of the session, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-    takes no part in; `409` when the session is closed, the id was used elsewhere by this
-    sender, or the task cannot take this move (only its leader commands it, only its partner
-    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    takes no part in; `409` with the problem's `type` ending in `session-closed`,
+    `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+    or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+    it, only its partner reports), `illegal-task-move` (a move no state the task can still
+    reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+    message: send it again); `422` for a message that does not fit (another `sessionId`, a
+    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
 
     Args:
         session_id (str):
@@ -298,18 +362,28 @@ def sync(
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time. A task message moves its
-    task as the AIP state table allows: a `start` command creates the task, naming its
-    partner in `partnerId` (or mentioning exactly one agent).
+    sender again is `200` with the message stored the first time.
+
+    A task message moves its task as the AIP state table allows. The task's messages are
+    folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+    leader's and the partner's records (or a leader's alone) give the same task: a `start`
+    command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+    agent); so does the partner's first report of a task not seen yet (led by the session's
+    leader). A move the task's state does not allow yet is stored and answered `202`: it
+    goes in once a move that allows it arrives. Recording a move the task already made (the
+    other side's record of it) is a `201` that changes nothing.
 
     **Who**: a participant of the session, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-    takes no part in; `409` when the session is closed, the id was used elsewhere by this
-    sender, or the task cannot take this move (only its leader commands it, only its partner
-    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    takes no part in; `409` with the problem's `type` ending in `session-closed`,
+    `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+    or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+    it, only its partner reports), `illegal-task-move` (a move no state the task can still
+    reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+    message: send it again); `422` for a message that does not fit (another `sessionId`, a
+    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
 
     Args:
         session_id (str):
@@ -343,18 +417,28 @@ async def asyncio_detailed(
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time. A task message moves its
-    task as the AIP state table allows: a `start` command creates the task, naming its
-    partner in `partnerId` (or mentioning exactly one agent).
+    sender again is `200` with the message stored the first time.
+
+    A task message moves its task as the AIP state table allows. The task's messages are
+    folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+    leader's and the partner's records (or a leader's alone) give the same task: a `start`
+    command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+    agent); so does the partner's first report of a task not seen yet (led by the session's
+    leader). A move the task's state does not allow yet is stored and answered `202`: it
+    goes in once a move that allows it arrives. Recording a move the task already made (the
+    other side's record of it) is a `201` that changes nothing.
 
     **Who**: a participant of the session, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-    takes no part in; `409` when the session is closed, the id was used elsewhere by this
-    sender, or the task cannot take this move (only its leader commands it, only its partner
-    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    takes no part in; `409` with the problem's `type` ending in `session-closed`,
+    `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+    or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+    it, only its partner reports), `illegal-task-move` (a move no state the task can still
+    reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+    message: send it again); `422` for a message that does not fit (another `sessionId`, a
+    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
 
     Args:
         session_id (str):
@@ -393,18 +477,28 @@ async def asyncio(
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time. A task message moves its
-    task as the AIP state table allows: a `start` command creates the task, naming its
-    partner in `partnerId` (or mentioning exactly one agent).
+    sender again is `200` with the message stored the first time.
+
+    A task message moves its task as the AIP state table allows. The task's messages are
+    folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
+    leader's and the partner's records (or a leader's alone) give the same task: a `start`
+    command creates the task, naming its partner in `partnerId` (or mentioning exactly one
+    agent); so does the partner's first report of a task not seen yet (led by the session's
+    leader). A move the task's state does not allow yet is stored and answered `202`: it
+    goes in once a move that allows it arrives. Recording a move the task already made (the
+    other side's record of it) is a `201` that changes nothing.
 
     **Who**: a participant of the session, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller; `404` for a session the caller
-    takes no part in; `409` when the session is closed, the id was used elsewhere by this
-    sender, or the task cannot take this move (only its leader commands it, only its partner
-    reports); `422` for a message that does not fit (another `sessionId`, a `groupId`, a
-    start without a partner); `429` (with `Retry-After`) for an agent posting faster than
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    takes no part in; `409` with the problem's `type` ending in `session-closed`,
+    `message-id-reused` (this sender used the id elsewhere), `task-exists` (another leader's
+    or partner's task has that id here), `wrong-task-role` (only the task's leader commands
+    it, only its partner reports), `illegal-task-move` (a move no state the task can still
+    reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
+    message: send it again); `422` for a message that does not fit (another `sessionId`, a
+    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
+    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
 
     Args:
         session_id (str):

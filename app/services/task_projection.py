@@ -1,0 +1,243 @@
+"""The task projection as a pure fold: the same task messages give the same task, whatever
+order they arrive in.
+
+A task is recorded from two sides (its leader's commands, its partner's reports), by two
+processes that reach the hub independently, and by peers that may record nothing at all. So
+the hub does not insist on arrival order: it folds a task's messages in the order they were
+sent (``sentAt``, then sender and id), and a move that the AIP state table does not allow yet
+waits (``NOT_YET``) until a move that makes it legal has been applied, then goes in. A record
+of the move the task already made (both sides recording one move) is the ``SAME`` move, a
+no-op. A move that no state the task can still reach allows (the task is final, or has gone
+past it) is ``NEVER``: refused, not stored.
+
+In the usual case a message sorts after everything applied and nothing waits: ``step`` applies
+it alone. Otherwise the task is folded again from all its messages (a few per task).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import Any
+
+from agenthub.protocol.messages import (
+    Message,
+    ProductChunk,
+    TaskCommand,
+    TaskCommandType,
+    TaskResult,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdate,
+)
+from agenthub.protocol.tasks import (
+    LEADER_MOVES,
+    PARTNER_MOVES,
+    is_final,
+    leader_command_target,
+    partner_may_report,
+)
+
+AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
+
+# the state a leader command leads to from wherever it is allowed: its repeat is the same move
+_COMMAND_STATE = {
+    TaskCommandType.COMPLETE: TaskState.COMPLETED,
+    TaskCommandType.CANCEL: TaskState.CANCELED,
+}
+
+
+def _reachable() -> dict[TaskState | None, frozenset[TaskState]]:
+    """The states a task can still come to from each state, in one move or more."""
+    nexts: dict[TaskState | None, set[TaskState]] = {}
+    for origin, targets in PARTNER_MOVES.items():
+        nexts.setdefault(origin, set()).update(targets)
+    for (origin, _), target in LEADER_MOVES.items():
+        nexts.setdefault(origin, set()).add(target)
+    reach: dict[TaskState | None, frozenset[TaskState]] = {}
+    for origin in [None, *TaskState]:
+        seen: set[TaskState] = set()
+        todo = list(nexts.get(origin, ()))
+        while todo:
+            state = todo.pop()
+            if state not in seen:
+                seen.add(state)
+                todo.extend(nexts.get(state, ()))
+        reach[origin] = frozenset(seen)
+    return reach
+
+
+REACHABLE = _reachable()
+
+
+def partner_may_record(current: TaskState | None, new: TaskState) -> bool:
+    """What a partner may report: its own moves (the AIP table), and its answer to a leader
+    command, the state the command leads to (AIP partners answer ``complete`` with a
+    ``completed`` result). A leader that records nothing (an acps-sdk client) still leaves
+    the task where its partner says."""
+    if partner_may_report(current, new):
+        return True
+    return current is not None and any(
+        target == new for (origin, _), target in LEADER_MOVES.items() if origin == current
+    )
+
+
+def could_apply_later(current: TaskState | None, message: AnyTaskMessage) -> bool:
+    """Whether some state the task can still reach would let ``message`` in."""
+    if isinstance(message, TaskCommand):
+        return any(leader_command_target(s, message.command) for s in REACHABLE[current])
+    if isinstance(message, ProductChunk):
+        return any(not is_final(s) for s in REACHABLE[current])
+    if isinstance(message, TaskResult | TaskStatusUpdate):
+        return any(partner_may_record(s, message.status.state) for s in REACHABLE[current])
+    return False
+
+
+class Outcome(enum.Enum):
+    APPLIED = "applied"  # moved the task (or carried no move: start, get, plain talk)
+    SAME = "same"  # the move the task already made, recorded again (by the other side)
+    NOT_YET = "not-yet"  # not allowed from the task's state now; applied once it is
+    NEVER = "never"  # cannot apply: the task is final, or the sender has no part in it
+
+
+@dataclass
+class TaskFacts:
+    """What the messages of one task add up to."""
+
+    leader_id: str
+    partner_id: str
+    state: TaskState | None = None
+    status: dict[str, Any] | None = None
+    status_history: list[dict[str, Any]] = field(default_factory=list)
+    products: list[dict[str, Any]] = field(default_factory=list)
+    why: str = ""  # why the last message stepped was not applied
+
+
+def sort_key(message: AnyTaskMessage) -> str:
+    """The order the fold takes messages in: when sent, then by whom, then which."""
+    sent = message.sent_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return f"{sent}|{message.sender_id}|{message.id}"
+
+
+def _merge_products(
+    current: list[dict[str, Any]], new: list[dict[str, Any]], *, append: bool = False
+) -> list[dict[str, Any]]:
+    by_id = {p["id"]: p for p in current}
+    for product in new:
+        old = by_id.get(product["id"])
+        if append and old is not None:
+            merged = {**old, **product, "dataItems": old["dataItems"] + product["dataItems"]}
+            by_id[product["id"]] = merged
+        else:
+            by_id[product["id"]] = product
+    return list(by_id.values())
+
+
+def _set_status(facts: TaskFacts, status: TaskStatus) -> None:
+    wire = status.to_wire()
+    facts.state = status.state
+    facts.status = wire
+    facts.status_history = [*facts.status_history, wire]
+
+
+def _not_now(facts: TaskFacts, message: AnyTaskMessage, why: str) -> Outcome:
+    facts.why = why
+    return Outcome.NOT_YET if could_apply_later(facts.state, message) else Outcome.NEVER
+
+
+def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
+    """Apply one message to ``facts`` if the state table allows it now."""
+    current = facts.state
+    if isinstance(message, TaskCommand):
+        if message.sender_id != facts.leader_id:
+            facts.why = "Only the task's leader sends it commands."
+            return Outcome.NEVER
+        command = message.command
+        if command in (TaskCommandType.START, TaskCommandType.GET, TaskCommandType.RE_STREAM):
+            return Outcome.APPLIED
+        target = leader_command_target(current, command)
+        if target is not None:
+            _set_status(
+                facts,
+                TaskStatus(
+                    state=target, state_changed_at=message.sent_at, data_items=message.data_items
+                ),
+            )
+            return Outcome.APPLIED
+        if current is not None and _COMMAND_STATE.get(command) == current:
+            return Outcome.SAME
+        return _not_now(
+            facts,
+            message,
+            f"'{command.value}' is not allowed while the task is "
+            f"{current.value if current else 'not yet accepted'}.",
+        )
+    if isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
+        if message.sender_id != facts.partner_id:
+            facts.why = "Only the task's partner reports its status and products."
+            return Outcome.NEVER
+        if isinstance(message, ProductChunk):
+            if current is None or is_final(current):
+                return _not_now(facts, message, "Products can be added only to a live task.")
+            facts.products = _merge_products(
+                facts.products, [message.product.to_wire()], append=message.append
+            )
+            return Outcome.APPLIED
+        new = message.status.state
+        if facts.status is not None and message.status.to_wire() == facts.status:
+            return Outcome.SAME
+        if partner_may_record(current, new):
+            _set_status(facts, message.status)
+            if isinstance(message, TaskResult) and message.products:
+                facts.products = _merge_products(
+                    facts.products, [p.to_wire() for p in message.products]
+                )
+            return Outcome.APPLIED
+        if current is not None and is_final(current) and new == current:
+            return Outcome.SAME
+        return _not_now(
+            facts,
+            message,
+            f"The partner may not move the task from "
+            f"{current.value if current else 'its start'} to {new.value}.",
+        )
+    return Outcome.APPLIED  # plain talk about the task moves nothing
+
+
+def fold(
+    leader_id: str, partner_id: str, messages: list[AnyTaskMessage]
+) -> tuple[TaskFacts, dict[tuple[str, str], Outcome]]:
+    """The task ``messages`` add up to, and each message's outcome by (sender, id)."""
+    facts = TaskFacts(leader_id, partner_id)
+    outcomes: dict[tuple[str, str], Outcome] = {}
+    waiting: list[AnyTaskMessage] = []
+    for message in sorted(messages, key=sort_key):
+        outcome = step(facts, message)
+        outcomes[(message.sender_id, message.id)] = outcome
+        if outcome is Outcome.NOT_YET:
+            waiting.append(message)
+        elif outcome is Outcome.APPLIED and waiting:
+            _retry(facts, waiting, outcomes)
+    for message in waiting:  # what the task can no longer come to take, it never will
+        if not could_apply_later(facts.state, message):
+            outcomes[(message.sender_id, message.id)] = Outcome.NEVER
+    return facts, outcomes
+
+
+def _retry(
+    facts: TaskFacts, waiting: list[AnyTaskMessage], outcomes: dict[tuple[str, str], Outcome]
+) -> None:
+    """Apply waiting messages, in order, for as long as one of them goes in."""
+    progress = True
+    while progress and waiting:
+        progress = False
+        for message in list(waiting):
+            outcome = step(facts, message)
+            if outcome is Outcome.NOT_YET:
+                continue
+            outcomes[(message.sender_id, message.id)] = outcome
+            waiting.remove(message)
+            if outcome is Outcome.APPLIED:
+                progress = True
+                break

@@ -1,0 +1,108 @@
+"""The task projection is a fold over the task's messages: the same task whatever order its
+records arrive in (two recorders, two processes, and peers that record nothing)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from agenthub.protocol.messages import parse_message
+from app.services.task_projection import AnyTaskMessage, Outcome, fold
+
+T0 = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def at(second: float) -> str:
+    return (T0 + timedelta(seconds=second)).isoformat().replace("+00:00", "Z")
+
+
+def leader(n: int, command: str, **extra: Any) -> AnyTaskMessage:
+    body = {
+        "type": "task-command",
+        "id": f"l{n}",
+        "sentAt": at(n),
+        "senderRole": "leader",
+        "senderId": "L",
+        "sessionId": "s",
+        "taskId": "t",
+        "command": command,
+        **extra,
+    }
+    return parse_message(body)
+
+
+def partner(n: int, state: str) -> AnyTaskMessage:
+    body = {
+        "type": "task-result",
+        "id": f"p{n}",
+        "sentAt": at(n),
+        "senderRole": "partner",
+        "senderId": "P",
+        "sessionId": "s",
+        "taskId": "t",
+        "status": {"state": state, "stateChangedAt": at(n)},
+    }
+    return parse_message(body)
+
+
+ECHO = [
+    leader(0, "start", partnerId="P"),
+    partner(1, "accepted"),
+    partner(2, "working"),
+    partner(3, "awaiting-completion"),
+    leader(4, "complete"),
+]
+
+
+def summary(messages: list[AnyTaskMessage]) -> tuple[Any, ...]:
+    facts, outcomes = fold("L", "P", messages)
+    return (
+        facts.state,
+        [s["state"] for s in facts.status_history],
+        sorted((k, o.value) for k, o in outcomes.items()),
+    )
+
+
+def test_every_arrival_order_gives_the_same_task() -> None:
+    expected = summary(ECHO)
+    assert expected[1] == ["accepted", "working", "awaiting-completion", "completed"]
+    assert all(o == "applied" for _, o in expected[2])
+    for order in itertools.permutations(ECHO):
+        assert summary(list(order)) == expected
+
+
+def test_a_leader_clock_behind_the_partners_still_converges() -> None:
+    # the leader's complete says it was sent before the partner asked for completion
+    skewed = [*ECHO[:4], leader(2, "complete")]
+    facts, outcomes = fold("L", "P", skewed)
+    assert facts.state.value == "completed"  # type: ignore[union-attr]
+    assert all(o is Outcome.APPLIED for o in outcomes.values())
+
+
+def test_what_cannot_apply_any_more_is_never_and_a_repeat_is_the_same_move() -> None:
+    messages = [*ECHO, leader(5, "cancel"), partner(6, "working"), leader(7, "complete")]
+    _, outcomes = fold("L", "P", messages)
+    assert outcomes[("L", "l5")] is Outcome.NEVER
+    assert outcomes[("P", "p6")] is Outcome.NEVER
+    assert outcomes[("L", "l7")] is Outcome.SAME
+
+
+def test_a_hundred_shuffles_of_a_long_task_agree() -> None:
+    messages = [leader(0, "start", partnerId="P"), partner(1, "accepted"), partner(2, "working")]
+    n = 3
+    for _ in range(5):  # ask, answer, ask again
+        messages += [
+            partner(n, "awaiting-input"),
+            leader(n + 1, "continue"),
+            partner(n + 2, "working"),
+        ]
+        n += 3
+    messages += [partner(n, "awaiting-completion"), leader(n + 1, "complete")]
+    expected = summary(messages)
+    assert expected[0].value == "completed"
+    rng = random.Random(7)
+    for _ in range(100):
+        rng.shuffle(messages)
+        assert summary(messages) == expected
