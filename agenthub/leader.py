@@ -179,6 +179,12 @@ class Leader:
 
     async def call(self, partner_id: str, method: str, params: dict[str, Any]) -> Any:
         """One JSON-RPC call to the partner; the checked ``result``."""
+        return (await self._call(partner_id, method, params))[0]
+
+    async def _call(
+        self, partner_id: str, method: str, params: dict[str, Any]
+    ) -> tuple[Any, httpx.Response, str]:
+        """The checked ``result``, the answer itself and the call's nonce."""
         url = await self._endpoint(partner_id)
         body, headers, nonce = self._prepare(partner_id, url, method, params)
         response = await self.http.post(url, content=body, headers=headers)
@@ -190,7 +196,7 @@ class Leader:
         await self._check(
             partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content
         )
-        return self._result(orjson.loads(response.content))
+        return self._result(orjson.loads(response.content)), response, nonce
 
     @staticmethod
     def _result(answer: Any) -> Any:
@@ -210,9 +216,21 @@ class Leader:
     ) -> dict[str, Any]:
         """Record the command at the hub, send it by ``rpc``, return the TaskResult."""
         await self._record(command, record)
-        result = await self.call(partner_id, "rpc", {"command": command.to_wire()})
+        result, answer, nonce = await self._call(partner_id, "rpc", {"command": command.to_wire()})
         if not isinstance(result, dict):
             raise CallFailed("The rpc result is not a TaskResult.")
+        signature = answer.headers.get(SIGNATURE_HEADER)
+        if record and signature is None and self.recorder is not None and command.session_id:
+            # a partner that signs nothing (not a kit agent) records nothing at the hub: its
+            # leader records its answer for it, marked unverified
+            self.recorder.relay(
+                command.session_id,
+                command.task_id or result.get("taskId"),
+                partner_id=partner_id,
+                answer=answer.content,
+                signature=None,
+                nonce=nonce,
+            )
         return result
 
     async def stream(

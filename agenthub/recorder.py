@@ -35,6 +35,7 @@ RETRYABLE_PROBLEMS = frozenset({"task-busy"})
 
 
 _Key = tuple[str, Any]  # (session id, task id or None)
+_Item = tuple[str, Mapping[str, Any]]  # (the session route it goes to, its body)
 
 
 @dataclass
@@ -70,17 +71,39 @@ class HubRecorder:
         self.recorded = 0
         # one ordered queue per task (and one for a session's task-less messages): a task's
         # records reach the hub in order, while different tasks' records travel side by side
-        self._queues: dict[_Key, deque[Mapping[str, Any]]] = {}
+        self._queues: dict[_Key, deque[_Item]] = {}
         self._workers: dict[_Key, asyncio.Task[None]] = {}
         self._settled = asyncio.Event()
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
-        key = (session_id, message.get("taskId"))
-        self._queues.setdefault(key, deque()).append(message)
+        self._queue((session_id, message.get("taskId")), ("messages", message))
+
+    def relay(
+        self,
+        session_id: str,
+        task_id: str | None,
+        *,
+        partner_id: str,
+        answer: bytes,
+        signature: str | None,
+        nonce: str | None,
+    ) -> None:
+        """Queue a partner's answer for its task's record (``POST …/answers``): for a partner
+        that does not record at the hub itself."""
+        body = {
+            "partnerId": partner_id,
+            "answer": answer.decode("utf-8", "replace"),
+            "signature": signature,
+            "nonce": nonce,
+        }
+        self._queue((session_id, task_id), ("answers", body))
+
+    def _queue(self, key: _Key, item: _Item) -> None:
+        self._queues.setdefault(key, deque()).append(item)
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(
-                self._run(key), name=f"agenthub-recorder-{session_id}"
+                self._run(key), name=f"agenthub-recorder-{key[0]}"
             )
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
@@ -133,10 +156,11 @@ class HubRecorder:
             if not queue:  # else cancelled with records left: they stay counted
                 del self._queues[key]
 
-    async def _deliver(self, session_id: str, message: Mapping[str, Any]) -> None:
+    async def _deliver(self, session_id: str, item: _Item) -> None:
+        route, message = item
         deadline = time.monotonic() + self.retry_deadline
         backoff = FIRST_BACKOFF_SECONDS
-        path = f"/v1/sessions/{segment(session_id)}/messages"
+        path = f"/v1/sessions/{segment(session_id)}/{route}"
         while True:
             status: int | None = None
             detail = ""

@@ -69,6 +69,13 @@ class MessageBase(CompactWireModel):
     # set by the hub when it records the message; ignored when an agent sends them
     seq: int | None = Field(default=None, description="per-group order (hub-assigned)")
     received_at: datetime | None = Field(default=None, description="when the hub recorded it")
+    relayed_by: Identifier | None = Field(
+        default=None, description="who recorded this answer for its sender (hub-assigned)"
+    )
+    verified: bool | None = Field(
+        default=None,
+        description="a relayed answer: whether it carried its sender's signature (hub-assigned)",
+    )
 
 
 class Message(MessageBase):

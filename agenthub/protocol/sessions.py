@@ -89,3 +89,20 @@ class TaskView(WireModel):
 class TaskPage(WireModel):
     items: list[TaskView]
     next_cursor: str | None = None
+
+
+class RelayedAnswer(WireModel):
+    """A partner's answer to one of the caller's calls, for the hub's record of its task."""
+
+    partner_id: Identifier
+    answer: str = Field(
+        max_length=4 << 20,
+        description="the answer's HTTP body exactly as received: a JSON-RPC response "
+        "whose result is a TaskResult",
+    )
+    signature: str | None = Field(
+        default=None, max_length=8192, description="the answer's X-Agent-Signature, if any"
+    )
+    nonce: str | None = Field(
+        default=None, max_length=200, description="the nonce of the call it answered"
+    )

@@ -24,7 +24,7 @@ from app.services.messages import (
 )
 from app.services.tasks import AnyTaskMessage, Outcome, TaskMove, apply_task_message
 
-_HUB_FIELDS = ("seq", "received_at")
+_HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
 
 
 def _check(message: AnyTaskMessage, caller: Agent, group: Group) -> None:

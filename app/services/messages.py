@@ -48,7 +48,7 @@ from app.services.tasks import (
 )
 
 MAX_MOVE_ATTEMPTS = 5
-_HUB_FIELDS = ("seq", "received_at")
+_HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
 
 
 async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
@@ -145,11 +145,16 @@ async def insert_message(
     task_id: str | None,
     group_id: str | None = None,
     seq: int | None = None,
+    sender_id: str | None = None,
 ) -> dict[str, Any]:
-    """One Core INSERT of the message as stored; returns its stored body."""
+    """One Core INSERT of the message as stored; returns its stored body. ``sender_id``:
+    whose record the row is, when not the message's sender (a relayed answer's leader)."""
     at = Placement(session_id, utcnow(), task_id, group_id, seq)
     body = stored_body(message, at)
-    await db.exec(insert(StoredMessage).values(**stored_row(message, body, at)))
+    row = stored_row(message, body, at)
+    if sender_id is not None:
+        row["sender_id"] = sender_id
+    await db.exec(insert(StoredMessage).values(**row))
     return body
 
 
@@ -178,6 +183,8 @@ async def store_with_retries(
     message: AnyTaskMessage,
     attempt: Callable[[], Awaitable[tuple[dict[str, Any], Outcome]]],
     replayed: Callable[[StoredMessage], dict[str, Any]],
+    *,
+    sender_id: str | None = None,
 ) -> tuple[dict[str, Any], int]:
     """Run ``attempt`` and commit; retry when the task moved under us; a duplicate id replays.
 
@@ -197,7 +204,7 @@ async def store_with_retries(
             await db.rollback()
         except IntegrityError:
             await db.rollback()
-            existing = await find_message(db, message.sender_id, message.id)
+            existing = await find_message(db, sender_id or message.sender_id, message.id)
             if existing is None:  # its task was created at the same time (by the other side)
                 continue
             return replayed(existing), 200

@@ -185,8 +185,11 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
             )
             return Outcome.APPLIED
         new = message.status.state
-        if facts.status is not None and message.status.to_wire() == facts.status:
-            return Outcome.SAME
+        if message.status.to_wire() in facts.status_history:
+            return Outcome.SAME  # recorded already (by itself, or in a later result's history)
+        if isinstance(message, TaskResult):
+            _catch_up(facts, message)
+            current = facts.state
         if partner_may_record(current, new):
             _set_status(facts, message.status)
             if isinstance(message, TaskResult) and message.products:
@@ -203,6 +206,19 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
             f"{current.value if current else 'its start'} to {new.value}.",
         )
     return Outcome.APPLIED  # plain talk about the task moves nothing
+
+
+def _catch_up(facts: TaskFacts, result: TaskResult) -> None:
+    """Apply the moves a result's ``statusHistory`` shows and the task has not seen: a
+    partner that records nothing (its leader relays its answers) reports a task's whole path
+    in one answer."""
+    last = result.status.to_wire()
+    for status in result.status_history or []:
+        wire = status.to_wire()
+        if wire == last or wire in facts.status_history:
+            continue
+        if partner_may_record(facts.state, status.state):
+            _set_status(facts, status)
 
 
 def fold(

@@ -64,6 +64,7 @@ class TaskMove:
     task_id: str | None
     outcome: Outcome = Outcome.APPLIED
     partner_id: str | None = None  # the task's partner, once the task exists
+    leader_id: str | None = None  # and its leader
     final: bool = False
 
 
@@ -210,7 +211,9 @@ async def apply_task_message(
                     "dependencies": list(message.dependencies or []),
                 },
             )
-        return TaskMove(task_id, Outcome.SAME, task.partner_id, is_final(_state(task)))
+        return TaskMove(
+            task_id, Outcome.SAME, task.partner_id, task.leader_id, is_final(_state(task))
+        )
     _check_role(task, message)
     key = sort_key(message)
     if task.pending or (task.last_key is not None and key < task.last_key):
@@ -224,7 +227,7 @@ async def apply_task_message(
     if outcome is Outcome.NOT_YET:
         values["pending"] = task.pending + 1
     await _save(db, task, values)
-    return TaskMove(task_id, outcome, task.partner_id, is_final(facts.state))
+    return TaskMove(task_id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 
 
 def _state(task: Task) -> TaskState | None:
@@ -254,7 +257,7 @@ async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> Task
     values["last_key"] = max(sort_key(m) for m in messages)
     values["pending"] = sum(1 for o in outcomes.values() if o is Outcome.NOT_YET)
     await _save(db, task, values)
-    return TaskMove(task.id, outcome, task.partner_id, is_final(facts.state))
+    return TaskMove(task.id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 
 
 def _values(facts: TaskFacts) -> dict[str, Any]:

@@ -90,6 +90,8 @@ def _acps_partner() -> FastAPI:
 async def test_kit_leader_drives_an_acps_partner(
     live_hub: LiveHub, make_live_agent: MakeLiveAgent
 ) -> None:
+    """An acps-sdk partner records nothing at the hub: the kit leader records its answers for
+    it (unverified), so the hub's task goes all the way, as the partner says."""
     leader_agent = await make_live_agent("kit-leader")
     server = await LiveServer(_acps_partner(), lifespan="off").start()
     acps_url = f"{server.url}/aip"
@@ -99,11 +101,11 @@ async def test_kit_leader_drives_an_acps_partner(
             {"name": "acps-partner", "endpointUrl": acps_url}, registration_token=REGISTRATION_TOKEN
         )
     try:
-        # acps-sdk servers cannot sign their answers: checking is switched off, explicitly
+        # acps-sdk servers cannot sign their answers: checking them waits for mutual TLS
         leader = Leader(
             leader_agent.hub,
             directory=PeerDirectory(leader_agent.hub),
-            recorder=None,
+            recorder=leader_agent.recorder,
             verify_answers=False,
         )
         session = await leader.open_session([card.id])
@@ -111,16 +113,31 @@ async def test_kit_leader_drives_an_acps_partner(
         def command(name: str, **extra: Any) -> Any:
             return leader.command(name, session_id=session.id, task_id="t-kit", **extra)
 
-        result = await leader.send(
-            card.id, command("start", text="hi", partner_id=card.id), record=False
-        )
+        result = await leader.send(card.id, command("start", text="hi", partner_id=card.id))
         assert result["status"]["state"] == "awaiting-completion"
         assert result["products"][0]["dataItems"][0]["text"] == "acps says: hi"
-        got = await leader.send(card.id, command("get"), record=False)
+        got = await leader.send(card.id, command("get"))
         assert got["taskId"] == "t-kit"
-        done = await leader.send(card.id, command("complete"), record=False)
+        done = await leader.send(card.id, command("complete"))
         assert done["status"]["state"] == "completed"
         assert datetime.fromisoformat(done["status"]["stateChangedAt"]) <= datetime.now(UTC)
         await leader.http.aclose()
     finally:
         await server.stop()
+    assert await leader_agent.recorder.flush(10)
+    assert not leader_agent.recorder.failures
+    task = (await leader_agent.hub.request("GET", "/v1/tasks/t-kit")).json()
+    assert (task["leaderId"], task["partnerId"], task["state"]) == (
+        leader_agent.agent_id,
+        card.id,
+        "completed",
+    )
+    assert [s["state"] for s in task["statusHistory"]][-2:] == ["awaiting-completion", "completed"]
+    assert task["products"][0]["dataItems"][0]["text"] == "acps says: hi"
+    history = (await leader_agent.hub.request("GET", f"/v1/sessions/{session.id}/messages")).json()
+    relayed = [m for m in history["items"] if m.get("relayedBy")]
+    assert relayed and all(
+        m["relayedBy"] == leader_agent.agent_id and m["verified"] is False for m in relayed
+    )
+    assert all(m["senderId"] == card.id for m in relayed)  # not acps-sdk's "server"
+    assert await live_hub.answered(409) == 0

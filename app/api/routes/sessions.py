@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from agenthub.protocol.messages import AnyMessage
 from agenthub.protocol.sessions import (
     MessagePage,
+    RelayedAnswer,
     SessionCreate,
     SessionPage,
     SessionUpdate,
@@ -19,6 +20,7 @@ from app.api.params import Cursor, Limit, SessionIdPath
 from app.api.routing import hub_router
 from app.deps import AdmissionDep, CurrentAgent, SessionDep
 from app.errors import problem_responses
+from app.services import answers as answer_service
 from app.services import messages as message_service
 from app.services import sessions as service
 
@@ -176,6 +178,50 @@ async def post_session_message(
         db, caller=caller, session_id=session_id, message=message
     )
     return JSONResponse(body, status_code=status_code)
+
+
+@router.post(
+    "/{sessionId}/answers",
+    status_code=status.HTTP_201_CREATED,
+    response_model=AnyMessage,
+    responses={
+        200: {"description": "This answer was recorded before: the stored record"},
+        202: {"description": "Recorded; its task move waits for one that allows it"},
+        **problem_responses(400, 401, 404, 409, 413, 422, 429),
+    },
+)
+async def post_session_answer(
+    session_id: SessionIdPath,
+    body: RelayedAnswer,
+    caller: CurrentAgent,
+    db: SessionDep,
+    admission: AdmissionDep,
+) -> JSONResponse:
+    """Record a partner's answer to one of the caller's calls, for a partner that does not
+    record at the hub itself (an acps-sdk server): `answer` is the answer's HTTP body exactly
+    as received (a JSON-RPC response whose `result` is a TaskResult), `signature` its
+    `X-Agent-Signature` and `nonce` the call's nonce, when it had them.
+
+    A signature that verifies with the partner's registered key (for this caller, over these
+    bytes) makes the record the partner's own, stored under its id (`verified: true`).
+    Without one the record is the caller's report of the partner's state
+    (`verified: false`, its id prefixed `relayed:`). Either way it moves the task as the
+    partner's report would; the stored body says who relayed it (`relayedBy`). Statuses as
+    for `POST …/messages`: `201`, `202` when the move waits, `200` for an answer recorded
+    before.
+
+    **Who**: the leader of the answer's task (a participant of the session), for a partner
+    that takes part in it.
+
+    **Errors**: `404` for a session the caller takes no part in; `409` as for messages
+    (`session-closed`, `illegal-task-move`, …); `422` for an answer that is no TaskResult,
+    is for another session, or a task the caller does not lead with that partner.
+    """
+    admission.post(caller.id)
+    stored, status_code = await answer_service.record_answer(
+        db, caller=caller, session_id=session_id, body=body
+    )
+    return JSONResponse(stored, status_code=status_code)
 
 
 @router.get("/{sessionId}/messages", responses=problem_responses(400, 401, 404, 422))

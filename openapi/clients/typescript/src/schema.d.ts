@@ -861,6 +861,44 @@ export interface paths {
         patch: operations["update_session"];
         trace?: never;
     };
+    "/v1/sessions/{sessionId}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Session Answer
+         * @description Record a partner's answer to one of the caller's calls, for a partner that does not
+         *     record at the hub itself (an acps-sdk server): `answer` is the answer's HTTP body exactly
+         *     as received (a JSON-RPC response whose `result` is a TaskResult), `signature` its
+         *     `X-Agent-Signature` and `nonce` the call's nonce, when it had them.
+         *
+         *     A signature that verifies with the partner's registered key (for this caller, over these
+         *     bytes) makes the record the partner's own, stored under its id (`verified: true`).
+         *     Without one the record is the caller's report of the partner's state
+         *     (`verified: false`, its id prefixed `relayed:`). Either way it moves the task as the
+         *     partner's report would; the stored body says who relayed it (`relayedBy`). Statuses as
+         *     for `POST …/messages`: `201`, `202` when the move waits, `200` for an answer recorded
+         *     before.
+         *
+         *     **Who**: the leader of the answer's task (a participant of the session), for a partner
+         *     that takes part in it.
+         *
+         *     **Errors**: `404` for a session the caller takes no part in; `409` as for messages
+         *     (`session-closed`, `illegal-task-move`, …); `422` for an answer that is no TaskResult,
+         *     is for another session, or a task the caller does not lead with that partner.
+         */
+        post: operations["post_session_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}/messages": {
         parameters: {
             query?: never;
@@ -1291,6 +1329,11 @@ export interface components {
              * @description when the hub recorded it
              */
             receivedAt?: string | null;
+            /**
+             * Relayedby
+             * @description who recorded this answer for its sender (hub-assigned)
+             */
+            relayedBy?: string | null;
             /** Senderid */
             senderId: string;
             /**
@@ -1317,6 +1360,11 @@ export interface components {
              * @enum {string}
              */
             type: "message";
+            /**
+             * Verified
+             * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
+             */
+            verified?: boolean | null;
         };
         /** MessagePage */
         MessagePage: {
@@ -1382,6 +1430,11 @@ export interface components {
              * @description when the hub recorded it
              */
             receivedAt?: string | null;
+            /**
+             * Relayedby
+             * @description who recorded this answer for its sender (hub-assigned)
+             */
+            relayedBy?: string | null;
             /** Senderid */
             senderId: string;
             /**
@@ -1408,6 +1461,11 @@ export interface components {
              * @enum {string}
              */
             type: "product-chunk";
+            /**
+             * Verified
+             * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
+             */
+            verified?: boolean | null;
         };
         /**
          * PublicJwk
@@ -1451,6 +1509,29 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             } | null;
+        };
+        /**
+         * RelayedAnswer
+         * @description A partner's answer to one of the caller's calls, for the hub's record of its task.
+         */
+        RelayedAnswer: {
+            /**
+             * Answer
+             * @description the answer's HTTP body exactly as received: a JSON-RPC response whose result is a TaskResult
+             */
+            answer: string;
+            /**
+             * Nonce
+             * @description the nonce of the call it answered
+             */
+            nonce?: string | null;
+            /** Partnerid */
+            partnerId: string;
+            /**
+             * Signature
+             * @description the answer's X-Agent-Signature, if any
+             */
+            signature?: string | null;
         };
         /** SessionCreate */
         SessionCreate: {
@@ -1601,6 +1682,11 @@ export interface components {
              * @description when the hub recorded it
              */
             receivedAt?: string | null;
+            /**
+             * Relayedby
+             * @description who recorded this answer for its sender (hub-assigned)
+             */
+            relayedBy?: string | null;
             /** Senderid */
             senderId: string;
             /**
@@ -1627,6 +1713,11 @@ export interface components {
              * @enum {string}
              */
             type: "task-command";
+            /**
+             * Verified
+             * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
+             */
+            verified?: boolean | null;
         };
         /**
          * TaskCommandType
@@ -1667,6 +1758,11 @@ export interface components {
              * @description when the hub recorded it
              */
             receivedAt?: string | null;
+            /**
+             * Relayedby
+             * @description who recorded this answer for its sender (hub-assigned)
+             */
+            relayedBy?: string | null;
             /** Senderid */
             senderId: string;
             /**
@@ -1696,6 +1792,11 @@ export interface components {
              * @enum {string}
              */
             type: "task-result";
+            /**
+             * Verified
+             * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
+             */
+            verified?: boolean | null;
         };
         /**
          * TaskState
@@ -1736,6 +1837,11 @@ export interface components {
              * @description when the hub recorded it
              */
             receivedAt?: string | null;
+            /**
+             * Relayedby
+             * @description who recorded this answer for its sender (hub-assigned)
+             */
+            relayedBy?: string | null;
             /** Senderid */
             senderId: string;
             /**
@@ -1763,6 +1869,11 @@ export interface components {
              * @enum {string}
              */
             type: "task-status-update";
+            /**
+             * Verified
+             * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
+             */
+            verified?: boolean | null;
         };
         /** TaskView */
         TaskView: {
@@ -4314,6 +4425,109 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_session_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayedAnswer"];
+            };
+        };
+        responses: {
+            /** @description This answer was recorded before: the stored record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"];
+                };
+            };
+            /** @description Recorded; its task move waits for one that allows it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,6 +48,7 @@ from .readyz_response_readyz import ReadyzResponseReadyz
 from .receiver_spec import ReceiverSpec
 from .receiver_spec_mode import ReceiverSpecMode
 from .receiver_spec_params_type_0 import ReceiverSpecParamsType0
+from .relayed_answer import RelayedAnswer
 from .session_create import SessionCreate
 from .session_page import SessionPage
 from .session_receiver import SessionReceiver
@@ -135,6 +136,7 @@ __all__ = (
     "ReceiverSpec",
     "ReceiverSpecMode",
     "ReceiverSpecParamsType0",
+    "RelayedAnswer",
     "SessionCreate",
     "SessionPage",
     "SessionReceiver",

@@ -44,10 +44,12 @@ class Message:
             last_chunk (bool | None | Unset):
             mentions (list[str] | Literal['all'] | None | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
+            relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             task_id (None | str | Unset):
             type_ (Literal['message'] | Unset):  Default: 'message'.
+            verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
     id: str
@@ -62,10 +64,12 @@ class Message:
     last_chunk: bool | None | Unset = UNSET
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
+    relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     task_id: None | str | Unset = UNSET
     type_: Literal['message'] | Unset = 'message'
+    verified: bool | None | Unset = UNSET
 
 
 
@@ -153,6 +157,12 @@ class Message:
         else:
             received_at = self.received_at
 
+        relayed_by: None | str | Unset
+        if isinstance(self.relayed_by, Unset):
+            relayed_by = UNSET
+        else:
+            relayed_by = self.relayed_by
+
         seq: int | None | Unset
         if isinstance(self.seq, Unset):
             seq = UNSET
@@ -172,6 +182,12 @@ class Message:
             task_id = self.task_id
 
         type_ = self.type_
+
+        verified: bool | None | Unset
+        if isinstance(self.verified, Unset):
+            verified = UNSET
+        else:
+            verified = self.verified
 
 
         field_dict: dict[str, Any] = {}
@@ -198,6 +214,8 @@ class Message:
             field_dict["mentions"] = mentions
         if received_at is not UNSET:
             field_dict["receivedAt"] = received_at
+        if relayed_by is not UNSET:
+            field_dict["relayedBy"] = relayed_by
         if seq is not UNSET:
             field_dict["seq"] = seq
         if session_id is not UNSET:
@@ -206,6 +224,8 @@ class Message:
             field_dict["taskId"] = task_id
         if type_ is not UNSET:
             field_dict["type"] = type_
+        if verified is not UNSET:
+            field_dict["verified"] = verified
 
         return field_dict
 
@@ -385,6 +405,16 @@ class Message:
         received_at = _parse_received_at(d.pop("receivedAt", UNSET))
 
 
+        def _parse_relayed_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        relayed_by = _parse_relayed_by(d.pop("relayedBy", UNSET))
+
+
         def _parse_seq(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -419,6 +449,16 @@ class Message:
         if type_ != 'message'and not isinstance(type_, Unset):
             raise ValueError(f"type must match const 'message', got '{type_}'")
 
+        def _parse_verified(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        verified = _parse_verified(d.pop("verified", UNSET))
+
+
         message = cls(
             id=id,
             sender_id=sender_id,
@@ -432,10 +472,12 @@ class Message:
             last_chunk=last_chunk,
             mentions=mentions,
             received_at=received_at,
+            relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
             task_id=task_id,
             type_=type_,
+            verified=verified,
         )
 
         return message

@@ -48,9 +48,11 @@ class ProductChunk:
             group_id (None | str | Unset):
             mentions (list[str] | Literal['all'] | None | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
+            relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             type_ (Literal['product-chunk'] | Unset):  Default: 'product-chunk'.
+            verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
     append: bool
@@ -68,9 +70,11 @@ class ProductChunk:
     group_id: None | str | Unset = UNSET
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
+    relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     type_: Literal['product-chunk'] | Unset = 'product-chunk'
+    verified: bool | None | Unset = UNSET
 
 
 
@@ -161,6 +165,12 @@ class ProductChunk:
         else:
             received_at = self.received_at
 
+        relayed_by: None | str | Unset
+        if isinstance(self.relayed_by, Unset):
+            relayed_by = UNSET
+        else:
+            relayed_by = self.relayed_by
+
         seq: int | None | Unset
         if isinstance(self.seq, Unset):
             seq = UNSET
@@ -174,6 +184,12 @@ class ProductChunk:
             session_id = self.session_id
 
         type_ = self.type_
+
+        verified: bool | None | Unset
+        if isinstance(self.verified, Unset):
+            verified = UNSET
+        else:
+            verified = self.verified
 
 
         field_dict: dict[str, Any] = {}
@@ -202,12 +218,16 @@ class ProductChunk:
             field_dict["mentions"] = mentions
         if received_at is not UNSET:
             field_dict["receivedAt"] = received_at
+        if relayed_by is not UNSET:
+            field_dict["relayedBy"] = relayed_by
         if seq is not UNSET:
             field_dict["seq"] = seq
         if session_id is not UNSET:
             field_dict["sessionId"] = session_id
         if type_ is not UNSET:
             field_dict["type"] = type_
+        if verified is not UNSET:
+            field_dict["verified"] = verified
 
         return field_dict
 
@@ -389,6 +409,16 @@ class ProductChunk:
         received_at = _parse_received_at(d.pop("receivedAt", UNSET))
 
 
+        def _parse_relayed_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        relayed_by = _parse_relayed_by(d.pop("relayedBy", UNSET))
+
+
         def _parse_seq(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -413,6 +443,16 @@ class ProductChunk:
         if type_ != 'product-chunk'and not isinstance(type_, Unset):
             raise ValueError(f"type must match const 'product-chunk', got '{type_}'")
 
+        def _parse_verified(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        verified = _parse_verified(d.pop("verified", UNSET))
+
+
         product_chunk = cls(
             append=append,
             id=id,
@@ -429,9 +469,11 @@ class ProductChunk:
             group_id=group_id,
             mentions=mentions,
             received_at=received_at,
+            relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
             type_=type_,
+            verified=verified,
         )
 
         return product_chunk

@@ -51,10 +51,12 @@ class TaskCommand:
             parent_task_id (None | str | Unset):
             partner_id (None | str | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
+            relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             task_id (None | str | Unset):
             type_ (Literal['task-command'] | Unset):  Default: 'task-command'.
+            verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
     command: TaskCommandType
@@ -74,10 +76,12 @@ class TaskCommand:
     parent_task_id: None | str | Unset = UNSET
     partner_id: None | str | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
+    relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     task_id: None | str | Unset = UNSET
     type_: Literal['task-command'] | Unset = 'task-command'
+    verified: bool | None | Unset = UNSET
 
 
 
@@ -198,6 +202,12 @@ class TaskCommand:
         else:
             received_at = self.received_at
 
+        relayed_by: None | str | Unset
+        if isinstance(self.relayed_by, Unset):
+            relayed_by = UNSET
+        else:
+            relayed_by = self.relayed_by
+
         seq: int | None | Unset
         if isinstance(self.seq, Unset):
             seq = UNSET
@@ -217,6 +227,12 @@ class TaskCommand:
             task_id = self.task_id
 
         type_ = self.type_
+
+        verified: bool | None | Unset
+        if isinstance(self.verified, Unset):
+            verified = UNSET
+        else:
+            verified = self.verified
 
 
         field_dict: dict[str, Any] = {}
@@ -252,6 +268,8 @@ class TaskCommand:
             field_dict["partnerId"] = partner_id
         if received_at is not UNSET:
             field_dict["receivedAt"] = received_at
+        if relayed_by is not UNSET:
+            field_dict["relayedBy"] = relayed_by
         if seq is not UNSET:
             field_dict["seq"] = seq
         if session_id is not UNSET:
@@ -260,6 +278,8 @@ class TaskCommand:
             field_dict["taskId"] = task_id
         if type_ is not UNSET:
             field_dict["type"] = type_
+        if verified is not UNSET:
+            field_dict["verified"] = verified
 
         return field_dict
 
@@ -503,6 +523,16 @@ class TaskCommand:
         received_at = _parse_received_at(d.pop("receivedAt", UNSET))
 
 
+        def _parse_relayed_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        relayed_by = _parse_relayed_by(d.pop("relayedBy", UNSET))
+
+
         def _parse_seq(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -537,6 +567,16 @@ class TaskCommand:
         if type_ != 'task-command'and not isinstance(type_, Unset):
             raise ValueError(f"type must match const 'task-command', got '{type_}'")
 
+        def _parse_verified(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        verified = _parse_verified(d.pop("verified", UNSET))
+
+
         task_command = cls(
             command=command,
             id=id,
@@ -555,10 +595,12 @@ class TaskCommand:
             parent_task_id=parent_task_id,
             partner_id=partner_id,
             received_at=received_at,
+            relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
             task_id=task_id,
             type_=type_,
+            verified=verified,
         )
 
         return task_command

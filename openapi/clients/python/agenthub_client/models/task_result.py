@@ -51,10 +51,12 @@ class TaskResult:
             mentions (list[str] | Literal['all'] | None | Unset):
             products (list[Product] | None | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
+            relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             status_history (list[TaskStatus] | None | Unset):
             type_ (Literal['task-result'] | Unset):  Default: 'task-result'.
+            verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
     id: str
@@ -73,10 +75,12 @@ class TaskResult:
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
     products: list[Product] | None | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
+    relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     status_history: list[TaskStatus] | None | Unset = UNSET
     type_: Literal['task-result'] | Unset = 'task-result'
+    verified: bool | None | Unset = UNSET
 
 
 
@@ -197,6 +201,12 @@ class TaskResult:
         else:
             received_at = self.received_at
 
+        relayed_by: None | str | Unset
+        if isinstance(self.relayed_by, Unset):
+            relayed_by = UNSET
+        else:
+            relayed_by = self.relayed_by
+
         seq: int | None | Unset
         if isinstance(self.seq, Unset):
             seq = UNSET
@@ -223,6 +233,12 @@ class TaskResult:
             status_history = self.status_history
 
         type_ = self.type_
+
+        verified: bool | None | Unset
+        if isinstance(self.verified, Unset):
+            verified = UNSET
+        else:
+            verified = self.verified
 
 
         field_dict: dict[str, Any] = {}
@@ -255,6 +271,8 @@ class TaskResult:
             field_dict["products"] = products
         if received_at is not UNSET:
             field_dict["receivedAt"] = received_at
+        if relayed_by is not UNSET:
+            field_dict["relayedBy"] = relayed_by
         if seq is not UNSET:
             field_dict["seq"] = seq
         if session_id is not UNSET:
@@ -263,6 +281,8 @@ class TaskResult:
             field_dict["statusHistory"] = status_history
         if type_ is not UNSET:
             field_dict["type"] = type_
+        if verified is not UNSET:
+            field_dict["verified"] = verified
 
         return field_dict
 
@@ -502,6 +522,16 @@ class TaskResult:
         received_at = _parse_received_at(d.pop("receivedAt", UNSET))
 
 
+        def _parse_relayed_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        relayed_by = _parse_relayed_by(d.pop("relayedBy", UNSET))
+
+
         def _parse_seq(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -551,6 +581,16 @@ class TaskResult:
         if type_ != 'task-result'and not isinstance(type_, Unset):
             raise ValueError(f"type must match const 'task-result', got '{type_}'")
 
+        def _parse_verified(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        verified = _parse_verified(d.pop("verified", UNSET))
+
+
         task_result = cls(
             id=id,
             sender_id=sender_id,
@@ -568,10 +608,12 @@ class TaskResult:
             mentions=mentions,
             products=products,
             received_at=received_at,
+            relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
             status_history=status_history,
             type_=type_,
+            verified=verified,
         )
 
         return task_result

@@ -1,0 +1,137 @@
+"""A leader records its partner's answers for it: a partner that records nothing at the hub
+(an acps-sdk server) still gets its task's state recorded.
+
+The leader sends the answer's HTTP body exactly as it came, with the partner's
+``X-Agent-Signature`` if it had one. A signature that verifies against the partner's
+registered key (issued by the partner, for this leader, over these bytes) makes the record
+the partner's own: stored under the partner's id, as if it had posted it, so its own record
+of the same answer is the same message. Without one, the record is the leader's report of
+the partner's state: stored under the leader's name (its ids cannot take the partner's),
+marked ``verified: false``, and it moves the task as the partner's report would.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.messages import TaskResult, parse_message
+from agenthub.protocol.sessions import RelayedAnswer
+from app.auth.jws import public_key, unverified_header, verify
+from app.errors import HubError, InvalidInput, SessionClosed
+from app.models import Agent, SessionParticipant
+from app.services.messages import (
+    _HUB_FIELDS,
+    after_task_move,
+    find_message,
+    insert_message,
+    store_with_retries,
+)
+from app.services.sessions import participant_session
+from app.services.tasks import Outcome, apply_task_message
+
+
+def _digest(body: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(body).digest()).decode().rstrip("=")
+
+
+def _result_of(answer: bytes) -> TaskResult:
+    try:
+        rpc = orjson.loads(answer)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInput("The answer is not JSON.") from exc
+    result = rpc.get("result") if isinstance(rpc, dict) else None
+    if not isinstance(result, dict) or result.get("type") != "task-result":
+        raise InvalidInput("The answer is not a JSON-RPC response whose result is a TaskResult.")
+    try:
+        message = parse_message(result)
+    except ValidationError as exc:
+        raise InvalidInput(
+            f"The answer's TaskResult does not fit: {exc.errors()[0]['msg']}."
+        ) from exc
+    assert isinstance(message, TaskResult)
+    return message
+
+
+def _signed_by(partner: Agent, body: RelayedAnswer, caller_id: str, answer: bytes) -> bool:
+    """Whether the answer's signature is the partner's, for this caller, over these bytes."""
+    if body.signature is None:
+        return False
+    try:
+        if unverified_header(body.signature).get("kid") != partner.id:
+            return False
+        claims = verify(body.signature, public_key(partner.public_jwk, partner.key_thumbprint))
+    except HubError:
+        return False
+    return (
+        claims.get("iss") == partner.id
+        and claims.get("aud") == caller_id
+        and claims.get("bodySha256") == _digest(answer)
+        and claims.get("nonce") == body.nonce
+    )
+
+
+async def record_answer(
+    db: AsyncSession, *, caller: Agent, session_id: str, body: RelayedAnswer
+) -> tuple[dict[str, Any], int]:
+    """Store the partner's answer as a record of its task (see the module's docstring)."""
+    session = await participant_session(db, session_id, caller.id)
+    partner = await db.get(Agent, body.partner_id)
+    taking_part = await db.get(SessionParticipant, (session_id, body.partner_id))
+    if partner is None or partner.deleted_at is not None or taking_part is None:
+        raise InvalidInput(f"The partner {body.partner_id!r} does not take part here.")
+    if partner.id == caller.id:
+        raise InvalidInput("An agent records its own answers with POST …/messages.")
+    answer = body.answer.encode()
+    result = _result_of(answer)
+    if result.session_id not in (None, session_id) or result.task_id is None:
+        raise InvalidInput("The answer is for another session, or names no task.")
+    verified = _signed_by(partner, body, caller.id, answer)
+    if verified and result.sender_id != partner.id:
+        raise InvalidInput("The signed answer's senderId is not the partner.")
+    # the partner's report, in its name (an unsigned one says which partner the leader meant)
+    message = result.model_copy(update={"sender_id": partner.id, **dict.fromkeys(_HUB_FIELDS)})
+    marked: dict[str, Any] = {"relayed_by": caller.id, "verified": verified}
+    if not verified:
+        marked["id"] = f"relayed:{message.id}"
+    stored_as = message.model_copy(update=marked)
+    row_sender = partner.id if verified else caller.id
+    existing = await find_message(db, row_sender, stored_as.id)
+    if existing is not None:
+        return existing.body, 200
+    if session.state == "closed" and (
+        session.closed_at is None or message.sent_at > session.closed_at
+    ):
+        raise SessionClosed("The session is closed.")
+    # plain values only below: a retry follows a rollback, which expires every ORM instance
+    leader_id, caller_id, partner_id = session.leader_id, caller.id, partner.id
+
+    async def attempt() -> tuple[dict[str, Any], Outcome]:
+        move = await apply_task_message(
+            db,
+            message,
+            session_id=session_id,
+            group_id=None,
+            members=set(),
+            session_leader_id=leader_id,
+        )
+        if (move.leader_id, move.partner_id) != (caller_id, partner_id):
+            raise InvalidInput(
+                f"Task {message.task_id!r} here is not one the caller leads with {partner_id!r}."
+            )
+        stored = await insert_message(
+            db,
+            stored_as,
+            session_id=session_id,
+            task_id=move.task_id,
+            sender_id=row_sender,
+        )
+        await after_task_move(db, message, move, session_id)
+        return stored, move.outcome
+
+    return await store_with_retries(db, stored_as, attempt, lambda m: m.body, sender_id=row_sender)

@@ -1,0 +1,125 @@
+"""A leader records its partner's answers for it (``POST …/answers``); and records that
+arrive in reverse order converge on the same task."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from agenthub.signing import sign_answer
+from tests.api.test_sessions import open_session
+from tests.api.test_tasks import Pair, pair, started
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import command, result
+
+
+def rpc_answer(partner_id: str, task_id: str, state: str, **extra: Any) -> bytes:
+    body = result(partner_id, task_id, state, **extra)
+    return orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": body})
+
+
+async def relay(p: Pair, answer: bytes, **extra: Any) -> Any:
+    body = {"partnerId": p.pid, "answer": answer.decode(), **extra}
+    return await p.leader.request("POST", f"/v1/sessions/{p.session_id}/answers", json=body)
+
+
+async def test_an_unsigned_answer_is_the_leaders_report_and_moves_the_task(
+    make_agent: MakeAgent,
+) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    # acps-sdk answers in the name "server", with its whole path in statusHistory
+    first = result("server", task_id, "accepted")
+    then = result("server", task_id, "working")
+    answer = rpc_answer(
+        "server",
+        task_id,
+        "awaiting-completion",
+        statusHistory=[first["status"], then["status"]],
+    )
+    stored = await relay(p, answer)
+    assert stored.status_code == 201, stored.text
+    body = stored.json()
+    assert (body["senderId"], body["relayedBy"], body["verified"]) == (p.pid, p.lid, False)
+    assert body["id"].startswith("relayed:")
+    task = await p.task(task_id)
+    assert [s["state"] for s in task["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+    ]
+    assert (await relay(p, answer)).status_code == 200  # the same answer again
+    # the partner's own record of a move already relayed is the same move
+    own = result(p.pid, task_id, "working", status=then["status"])
+    assert (await p.partner.request("POST", p.path, json=own)).status_code == 201
+    assert len((await p.task(task_id))["statusHistory"]) == 3
+
+
+async def test_a_signed_answer_is_the_partners_own_record(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    answer = rpc_answer(p.pid, task_id, "accepted")
+    signature = sign_answer(
+        p.partner.key, callee_id=p.pid, caller_id=p.lid, nonce="n-1", signed_bytes=answer
+    )
+    stored = await relay(p, answer, signature=signature, nonce="n-1")
+    assert stored.status_code == 201, stored.text
+    assert stored.json()["verified"] is True and not stored.json()["id"].startswith("relayed:")
+    # the partner's own post of that answer is the stored one
+    own = orjson.loads(answer)["result"]
+    again = await p.partner.request("POST", p.path, json=own)
+    assert again.status_code == 200 and again.json()["relayedBy"] == p.lid
+    # a signature over other bytes, or another nonce, verifies nothing: unverified
+    other = rpc_answer(p.pid, task_id, "working")
+    tampered = await relay(p, other, signature=signature, nonce="n-1")
+    assert tampered.status_code == 201 and tampered.json()["verified"] is False
+
+
+async def test_only_the_tasks_leader_relays_and_only_task_results(make_agent: MakeAgent) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    third = await make_agent("third")
+    url = f"/v1/sessions/{p.session_id}/answers"
+    not_a_result = orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": {"type": "message"}})
+    problem(await relay(p, not_a_result), 422)
+    problem(await relay(p, b"not json"), 422)
+    forged = {"partnerId": p.pid, "answer": rpc_answer(p.pid, task_id, "accepted").decode()}
+    problem(await third.request("POST", url, json=forged), 404)  # not in the session
+    # a receiver that does not lead the task may not report for its partner either
+    crowd = await open_session(p.leader, p.partner, third)
+    start = command(p.lid, "start", task_id="t-c", partnerId=p.pid)
+    crowd_url = f"/v1/sessions/{crowd['id']}"
+    assert (await p.leader.request("POST", f"{crowd_url}/messages", json=start)).status_code == 201
+    for_c = {"partnerId": p.pid, "answer": rpc_answer(p.pid, "t-c", "accepted").decode()}
+    problem(await third.request("POST", f"{crowd_url}/answers", json=for_c), 422)
+    # the partner itself may not relay its own answers
+    problem(await p.partner.request("POST", url, json={**forged, "partnerId": p.pid}), 422)
+    assert (await p.task(task_id))["state"] is None
+
+
+async def test_records_in_reverse_order_give_the_same_task(make_agent: MakeAgent) -> None:
+    forward, backward = await pair(make_agent), await pair(make_agent)
+    tasks = []
+    for p, reverse in ((forward, False), (backward, True)):
+        records = [
+            (p.leader, command(p.lid, "start", task_id="t", partnerId=p.pid)),
+            (p.partner, result(p.pid, "t", "accepted")),
+            (p.partner, result(p.pid, "t", "working")),
+            (p.partner, result(p.pid, "t", "awaiting-completion")),
+            (p.leader, command(p.lid, "complete", task_id="t")),
+        ]
+        codes = []
+        for kit, body in reversed(records) if reverse else records:
+            codes.append((await kit.request("POST", p.path, json=body)).status_code)
+        assert set(codes) <= {201, 202}, codes
+        task = await p.task("t")
+        tasks.append((task["state"], [s["state"] for s in task["statusHistory"]]))
+    assert (
+        tasks[0]
+        == tasks[1]
+        == (
+            "completed",
+            ["accepted", "working", "awaiting-completion", "completed"],
+        )
+    )
