@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections import deque
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import orjson
 
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
@@ -44,6 +46,25 @@ class RecordFailure:
     message: Mapping[str, Any]
     status: int | None
     detail: str
+
+
+MAX_BATCH_ITEMS = 50
+MAX_BATCH_BYTES = 256 << 10
+
+
+def _head_batch(queue: deque[_Item]) -> list[_Item]:
+    """The messages at the head of the queue that go together in one batch request."""
+    batch: list[_Item] = []
+    size = 0
+    for item in itertools.islice(queue, MAX_BATCH_ITEMS):
+        route, message = item
+        if route != "messages":
+            break
+        size += len(orjson.dumps(dict(message)))
+        if batch and size > MAX_BATCH_BYTES:
+            break
+        batch.append(item)
+    return batch
 
 
 def _problem(response: httpx.Response) -> str:
@@ -146,15 +167,50 @@ class HubRecorder:
         session_id, queue = key[0], self._queues[key]
         try:
             while queue:
+                batch = _head_batch(queue)
                 try:
-                    await self._deliver(session_id, queue[0])
+                    if len(batch) > 1:
+                        await self._deliver_batch(session_id, batch)
+                    else:
+                        await self._deliver(session_id, queue[0])
                 finally:
-                    queue.popleft()
+                    for _ in range(max(1, len(batch))):
+                        queue.popleft()
                     self._settled.set()
         finally:  # no await from the last check to here: a record queued meanwhile is seen
             del self._workers[key]
             if not queue:  # else cancelled with records left: they stay counted
                 del self._queues[key]
+
+    async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
+        """Post queued messages in one request (``…/messages:batch``); an item the hub could
+        not take yet, or a batch that did not get through, goes again one by one (the hub
+        folds a task's records in the order they were sent, whatever order they come in)."""
+        path = f"/v1/sessions/{segment(session_id)}/messages:batch"
+        try:
+            response = await self.hub.request(
+                "POST", path, json={"items": [dict(message) for _, message in batch]}
+            )
+            outcomes = response.json()["items"] if response.status_code == 200 else None
+        except (httpx.TransportError, HubRequestError, ValueError, KeyError, TypeError):
+            outcomes = None
+        if not isinstance(outcomes, list) or len(outcomes) != len(batch):
+            for item in batch:
+                await self._deliver(session_id, item)
+            return
+        for item, outcome in zip(batch, outcomes, strict=True):
+            status = outcome.get("status") if isinstance(outcome, dict) else None
+            code = str((outcome.get("problem") or {}).get("type", "")).rsplit("/", 1)[-1]
+            if isinstance(status, int) and status < 300:
+                self.recorded += 1
+            elif status in RETRYABLE_STATUSES or code in RETRYABLE_PROBLEMS:
+                await self._deliver(session_id, item)
+            else:
+                detail = str(outcome.get("problem"))[:500]
+                logger.warning(
+                    "hub did not record message %s: %s %s", item[1].get("id"), status, detail
+                )
+                self.failures.append(RecordFailure(session_id, item[1], status, detail))
 
     async def _deliver(self, session_id: str, item: _Item) -> None:
         route, message = item

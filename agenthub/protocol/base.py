@@ -68,6 +68,13 @@ def not_null(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+def type_required(schema: dict[str, Any]) -> None:
+    """``json_schema_extra`` of a message: its ``type`` picks its kind (the discriminator of
+    every union of messages), so it is required on the wire even where it has a default."""
+    if "type" in schema.get("properties", {}) and "type" not in schema.get("required", []):
+        schema["required"] = [*schema.get("required", []), "type"]
+
+
 def patch_schema(schema: dict[str, Any]) -> None:
     """``json_schema_extra`` of a patch body: it must change something."""
     schema["minProperties"] = 1

@@ -6,12 +6,13 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, StrictBool, TypeAdapter
 
-from agenthub.protocol.base import CompactWireModel, Identifier
+from agenthub.protocol.base import CompactWireModel, Identifier, type_required
 from agenthub.protocol.data import DataItem
 
 MAX_DATA_ITEMS = 100
+INT_MAX = 2**63 - 1  # what the store's BIGINT holds
 MAX_MENTIONS = 500
 
 
@@ -51,6 +52,8 @@ class Product(CompactWireModel):
 class MessageBase(CompactWireModel):
     """Fields every message carries (GB/Z Table 3, AIP v2 Message)."""
 
+    model_config = ConfigDict(json_schema_extra=type_required)
+
     id: Identifier
     sent_at: datetime
     sender_role: Literal["leader", "partner"]
@@ -63,16 +66,18 @@ class MessageBase(CompactWireModel):
     data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
     # GB/Z 185.6 Table 3 extras
     artifact: Literal["communication", "result"] | None = None
-    final: bool | None = None
-    chunk_index: int | None = Field(default=None, ge=0)
-    last_chunk: bool | None = None
+    final: StrictBool | None = None
+    chunk_index: int | None = Field(default=None, ge=0, le=INT_MAX)
+    last_chunk: StrictBool | None = None
     # set by the hub when it records the message; ignored when an agent sends them
-    seq: int | None = Field(default=None, description="per-group order (hub-assigned)")
+    seq: int | None = Field(
+        default=None, ge=0, le=INT_MAX, description="per-group order (hub-assigned)"
+    )
     received_at: datetime | None = Field(default=None, description="when the hub recorded it")
     relayed_by: Identifier | None = Field(
         default=None, description="who recorded this answer for its sender (hub-assigned)"
     )
-    verified: bool | None = Field(
+    verified: StrictBool | None = Field(
         default=None,
         description="a relayed answer: whether it carried its sender's signature (hub-assigned)",
     )
@@ -113,8 +118,8 @@ class ProductChunk(MessageBase):
     type: Literal["product-chunk"] = "product-chunk"
     task_id: Identifier
     product: Product
-    append: bool
-    last_chunk: bool
+    append: StrictBool
+    last_chunk: StrictBool
 
 
 AnyMessage = Annotated[

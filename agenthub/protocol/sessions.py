@@ -106,3 +106,25 @@ class RelayedAnswer(WireModel):
     nonce: str | None = Field(
         default=None, max_length=200, description="the nonce of the call it answered"
     )
+
+
+MAX_BATCH = 100
+
+
+class MessageBatch(WireModel):
+    """Messages to record in one request, each on its own (``POST …/messages:batch``)."""
+
+    items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class BatchOutcome(WireModel):
+    """What became of one item: its status as ``POST …/messages`` would answer it, and the
+    stored message (2xx) or the problem (4xx)."""
+
+    status: int
+    message: AnyMessage | None = None
+    problem: dict[str, Any] | None = None
+
+
+class BatchResult(WireModel):
+    items: list[BatchOutcome]

@@ -83,6 +83,11 @@ class Admission:
                 headers=_retry_after(wait),
             )
 
+    def posts_of(self, agent_id: str, count: int) -> None:
+        """``count`` posts in one request (a batch): each one counts."""
+        for _ in range(count):
+            self.post(agent_id)
+
     def token(self, agent_id: str | None, address: str | None) -> None:
         for bucket, key in ((self.tokens_per_address, address), (self.tokens_per_agent, agent_id)):
             if key is None:

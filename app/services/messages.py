@@ -28,10 +28,12 @@ from agenthub.protocol.messages import (
 from agenthub.protocol.sessions import MessagePage
 from app.errors import (
     Forbidden,
+    HubError,
     InvalidInput,
     MessageIdReused,
     SessionClosed,
     TaskBusy,
+    problem_body,
 )
 from app.models import Agent, SessionParticipant, StoredMessage
 from app.models.types import utcnow
@@ -290,3 +292,27 @@ async def list_session_messages(
     return MessagePage.model_validate(
         {"items": [parse_message(r.body) for r in page], "nextCursor": next_cursor}
     )
+
+
+async def record_session_batch(
+    db: AsyncSession, *, caller: Agent, session_id: str, messages: list[AnyTaskMessage]
+) -> list[tuple[int, dict[str, Any]]]:
+    """Record each message as ``record_session_message`` would, in order, each in its own
+    transaction: ``(status, stored body or problem)`` per item. A refused item is refused
+    alone; the session itself must be the caller's (else the whole request is a 404)."""
+    await participant_session(db, session_id, caller.id)
+    caller_id = caller.id  # a plain value: every item ends with a commit or a rollback
+    outcomes: list[tuple[int, dict[str, Any]]] = []
+    for message in messages:
+        agent = await db.get(Agent, caller_id)
+        assert agent is not None
+        try:
+            body, status = await record_session_message(
+                db, caller=agent, session_id=session_id, message=message
+            )
+        except HubError as exc:
+            await db.rollback()
+            outcomes.append((exc.status, problem_body(exc.status, exc.detail, code=exc.code)))
+        else:
+            outcomes.append((status, body))
+    return outcomes

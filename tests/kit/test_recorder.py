@@ -6,6 +6,7 @@ import asyncio
 
 from agenthub import AgentKey, HubClient
 from agenthub.recorder import HubRecorder
+from tests.support.kit import LiveHub, MakeLiveAgent
 from tests.support.live import free_port
 from tests.support.messages import chat
 
@@ -30,3 +31,22 @@ async def test_callers_wait_only_once_a_sessions_backlog_is_full() -> None:
     finally:
         await recorder.aclose(timeout=0.1)
         await unreachable.aclose()
+
+
+async def test_a_backlog_goes_to_the_hub_in_batches(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    leader = await make_live_agent("leader")
+    other = await make_live_agent("other")
+    session = await leader.leader.open_session([other.agent_id])
+    sent = [chat(leader.agent_id, f"m{i}") for i in range(120)]
+    for message in sent:  # queued at once: they go in batches of up to 50
+        leader.recorder.record(session.id, message)
+    assert await leader.recorder.flush(20)
+    assert not leader.recorder.failures and leader.recorder.recorded == 120
+    history = await leader.hub.request(
+        "GET", f"/v1/sessions/{session.id}/messages", params={"limit": 500}
+    )
+    assert [m["id"] for m in history.json()["items"]] == [m["id"] for m in sent]
+    batches = await live_hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
+    assert 3 <= batches <= 5, batches

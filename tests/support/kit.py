@@ -51,13 +51,16 @@ class LiveHub:
         self.settings = settings
         self.url = server.url
 
-    async def answered(self, status: int) -> int:
-        """How many requests the hub answered with ``status`` so far (from its /metrics)."""
+    async def answered(self, status: int, route: str | None = None) -> int:
+        """How many requests (to ``route``) the hub answered with ``status`` so far, from its
+        /metrics."""
         async with httpx.AsyncClient() as http:
             text = (await http.get(f"{self.url}/metrics")).text
         total = 0.0
         for line in text.splitlines():
-            if line.startswith("agenthub_http_requests_total{") and f'status="{status}"' in line:
+            if not line.startswith("agenthub_http_requests_total{"):
+                continue
+            if f'status="{status}"' in line and (route is None or f'route="{route}"' in line):
                 total += float(line.rsplit(" ", 1)[1])
         return int(total)
 

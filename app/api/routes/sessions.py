@@ -9,6 +9,8 @@ from fastapi.responses import JSONResponse
 
 from agenthub.protocol.messages import AnyMessage
 from agenthub.protocol.sessions import (
+    BatchResult,
+    MessageBatch,
     MessagePage,
     RelayedAnswer,
     SessionCreate,
@@ -178,6 +180,43 @@ async def post_session_message(
         db, caller=caller, session_id=session_id, message=message
     )
     return JSONResponse(body, status_code=status_code)
+
+
+@router.post(
+    "/{sessionId}/messages:batch",
+    response_model=BatchResult,
+    responses=problem_responses(400, 401, 404, 413, 422, 429),
+)
+async def post_session_messages_batch(
+    session_id: SessionIdPath,
+    batch: MessageBatch,
+    caller: CurrentAgent,
+    db: SessionDep,
+    admission: AdmissionDep,
+) -> JSONResponse:
+    """Record up to 100 point-to-point messages of the session in one request (a recorder
+    catching up), in order: each item is recorded as `POST …/messages` would record it, on
+    its own, and `items` says what became of each, in the same order: its `status` (`201`,
+    `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
+    again changes nothing.
+
+    **Who**: a participant of the session, as every item's `senderId`.
+
+    **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
+    """
+    admission.posts_of(caller.id, len(batch.items))
+    outcomes = await message_service.record_session_batch(
+        db, caller=caller, session_id=session_id, messages=list(batch.items)
+    )
+    items = [
+        {"status": status, "message" if status < 300 else "problem": body}
+        for status, body in outcomes
+    ]
+    return JSONResponse({"items": items})
 
 
 @router.post(

@@ -954,6 +954,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{sessionId}/messages:batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Session Messages Batch
+         * @description Record up to 100 point-to-point messages of the session in one request (a recorder
+         *     catching up), in order: each item is recorded as `POST …/messages` would record it, on
+         *     its own, and `items` says what became of each, in the same order: its `status` (`201`,
+         *     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
+         *     `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
+         *     again changes nothing.
+         *
+         *     **Who**: a participant of the session, as every item's `senderId`.
+         *
+         *     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
+         *     for a body that is no batch (no items, more than 100, an item of no message type);
+         *     `429` (with `Retry-After`) when its items take the caller past
+         *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
+         */
+        post: operations["post_session_messages_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks": {
         parameters: {
             query?: never;
@@ -1108,6 +1140,26 @@ export interface components {
         ApplicationCreate: {
             /** Note */
             note?: string | null;
+        };
+        /**
+         * BatchOutcome
+         * @description What became of one item: its status as ``POST …/messages`` would answer it, and the
+         *     stored message (2xx) or the problem (4xx).
+         */
+        BatchOutcome: {
+            /** Message */
+            message?: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"]) | null;
+            /** Problem */
+            problem?: {
+                [key: string]: unknown;
+            } | null;
+            /** Status */
+            status: number;
+        };
+        /** BatchResult */
+        BatchResult: {
+            /** Items */
+            items: components["schemas"]["BatchOutcome"][];
         };
         /**
          * ConversationState
@@ -1365,6 +1417,14 @@ export interface components {
              * @description a relayed answer: whether it carried its sender's signature (hub-assigned)
              */
             verified?: boolean | null;
+        };
+        /**
+         * MessageBatch
+         * @description Messages to record in one request, each on its own (``POST …/messages:batch``).
+         */
+        MessageBatch: {
+            /** Items */
+            items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
         };
         /** MessagePage */
         MessagePage: {
@@ -4678,6 +4738,86 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_session_messages_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageBatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResult"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,9 @@ from .agent_page import AgentPage
 from .agent_registration import AgentRegistration
 from .agent_update import AgentUpdate
 from .application_create import ApplicationCreate
+from .batch_outcome import BatchOutcome
+from .batch_outcome_problem_type_0 import BatchOutcomeProblemType0
+from .batch_result import BatchResult
 from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
@@ -35,6 +38,7 @@ from .member_view import MemberView
 from .member_view_role import MemberViewRole
 from .message import Message
 from .message_artifact_type_0 import MessageArtifactType0
+from .message_batch import MessageBatch
 from .message_page import MessagePage
 from .message_senderrole import MessageSenderrole
 from .problem import Problem
@@ -95,6 +99,9 @@ __all__ = (
     "AgentRegistration",
     "AgentUpdate",
     "ApplicationCreate",
+    "BatchOutcome",
+    "BatchOutcomeProblemType0",
+    "BatchResult",
     "ConversationState",
     "FileDataItem",
     "FileDataItemMetadataType0",
@@ -123,6 +130,7 @@ __all__ = (
     "MemberViewRole",
     "Message",
     "MessageArtifactType0",
+    "MessageBatch",
     "MessagePage",
     "MessageSenderrole",
     "Problem",

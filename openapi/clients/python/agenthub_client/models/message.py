@@ -36,6 +36,7 @@ class Message:
             sender_id (str):
             sender_role (MessageSenderrole):
             sent_at (datetime.datetime):
+            type_ (Literal['message']):  Default: 'message'.
             artifact (MessageArtifactType0 | None | Unset):
             chunk_index (int | None | Unset):
             data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
@@ -48,7 +49,6 @@ class Message:
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             task_id (None | str | Unset):
-            type_ (Literal['message'] | Unset):  Default: 'message'.
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
@@ -56,6 +56,7 @@ class Message:
     sender_id: str
     sender_role: MessageSenderrole
     sent_at: datetime.datetime
+    type_: Literal['message'] = 'message'
     artifact: MessageArtifactType0 | None | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
@@ -68,7 +69,6 @@ class Message:
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     task_id: None | str | Unset = UNSET
-    type_: Literal['message'] | Unset = 'message'
     verified: bool | None | Unset = UNSET
 
 
@@ -86,6 +86,8 @@ class Message:
         sender_role = self.sender_role.value
 
         sent_at = self.sent_at.isoformat()
+
+        type_ = self.type_
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -181,8 +183,6 @@ class Message:
         else:
             task_id = self.task_id
 
-        type_ = self.type_
-
         verified: bool | None | Unset
         if isinstance(self.verified, Unset):
             verified = UNSET
@@ -197,6 +197,7 @@ class Message:
             "senderId": sender_id,
             "senderRole": sender_role,
             "sentAt": sent_at,
+            "type": type_,
         })
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
@@ -222,8 +223,6 @@ class Message:
             field_dict["sessionId"] = session_id
         if task_id is not UNSET:
             field_dict["taskId"] = task_id
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if verified is not UNSET:
             field_dict["verified"] = verified
 
@@ -250,6 +249,10 @@ class Message:
 
 
 
+
+        type_ = cast(Literal['message'] , d.pop("type"))
+        if type_ != 'message':
+            raise ValueError(f"type must match const 'message', got '{type_}'")
 
         def _parse_artifact(data: object) -> MessageArtifactType0 | None | Unset:
             if data is None:
@@ -445,10 +448,6 @@ class Message:
         task_id = _parse_task_id(d.pop("taskId", UNSET))
 
 
-        type_ = cast(Literal['message'] | Unset , d.pop("type", UNSET))
-        if type_ != 'message'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'message', got '{type_}'")
-
         def _parse_verified(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -464,6 +463,7 @@ class Message:
             sender_id=sender_id,
             sender_role=sender_role,
             sent_at=sent_at,
+            type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
             data_items=data_items,
@@ -476,7 +476,6 @@ class Message:
             seq=seq,
             session_id=session_id,
             task_id=task_id,
-            type_=type_,
             verified=verified,
         )
 

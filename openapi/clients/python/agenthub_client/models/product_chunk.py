@@ -41,6 +41,7 @@ class ProductChunk:
             sender_role (ProductChunkSenderrole):
             sent_at (datetime.datetime):
             task_id (str):
+            type_ (Literal['product-chunk']):  Default: 'product-chunk'.
             artifact (None | ProductChunkArtifactType0 | Unset):
             chunk_index (int | None | Unset):
             data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
@@ -51,7 +52,6 @@ class ProductChunk:
             relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
-            type_ (Literal['product-chunk'] | Unset):  Default: 'product-chunk'.
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
@@ -63,6 +63,7 @@ class ProductChunk:
     sender_role: ProductChunkSenderrole
     sent_at: datetime.datetime
     task_id: str
+    type_: Literal['product-chunk'] = 'product-chunk'
     artifact: None | ProductChunkArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
@@ -73,7 +74,6 @@ class ProductChunk:
     relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
-    type_: Literal['product-chunk'] | Unset = 'product-chunk'
     verified: bool | None | Unset = UNSET
 
 
@@ -100,6 +100,8 @@ class ProductChunk:
         sent_at = self.sent_at.isoformat()
 
         task_id = self.task_id
+
+        type_ = self.type_
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -183,8 +185,6 @@ class ProductChunk:
         else:
             session_id = self.session_id
 
-        type_ = self.type_
-
         verified: bool | None | Unset
         if isinstance(self.verified, Unset):
             verified = UNSET
@@ -203,6 +203,7 @@ class ProductChunk:
             "senderRole": sender_role,
             "sentAt": sent_at,
             "taskId": task_id,
+            "type": type_,
         })
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
@@ -224,8 +225,6 @@ class ProductChunk:
             field_dict["seq"] = seq
         if session_id is not UNSET:
             field_dict["sessionId"] = session_id
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if verified is not UNSET:
             field_dict["verified"] = verified
 
@@ -264,6 +263,10 @@ class ProductChunk:
 
 
         task_id = d.pop("taskId")
+
+        type_ = cast(Literal['product-chunk'] , d.pop("type"))
+        if type_ != 'product-chunk':
+            raise ValueError(f"type must match const 'product-chunk', got '{type_}'")
 
         def _parse_artifact(data: object) -> None | ProductChunkArtifactType0 | Unset:
             if data is None:
@@ -439,10 +442,6 @@ class ProductChunk:
         session_id = _parse_session_id(d.pop("sessionId", UNSET))
 
 
-        type_ = cast(Literal['product-chunk'] | Unset , d.pop("type", UNSET))
-        if type_ != 'product-chunk'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'product-chunk', got '{type_}'")
-
         def _parse_verified(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -462,6 +461,7 @@ class ProductChunk:
             sender_role=sender_role,
             sent_at=sent_at,
             task_id=task_id,
+            type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
             data_items=data_items,
@@ -472,7 +472,6 @@ class ProductChunk:
             relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
-            type_=type_,
             verified=verified,
         )
 

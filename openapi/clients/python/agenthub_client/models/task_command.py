@@ -39,6 +39,7 @@ class TaskCommand:
             sender_id (str):
             sender_role (TaskCommandSenderrole):
             sent_at (datetime.datetime):
+            type_ (Literal['task-command']):  Default: 'task-command'.
             artifact (None | TaskCommandArtifactType0 | Unset):
             chunk_index (int | None | Unset):
             command_params (None | TaskCommandCommandParamsType0 | Unset):
@@ -55,7 +56,6 @@ class TaskCommand:
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             task_id (None | str | Unset):
-            type_ (Literal['task-command'] | Unset):  Default: 'task-command'.
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
@@ -64,6 +64,7 @@ class TaskCommand:
     sender_id: str
     sender_role: TaskCommandSenderrole
     sent_at: datetime.datetime
+    type_: Literal['task-command'] = 'task-command'
     artifact: None | TaskCommandArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     command_params: None | TaskCommandCommandParamsType0 | Unset = UNSET
@@ -80,7 +81,6 @@ class TaskCommand:
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     task_id: None | str | Unset = UNSET
-    type_: Literal['task-command'] | Unset = 'task-command'
     verified: bool | None | Unset = UNSET
 
 
@@ -101,6 +101,8 @@ class TaskCommand:
         sender_role = self.sender_role.value
 
         sent_at = self.sent_at.isoformat()
+
+        type_ = self.type_
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -226,8 +228,6 @@ class TaskCommand:
         else:
             task_id = self.task_id
 
-        type_ = self.type_
-
         verified: bool | None | Unset
         if isinstance(self.verified, Unset):
             verified = UNSET
@@ -243,6 +243,7 @@ class TaskCommand:
             "senderId": sender_id,
             "senderRole": sender_role,
             "sentAt": sent_at,
+            "type": type_,
         })
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
@@ -276,8 +277,6 @@ class TaskCommand:
             field_dict["sessionId"] = session_id
         if task_id is not UNSET:
             field_dict["taskId"] = task_id
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if verified is not UNSET:
             field_dict["verified"] = verified
 
@@ -310,6 +309,10 @@ class TaskCommand:
 
 
 
+
+        type_ = cast(Literal['task-command'] , d.pop("type"))
+        if type_ != 'task-command':
+            raise ValueError(f"type must match const 'task-command', got '{type_}'")
 
         def _parse_artifact(data: object) -> None | TaskCommandArtifactType0 | Unset:
             if data is None:
@@ -563,10 +566,6 @@ class TaskCommand:
         task_id = _parse_task_id(d.pop("taskId", UNSET))
 
 
-        type_ = cast(Literal['task-command'] | Unset , d.pop("type", UNSET))
-        if type_ != 'task-command'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'task-command', got '{type_}'")
-
         def _parse_verified(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -583,6 +582,7 @@ class TaskCommand:
             sender_id=sender_id,
             sender_role=sender_role,
             sent_at=sent_at,
+            type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
             command_params=command_params,
@@ -599,7 +599,6 @@ class TaskCommand:
             seq=seq,
             session_id=session_id,
             task_id=task_id,
-            type_=type_,
             verified=verified,
         )
 

@@ -41,6 +41,7 @@ class TaskResult:
             sent_at (datetime.datetime):
             status (TaskStatus):
             task_id (str):
+            type_ (Literal['task-result']):  Default: 'task-result'.
             artifact (None | TaskResultArtifactType0 | Unset):
             chunk_index (int | None | Unset):
             command_history (list[TaskCommand] | None | Unset):
@@ -55,7 +56,6 @@ class TaskResult:
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
             status_history (list[TaskStatus] | None | Unset):
-            type_ (Literal['task-result'] | Unset):  Default: 'task-result'.
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
@@ -65,6 +65,7 @@ class TaskResult:
     sent_at: datetime.datetime
     status: TaskStatus
     task_id: str
+    type_: Literal['task-result'] = 'task-result'
     artifact: None | TaskResultArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     command_history: list[TaskCommand] | None | Unset = UNSET
@@ -79,7 +80,6 @@ class TaskResult:
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
     status_history: list[TaskStatus] | None | Unset = UNSET
-    type_: Literal['task-result'] | Unset = 'task-result'
     verified: bool | None | Unset = UNSET
 
 
@@ -104,6 +104,8 @@ class TaskResult:
         status = self.status.to_dict()
 
         task_id = self.task_id
+
+        type_ = self.type_
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -232,8 +234,6 @@ class TaskResult:
         else:
             status_history = self.status_history
 
-        type_ = self.type_
-
         verified: bool | None | Unset
         if isinstance(self.verified, Unset):
             verified = UNSET
@@ -250,6 +250,7 @@ class TaskResult:
             "sentAt": sent_at,
             "status": status,
             "taskId": task_id,
+            "type": type_,
         })
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
@@ -279,8 +280,6 @@ class TaskResult:
             field_dict["sessionId"] = session_id
         if status_history is not UNSET:
             field_dict["statusHistory"] = status_history
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if verified is not UNSET:
             field_dict["verified"] = verified
 
@@ -317,6 +316,10 @@ class TaskResult:
 
 
         task_id = d.pop("taskId")
+
+        type_ = cast(Literal['task-result'] , d.pop("type"))
+        if type_ != 'task-result':
+            raise ValueError(f"type must match const 'task-result', got '{type_}'")
 
         def _parse_artifact(data: object) -> None | TaskResultArtifactType0 | Unset:
             if data is None:
@@ -577,10 +580,6 @@ class TaskResult:
         status_history = _parse_status_history(d.pop("statusHistory", UNSET))
 
 
-        type_ = cast(Literal['task-result'] | Unset , d.pop("type", UNSET))
-        if type_ != 'task-result'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'task-result', got '{type_}'")
-
         def _parse_verified(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -598,6 +597,7 @@ class TaskResult:
             sent_at=sent_at,
             status=status,
             task_id=task_id,
+            type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
             command_history=command_history,
@@ -612,7 +612,6 @@ class TaskResult:
             seq=seq,
             session_id=session_id,
             status_history=status_history,
-            type_=type_,
             verified=verified,
         )
 

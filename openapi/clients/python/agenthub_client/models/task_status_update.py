@@ -39,6 +39,7 @@ class TaskStatusUpdate:
             sent_at (datetime.datetime):
             status (TaskStatus):
             task_id (str):
+            type_ (Literal['task-status-update']):  Default: 'task-status-update'.
             artifact (None | TaskStatusUpdateArtifactType0 | Unset):
             chunk_index (int | None | Unset):
             data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
@@ -50,7 +51,6 @@ class TaskStatusUpdate:
             relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
             session_id (None | str | Unset):
-            type_ (Literal['task-status-update'] | Unset):  Default: 'task-status-update'.
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
@@ -60,6 +60,7 @@ class TaskStatusUpdate:
     sent_at: datetime.datetime
     status: TaskStatus
     task_id: str
+    type_: Literal['task-status-update'] = 'task-status-update'
     artifact: None | TaskStatusUpdateArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
@@ -71,7 +72,6 @@ class TaskStatusUpdate:
     relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
     session_id: None | str | Unset = UNSET
-    type_: Literal['task-status-update'] | Unset = 'task-status-update'
     verified: bool | None | Unset = UNSET
 
 
@@ -94,6 +94,8 @@ class TaskStatusUpdate:
         status = self.status.to_dict()
 
         task_id = self.task_id
+
+        type_ = self.type_
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -183,8 +185,6 @@ class TaskStatusUpdate:
         else:
             session_id = self.session_id
 
-        type_ = self.type_
-
         verified: bool | None | Unset
         if isinstance(self.verified, Unset):
             verified = UNSET
@@ -201,6 +201,7 @@ class TaskStatusUpdate:
             "sentAt": sent_at,
             "status": status,
             "taskId": task_id,
+            "type": type_,
         })
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
@@ -224,8 +225,6 @@ class TaskStatusUpdate:
             field_dict["seq"] = seq
         if session_id is not UNSET:
             field_dict["sessionId"] = session_id
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if verified is not UNSET:
             field_dict["verified"] = verified
 
@@ -260,6 +259,10 @@ class TaskStatusUpdate:
 
 
         task_id = d.pop("taskId")
+
+        type_ = cast(Literal['task-status-update'] , d.pop("type"))
+        if type_ != 'task-status-update':
+            raise ValueError(f"type must match const 'task-status-update', got '{type_}'")
 
         def _parse_artifact(data: object) -> None | TaskStatusUpdateArtifactType0 | Unset:
             if data is None:
@@ -445,10 +448,6 @@ class TaskStatusUpdate:
         session_id = _parse_session_id(d.pop("sessionId", UNSET))
 
 
-        type_ = cast(Literal['task-status-update'] | Unset , d.pop("type", UNSET))
-        if type_ != 'task-status-update'and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'task-status-update', got '{type_}'")
-
         def _parse_verified(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -466,6 +465,7 @@ class TaskStatusUpdate:
             sent_at=sent_at,
             status=status,
             task_id=task_id,
+            type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
             data_items=data_items,
@@ -477,7 +477,6 @@ class TaskStatusUpdate:
             relayed_by=relayed_by,
             seq=seq,
             session_id=session_id,
-            type_=type_,
             verified=verified,
         )
 
