@@ -49,8 +49,20 @@ class Leader:
         self.recorder = recorder
         self.inbox = inbox
         self.http = http or httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
+        self._owns_http = http is None  # a client passed in is its owner's to close
         self.verify_answers = verify_answers
         self.endpoints = dict(endpoints or {})
+
+    async def aclose(self) -> None:
+        """Close the HTTP client the leader made (one passed in is left to its owner)."""
+        if self._owns_http:
+            await self.http.aclose()
+
+    async def __aenter__(self) -> Leader:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
 
     @property
     def agent_id(self) -> str:

@@ -121,7 +121,8 @@ async def test_kit_leader_drives_an_acps_partner(
         done = await leader.send(card.id, command("complete"))
         assert done["status"]["state"] == "completed"
         assert datetime.fromisoformat(done["status"]["stateChangedAt"]) <= datetime.now(UTC)
-        await leader.http.aclose()
+        await leader.aclose()
+        assert leader.http.is_closed
     finally:
         await server.stop()
     assert await leader_agent.recorder.flush(10)

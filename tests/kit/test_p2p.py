@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agenthub import Agent
+import httpx
+
+from agenthub import Agent, Leader
+from agenthub.directory import PeerDirectory
 from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
 
 
@@ -180,3 +183,17 @@ async def test_mounted_endpoint_in_a_fastapi_app(
     finally:
         await server.stop()
         await partner.aclose()
+
+
+async def test_a_leader_closes_the_http_client_it_made_and_only_that(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    agent = await make_live_agent("leader")
+    own = Leader(agent.hub, directory=PeerDirectory(agent.hub), recorder=None)
+    async with own:
+        pass
+    assert own.http.is_closed
+    async with httpx.AsyncClient() as shared:
+        borrowed = Leader(agent.hub, directory=PeerDirectory(agent.hub), recorder=None, http=shared)
+        await borrowed.aclose()
+        assert not shared.is_closed
