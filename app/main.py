@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from agenthub import __version__
 from app.api.openapi import install_openapi
+from app.api.problems import install_error_handlers
 from app.api.routes import (
     agents,
     auth,
@@ -31,7 +32,6 @@ from app.broker import make_broker
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.db import make_engine, make_session_factory
-from app.errors import install_error_handlers
 from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
 from app.schema import schema_state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import problem_response
+from app.api.problems import problem_response
 
 
 class BodySizeLimit:

@@ -43,7 +43,7 @@ def no_server_errors() -> Iterator[None]:
     """Fail a test whose in-process hub (or agent) answered a 500 or let an exception
     escape. Hubs run as processes are checked by tests/support (cli, replicas)."""
     handler = _ServerErrors()
-    loggers = [logging.getLogger(name) for name in ("app.errors", "uvicorn.error")]
+    loggers = [logging.getLogger(name) for name in ("app.api.problems", "uvicorn.error")]
     for logger in loggers:
         logger.addHandler(handler)
     try:

@@ -13,7 +13,8 @@ from fastapi.responses import HTMLResponse
 from starlette.routing import BaseRoute
 from starlette.staticfiles import StaticFiles
 
-from app.errors import PROBLEM_CONTENT_TYPE, Problem
+from app.api.problems import Problem
+from app.errors import PROBLEM_CONTENT_TYPE
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 _FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")

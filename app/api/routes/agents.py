@@ -8,6 +8,7 @@ from fastapi import Body, Depends, Query, Request, Response, status
 
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from app.api.params import AgentIdPath, Cursor, Limit
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import may_register
 from app.deps import (
@@ -19,7 +20,7 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
-from app.errors import Unauthenticated, problem_responses
+from app.errors import Unauthenticated
 from app.services import agents as service
 from app.services import deregistration
 from app.services.discovery import AgentFilters

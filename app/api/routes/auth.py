@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import Body, Request
 
 from agenthub.protocol.auth import TokenRequest, TokenResponse
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.jws import unverified_header
 from app.deps import AdmissionDep, KeysDep, SessionDep, SettingsDep
-from app.errors import HubError, problem_responses
+from app.errors import HubError
 from app.services.auth import exchange_assertion
 
 router = hub_router(prefix="/v1/auth", tags=["auth"])

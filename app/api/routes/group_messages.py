@@ -14,12 +14,12 @@ from agenthub.protocol.groups import (
 )
 from agenthub.protocol.messages import AnyMessage
 from app.api.params import After, GroupIdPath, Limit
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.auth.current import Principal, agent_for_claims
 from app.broker import Delivery
 from app.deps import AccessClaims, AdmissionDep, CurrentAgent, SessionDep
-from app.errors import problem_responses
 from app.services import group_messages as message_service
 from app.services import groups as service
 from app.services.events import group_backlog, group_channel

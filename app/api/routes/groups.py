@@ -13,9 +13,9 @@ from agenthub.protocol.groups import (
     GroupView,
 )
 from app.api.params import GroupIdPath
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
-from app.errors import problem_responses
 from app.services import groups as service
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])

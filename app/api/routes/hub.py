@@ -8,9 +8,10 @@ from fastapi import Request, Response
 from sqlalchemy import text
 
 from agenthub.protocol.auth import HubMetadata
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import KeysDep, SettingsDep
-from app.errors import SchemaNotMigrated, Unavailable, problem_responses
+from app.errors import SchemaNotMigrated, Unavailable
 from app.schema import schema_state
 
 router = hub_router(tags=["hub"])

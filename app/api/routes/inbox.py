@@ -8,11 +8,11 @@ from fastapi import Header, Query, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
 from app.broker import Delivery
 from app.deps import AccessClaims, CurrentAgent, SessionDep
-from app.errors import problem_responses
 from app.services.events import inbox_backlog, inbox_channel
 
 router = hub_router(prefix="/v1/agents/me", tags=["agents"])

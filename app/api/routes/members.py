@@ -10,9 +10,9 @@ from agenthub.protocol.groups import (
     MemberView,
 )
 from app.api.params import AgentIdPath, GroupIdPath
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
-from app.errors import problem_responses
 from app.services import members as member_service
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])

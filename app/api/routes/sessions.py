@@ -19,9 +19,9 @@ from agenthub.protocol.sessions import (
     SessionView,
 )
 from app.api.params import Cursor, Limit, SessionIdPath
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import AdmissionDep, CurrentAgent, SessionDep
-from app.errors import problem_responses
 from app.services import answers as answer_service
 from app.services import messages as message_service
 from app.services import sessions as service

@@ -9,9 +9,9 @@ from fastapi import Query
 from agenthub.protocol.messages import TaskState
 from agenthub.protocol.sessions import TaskPage, TaskView
 from app.api.params import Cursor, Limit, TaskIdPath
+from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import CurrentAgent, SessionDep
-from app.errors import problem_responses
 from app.services import task_queries as service
 
 router = hub_router(prefix="/v1/tasks", tags=["tasks"])
