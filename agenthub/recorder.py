@@ -130,11 +130,13 @@ class HubRecorder:
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
         """Return at once while the session's backlog is under ``max_backlog``.
 
-        Past it, wait (up to ``timeout``) for the backlog to drain, so a hub that falls
-        behind sets the callers' pace instead of the queue growing without bound.
+        Past it, wait (up to ``timeout``) for the backlog to drain to half of it (a low-water
+        mark: callers go on while the rest drains, instead of all waiting for an empty queue
+        and then filling it at once), so a hub that falls behind sets the callers' pace
+        instead of the queue growing without bound.
         """
         if self._backlog(session_id) >= self.max_backlog:
-            await self.flush(timeout, session_id=session_id)
+            await self._drain(timeout, session_id=session_id, to=self.max_backlog // 2)
 
     def _backlog(self, session_id: str | None) -> int:
         """Records queued or being sent (a record leaves its queue once it is settled)."""
@@ -145,9 +147,13 @@ class HubRecorder:
 
         False if ``timeout`` passed first; the records keep being retried in the background.
         """
+        return await self._drain(timeout, session_id=session_id, to=0)
+
+    async def _drain(self, timeout: float | None, *, session_id: str | None, to: int) -> bool:
+        """Wait until at most ``to`` records are left (for one session, or all)."""
         try:
             async with asyncio.timeout(timeout):
-                while self._backlog(session_id):
+                while self._backlog(session_id) > to:
                     self._settled.clear()
                     await self._settled.wait()
         except TimeoutError:

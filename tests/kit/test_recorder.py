@@ -50,3 +50,25 @@ async def test_a_backlog_goes_to_the_hub_in_batches(
     assert [m["id"] for m in history.json()["items"]] == [m["id"] for m in sent]
     batches = await live_hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
     assert 3 <= batches <= 5, batches
+
+
+async def test_a_waiting_caller_goes_on_at_the_low_water_mark_not_at_an_empty_queue() -> None:
+    unreachable = HubClient(
+        f"http://127.0.0.1:{free_port()}", key=AgentKey.generate(), agent_id="agt-low"
+    )
+    recorder = HubRecorder(unreachable, retry_deadline_seconds=30, max_backlog=8)
+    try:
+        for i in range(8):  # one task each: eight records retried side by side
+            recorder.record("s", {**chat("agt-low", f"m{i}"), "taskId": f"t{i}"})
+        waiting = asyncio.create_task(recorder.admit("s", 10))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        # the records settle one by one (a worker that ends lets its record go)
+        workers = list(recorder._workers.values())
+        for worker, go_on in zip(workers, (False, False, False, True), strict=False):
+            worker.cancel()
+            await asyncio.sleep(0.05)
+            assert waiting.done() is go_on, recorder._backlog("s")  # 7, 6, 5 wait; 4 goes
+    finally:
+        await recorder.aclose(timeout=0.1)
+        await unreachable.aclose()
