@@ -67,14 +67,18 @@ def _head_batch(queue: deque[_Item]) -> list[_Item]:
     return batch
 
 
-def _problem(response: httpx.Response) -> str:
-    """The last segment of a problem+json answer's ``type``: its code."""
+def _transient(status: int | None, problem: Any) -> bool:
+    """Whether a refusal may go away by itself: by its status, or its problem's code (the
+    last segment of its ``type``)."""
+    kind = problem.get("type", "") if isinstance(problem, dict) else ""
+    return status in RETRYABLE_STATUSES or str(kind).rsplit("/", 1)[-1] in RETRYABLE_PROBLEMS
+
+
+def _problem_of(response: httpx.Response) -> Any:
     try:
-        body = response.json()
+        return response.json()
     except ValueError:
-        return ""
-    kind = body.get("type", "") if isinstance(body, dict) else ""
-    return str(kind).rsplit("/", 1)[-1]
+        return None
 
 
 class HubRecorder:
@@ -205,18 +209,20 @@ class HubRecorder:
                 await self._deliver(session_id, item)
             return
         for item, outcome in zip(batch, outcomes, strict=True):
-            status = outcome.get("status") if isinstance(outcome, dict) else None
-            code = str((outcome.get("problem") or {}).get("type", "")).rsplit("/", 1)[-1]
+            outcome = outcome if isinstance(outcome, dict) else {}
+            status, problem = outcome.get("status"), outcome.get("problem")
             if isinstance(status, int) and status < 300:
                 self.recorded += 1
-            elif status in RETRYABLE_STATUSES or code in RETRYABLE_PROBLEMS:
+            elif _transient(status, problem):
                 await self._deliver(session_id, item)
             else:
-                detail = str(outcome.get("problem"))[:500]
-                logger.warning(
-                    "hub did not record message %s: %s %s", item[1].get("id"), status, detail
-                )
-                self.failures.append(RecordFailure(session_id, item[1], status, detail))
+                self._give_up(session_id, item[1], status, str(problem)[:500])
+
+    def _give_up(
+        self, session_id: str, message: Mapping[str, Any], status: int | None, detail: str
+    ) -> None:
+        logger.warning("hub did not record message %s: %s %s", message.get("id"), status, detail)
+        self.failures.append(RecordFailure(session_id, message, status, detail))
 
     async def _deliver(self, session_id: str, item: _Item) -> None:
         route, message = item
@@ -233,16 +239,13 @@ class HubRecorder:
                     self.recorded += 1
                     return
                 detail = response.text[:500]
-                retryable = status in RETRYABLE_STATUSES or _problem(response) in RETRYABLE_PROBLEMS
+                retryable = _transient(status, _problem_of(response))
             except (httpx.TransportError, HubRequestError) as exc:
                 detail = str(exc)
                 status = getattr(exc, "status", None)
                 retryable = status is None or status in RETRYABLE_STATUSES
             if not retryable or time.monotonic() + backoff > deadline:
-                logger.warning(
-                    "hub did not record message %s: %s %s", message.get("id"), status, detail
-                )
-                self.failures.append(RecordFailure(session_id, message, status, detail))
+                self._give_up(session_id, message, status, detail)
                 return
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)

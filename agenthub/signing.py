@@ -150,7 +150,7 @@ def check_answer(
     *,
     callee_id: str,
     caller_id: str,
-    nonce: str,
+    nonce: str | None,
     signed_bytes: bytes,
 ) -> None:
     """Raise unless ``signature`` is the callee's signature over this answer to our call."""

@@ -12,32 +12,28 @@ marked ``verified: false``, and it moves the task as the partner's report would.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.errors import AnswerSignatureError
 from agenthub.protocol.messages import TaskResult, parse_message
 from agenthub.protocol.sessions import RelayedAnswer
-from app.auth.jws import public_key, unverified_header, verify
-from app.errors import HubError, InvalidInput, SessionClosed
+from agenthub.signing import check_answer
+from app.errors import InvalidInput, SessionClosed
 from app.models import Agent, SessionParticipant
 from app.services.messages import (
     _HUB_FIELDS,
     after_task_move,
     find_message,
     insert_message,
+    late_record,
     store_with_retries,
 )
 from app.services.sessions import participant_session
 from app.services.tasks import Outcome, apply_task_message
-
-
-def _digest(body: bytes) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(body).digest()).decode().rstrip("=")
 
 
 def _result_of(answer: bytes) -> TaskResult:
@@ -59,21 +55,20 @@ def _result_of(answer: bytes) -> TaskResult:
 
 
 def _signed_by(partner: Agent, body: RelayedAnswer, caller_id: str, answer: bytes) -> bool:
-    """Whether the answer's signature is the partner's, for this caller, over these bytes."""
-    if body.signature is None:
-        return False
+    """Whether the answer's signature is the partner's, for this caller, over these bytes
+    (the check the kit's leader makes, ``agenthub.signing.check_answer``)."""
     try:
-        if unverified_header(body.signature).get("kid") != partner.id:
-            return False
-        claims = verify(body.signature, public_key(partner.public_jwk, partner.key_thumbprint))
-    except HubError:
+        check_answer(
+            body.signature,
+            partner.public_jwk,
+            callee_id=partner.id,
+            caller_id=caller_id,
+            nonce=body.nonce,
+            signed_bytes=answer,
+        )
+    except AnswerSignatureError:
         return False
-    return (
-        claims.get("iss") == partner.id
-        and claims.get("aud") == caller_id
-        and claims.get("bodySha256") == _digest(answer)
-        and claims.get("nonce") == body.nonce
-    )
+    return True
 
 
 async def record_answer(
@@ -104,9 +99,7 @@ async def record_answer(
     existing = await find_message(db, row_sender, stored_as.id)
     if existing is not None:
         return existing.body, 200
-    if session.state == "closed" and (
-        session.closed_at is None or message.sent_at > session.closed_at
-    ):
+    if session.state == "closed" and not late_record(message, session.closed_at):
         raise SessionClosed("The session is closed.")
     # plain values only below: a retry follows a rollback, which expires every ORM instance
     leader_id, caller_id, partner_id = session.leader_id, caller.id, partner.id

@@ -216,7 +216,7 @@ async def store_with_retries(
     raise TaskBusy("The task kept changing under this message; send it again.")
 
 
-def _late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
+def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
     """A record of a task's move sent before its session closed: what happened then still
     belongs in the record (the other side's records trail its answers)."""
     late = isinstance(message, TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk)
@@ -237,7 +237,7 @@ async def record_session_message(
     existing = await find_message(db, caller.id, message.id)
     if existing is not None:
         return _replayed(existing, session_id)
-    if session.state == "closed" and not _late_record(message, session.closed_at):
+    if session.state == "closed" and not late_record(message, session.closed_at):
         raise SessionClosed("The session is closed.")
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)

@@ -128,7 +128,7 @@ def _facts(task: Task) -> TaskFacts:
     return TaskFacts(
         leader_id=task.leader_id,
         partner_id=task.partner_id,
-        state=TaskState(task.state) if task.state else None,
+        state=_state(task),
         status=task.status,
         status_history=list(task.status_history),
         products=list(task.products),
@@ -201,7 +201,8 @@ async def apply_task_message(
     if isinstance(message, TaskCommand) and start:
         if (message.sender_id, _partner_of(message)) != (task.leader_id, task.partner_id):
             raise TaskExists(f"Task {task_id!r} exists already in this session.")
-        if task.parent_task_id is None and not task.dependencies:  # made by a report first
+        refs = message.parent_task_id is not None or bool(message.dependencies)
+        if refs and task.parent_task_id is None and not task.dependencies:  # a report made it
             await _check_refs(db, message, session_id, task_id)
             await _save(
                 db,
