@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel import Session as SyncSession
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
@@ -38,10 +39,21 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
 SessionFactory = async_sessionmaker[AsyncSession]
 
 
+class StoreSession(SyncSession):
+    """The hub's ORM sessions: their commits publish the events staged in them to the
+    broker in their ``info`` (``services.events``); no other session's commit does."""
+
+
 def make_session_factory(engine: AsyncEngine, *, broker: Any = None) -> SessionFactory:
     """Sessions whose commits publish staged events to ``broker`` (see services/events)."""
     info = {"broker": broker} if broker is not None else {}
-    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False, info=info)
+    return async_sessionmaker(
+        engine,
+        class_=AsyncSession,
+        sync_session_class=StoreSession,
+        expire_on_commit=False,
+        info=info,
+    )
 
 
 @asynccontextmanager

@@ -23,6 +23,7 @@ from app.auth.keys import HubKeys
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent
+from app.services.ingest import Ingest
 from app.services.limits import Admission
 from app.services.presence import Presence
 
@@ -54,8 +55,14 @@ async def get_admission(request: Request) -> Admission:
     return admission
 
 
+async def get_ingest(request: Request) -> Ingest:
+    ingest: Ingest = request.app.state.ingest
+    return ingest
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 AdmissionDep = Annotated[Admission, Depends(get_admission)]
+IngestDep = Annotated[Ingest, Depends(get_ingest)]
 PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]

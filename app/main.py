@@ -36,8 +36,8 @@ from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
+from app.services.ingest import Ingest
 from app.services.limits import Admission
-from app.services.message_writer import MessageWriter
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
@@ -136,8 +136,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     app.state.broker = broker
     app.state.session_factory = make_session_factory(engine, broker=broker)
-    app.state.message_writer = writer = MessageWriter(engine, broker)
-    writer.start()
+    app.state.ingest = ingest = Ingest(app.state.session_factory)
+    ingest.start()
     app.state.send_watchdog = watchdog = SendWatchdog()
     watchdog.start()
     app.state.presence = presence = Presence(
@@ -164,7 +164,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         for task in background:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await writer.close()
+        await ingest.close()
         await watchdog.close()
         await presence.close()
         await broker.close()

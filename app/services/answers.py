@@ -25,15 +25,15 @@ from agenthub.signing import check_answer
 from app.errors import InvalidInput, SessionClosed
 from app.models import Agent, SessionParticipant
 from app.services.messages import (
-    _HUB_FIELDS,
     after_task_move,
+    as_received,
     find_message,
     insert_message,
     late_record,
-    store_with_retries,
+    move_status,
 )
 from app.services.sessions import participant_session
-from app.services.tasks import Outcome, apply_task_message
+from app.services.tasks import apply_task_message
 
 
 def _result_of(answer: bytes) -> TaskResult:
@@ -71,60 +71,51 @@ def _signed_by(partner: Agent, body: RelayedAnswer, caller_id: str, answer: byte
     return True
 
 
-async def record_answer(
-    db: AsyncSession, *, caller: Agent, session_id: str, body: RelayedAnswer
+async def write_answer(
+    db: AsyncSession, *, caller_id: str, session_id: str, body: RelayedAnswer
 ) -> tuple[dict[str, Any], int]:
-    """Store the partner's answer as a record of its task (see the module's docstring)."""
-    session = await participant_session(db, session_id, caller.id)
+    """Store the partner's answer as a record of its task, uncommitted (see the module's
+    docstring): the stored body and its status (as ``messages.write_session_message``)."""
+    session = await participant_session(db, session_id, caller_id)
     partner = await db.get(Agent, body.partner_id)
     taking_part = await db.get(SessionParticipant, (session_id, body.partner_id))
     if partner is None or partner.deleted_at is not None or taking_part is None:
         raise InvalidInput(f"The partner {body.partner_id!r} does not take part here.")
-    if partner.id == caller.id:
+    if partner.id == caller_id:
         raise InvalidInput("An agent records its own answers with POST …/messages.")
     answer = body.answer.encode()
     result = _result_of(answer)
     if result.session_id not in (None, session_id) or result.task_id is None:
         raise InvalidInput("The answer is for another session, or names no task.")
-    verified = _signed_by(partner, body, caller.id, answer)
+    verified = _signed_by(partner, body, caller_id, answer)
     if verified and result.sender_id != partner.id:
         raise InvalidInput("The signed answer's senderId is not the partner.")
     # the partner's report, in its name (an unsigned one says which partner the leader meant)
-    message = result.model_copy(update={"sender_id": partner.id, **dict.fromkeys(_HUB_FIELDS)})
-    marked: dict[str, Any] = {"relayed_by": caller.id, "verified": verified}
+    message = as_received(result.model_copy(update={"sender_id": partner.id}))
+    marked: dict[str, Any] = {"relayed_by": caller_id, "verified": verified}
     if not verified:
         marked["id"] = f"relayed:{message.id}"
     stored_as = message.model_copy(update=marked)
-    row_sender = partner.id if verified else caller.id
+    row_sender = partner.id if verified else caller_id
     existing = await find_message(db, row_sender, stored_as.id)
     if existing is not None:
         return existing.body, 200
     if session.state == "closed" and not late_record(message, session.closed_at):
         raise SessionClosed("The session is closed.")
-    # plain values only below: a retry follows a rollback, which expires every ORM instance
-    leader_id, caller_id, partner_id = session.leader_id, caller.id, partner.id
-
-    async def attempt() -> tuple[dict[str, Any], Outcome]:
-        move = await apply_task_message(
-            db,
-            message,
-            session_id=session_id,
-            group_id=None,
-            members=set(),
-            session_leader_id=leader_id,
+    move = await apply_task_message(
+        db,
+        message,
+        session_id=session_id,
+        group_id=None,
+        members=set(),
+        session_leader_id=session.leader_id,
+    )
+    if (move.leader_id, move.partner_id) != (caller_id, partner.id):
+        raise InvalidInput(
+            f"Task {message.task_id!r} here is not one the caller leads with {partner.id!r}."
         )
-        if (move.leader_id, move.partner_id) != (caller_id, partner_id):
-            raise InvalidInput(
-                f"Task {message.task_id!r} here is not one the caller leads with {partner_id!r}."
-            )
-        stored = await insert_message(
-            db,
-            stored_as,
-            session_id=session_id,
-            task_id=move.task_id,
-            sender_id=row_sender,
-        )
-        await after_task_move(db, message, move, session_id)
-        return stored, move.outcome
-
-    return await store_with_retries(db, stored_as, attempt, lambda m: m.body, sender_id=row_sender)
+    stored = await insert_message(
+        db, stored_as, session_id=session_id, task_id=move.task_id, sender_id=row_sender
+    )
+    await after_task_move(db, message, move, session_id)
+    return stored, move_status(move.outcome)

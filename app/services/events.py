@@ -1,8 +1,9 @@
 """Numbered events: the per-group and per-inbox counters, their rows, and their frames.
 
 An event is written inside the caller's transaction and *staged*; it reaches the broker
-only after that transaction commits (``after_commit``), so nothing uncommitted is ever
-delivered, and a rolled-back transaction delivers nothing.
+only after that transaction commits (``after_commit`` of the hub's own session class,
+``app.db.StoreSession``), so nothing uncommitted is ever delivered, and a rolled-back
+transaction delivers nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.base import WireModel
 from app.broker import Broker, Delivery
+from app.db import StoreSession
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
 
@@ -39,10 +41,20 @@ def encode_frame(seq: int, kind: str, data: bytes) -> bytes:
 
 
 def stage(db: AsyncSession, channel: str, delivery: Delivery) -> None:
+    """Deliver on ``channel`` once the transaction commits (nothing, if it rolls back)."""
     db.sync_session.info.setdefault(_STAGED_KEY, []).append((channel, delivery))
 
 
-@event.listens_for(SyncSession, "after_commit")
+def staged_count(db: AsyncSession) -> int:
+    return len(db.sync_session.info.get(_STAGED_KEY, ()))
+
+
+def unstage_since(db: AsyncSession, count: int) -> None:
+    """Drop what was staged after ``staged_count`` said ``count``: a savepoint rolled back."""
+    del db.sync_session.info.get(_STAGED_KEY, [])[count:]
+
+
+@event.listens_for(StoreSession, "after_commit")
 def _publish_staged(session: SyncSession) -> None:
     staged = session.info.pop(_STAGED_KEY, None)
     broker: Broker | None = session.info.get(BROKER_KEY)
@@ -51,9 +63,10 @@ def _publish_staged(session: SyncSession) -> None:
             broker.publish(channel, delivery)
 
 
-@event.listens_for(SyncSession, "after_rollback")
+@event.listens_for(StoreSession, "after_rollback")
 def _drop_staged(session: SyncSession) -> None:
-    session.info.pop(_STAGED_KEY, None)
+    if not session.in_nested_transaction():  # a savepoint's rollback: see unstage_since
+        session.info.pop(_STAGED_KEY, None)
 
 
 async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value: str) -> int:

@@ -1,4 +1,5 @@
-"""Group messages: committed with the group's next seq, then fanned out by the broker."""
+"""Group messages: stored with the group's next seq (``services.ingest`` commits them), then
+fanned out by the broker."""
 
 from __future__ import annotations
 
@@ -10,25 +11,31 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState, GroupMessagePage, MemberState
 from agenthub.protocol.messages import Message, parse_message
 from app.auth.current import Principal
-from app.errors import Forbidden, GroupConcluded, InvalidInput, MessageIdReused, SessionClosed
+from app.errors import (
+    Forbidden,
+    GroupConcluded,
+    InvalidInput,
+    MessageIdReused,
+    NotFound,
+    SessionClosed,
+)
 from app.models import Agent, Group, GroupMember, Session, StoredMessage
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
 from app.services.groups import MANAGERS, active_group
 from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,
+    as_received,
     check_sender_role,
     find_message,
     insert_message,
-    store_with_retries,
+    move_status,
 )
-from app.services.tasks import AnyTaskMessage, Outcome, TaskMove, apply_task_message
-
-_HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
+from app.services.tasks import AnyTaskMessage, TaskMove, apply_task_message
 
 
-def _check(message: AnyTaskMessage, caller: Agent, group: Group) -> None:
-    if message.sender_id != caller.id:
+def _check(message: AnyTaskMessage, sender_id: str, group: Group) -> None:
+    if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
     if message.group_id not in (None, group.id):
         raise InvalidInput("The message's groupId is not this group.")
@@ -36,7 +43,8 @@ def _check(message: AnyTaskMessage, caller: Agent, group: Group) -> None:
         raise InvalidInput("The message's sessionId is not this group's session.")
 
 
-def _replayed(existing: StoredMessage, group_id: str) -> dict[str, Any]:
+def replayed_group_message(existing: StoredMessage, group_id: str) -> dict[str, Any]:
+    """The body stored the first time, for a message posted again to the same group."""
     if existing.group_id != group_id:
         raise MessageIdReused("This message id was already used elsewhere by this sender.")
     return existing.body
@@ -52,56 +60,46 @@ async def _active_members(db: AsyncSession, group_id: str) -> set[str]:
     return set(rows.all())
 
 
-async def post_group_message(
-    db: AsyncSession,
-    *,
-    caller: Agent,
-    group_id: str,
-    message: AnyTaskMessage,
+async def write_group_message(
+    db: AsyncSession, *, sender_id: str, group_id: str, message: AnyTaskMessage
 ) -> tuple[dict[str, Any], int]:
-    """Store the message under the group's next seq: the body and its status (see
-    ``store_with_retries``).
-
-    Plain messages usually go through ``message_writer`` in batches; this is the path for
-    the rest, and for every post the batch writer hands back.
-    """
+    """Store the message under the group's next seq, uncommitted, and stage its delivery:
+    the body and its status (as ``messages.write_session_message``). The path of a post
+    that needs more than a row (``services.ingest`` writes plain ones in bulk)."""
+    caller = await db.get(Agent, sender_id)
+    if caller is None or caller.deleted_at is not None:
+        raise NotFound(f"No group {group_id!r}.")
     group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
-    _check(message, caller, group)
+    _check(message, sender_id, group)
     check_sender_role(message, may_lead=member.role in MANAGERS)
-    message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
-    existing = await find_message(db, caller.id, message.id)
+    message = as_received(message)
+    existing = await find_message(db, sender_id, message.id)
     if existing is not None:
-        return _replayed(existing, group_id), 200
+        return replayed_group_message(existing, group_id), 200
     if group.conversation_state == ConversationState.CONCLUSION.value:
         raise GroupConcluded("The group has concluded.")
     session = await db.get(Session, group.session_id)
     if session is not None and session.state == "closed":
         raise SessionClosed("The session is closed.")
+    if member.muted:
+        await use_speak_grant(db, group_id, sender_id)
+    move = TaskMove(None)
     plain = isinstance(message, Message) and message.task_id is None
-    members = set() if plain else await _active_members(db, group_id)
-    # plain values only below: a retry follows a rollback, which expires every ORM instance
-    muted, session_id, caller_id = member.muted, group.session_id, caller.id
-
-    async def attempt() -> tuple[dict[str, Any], Outcome]:
-        if muted:
-            await use_speak_grant(db, group_id, caller_id)
-        move = TaskMove(None)
-        if not plain:
-            move = await apply_task_message(
-                db, message, session_id=session_id, group_id=group_id, members=members
-            )
-        seq = await next_group_seq(db, group_id)
-        body = await insert_message(
-            db, message, session_id=session_id, task_id=move.task_id, group_id=group_id, seq=seq
+    if not plain:
+        members = await _active_members(db, group_id)
+        move = await apply_task_message(
+            db, message, session_id=group.session_id, group_id=group_id, members=members
         )
-        if message.mentions:
-            await grant_mentions(db, group_id, caller_id, message.mentions)
-        if not plain:
-            await after_task_move(db, message, move, session_id)
-        stage(db, group_channel(group_id), message_delivery(seq, caller_id, body))
-        return body, move.outcome
-
-    return await store_with_retries(db, message, attempt, lambda m: _replayed(m, group_id))
+    seq = await next_group_seq(db, group_id)
+    body = await insert_message(
+        db, message, session_id=group.session_id, task_id=move.task_id, group_id=group_id, seq=seq
+    )
+    if message.mentions:
+        await grant_mentions(db, group_id, sender_id, message.mentions)
+    if not plain:
+        await after_task_move(db, message, move, group.session_id)
+    stage(db, group_channel(group_id), message_delivery(seq, sender_id, body))
+    return body, move_status(move.outcome)
 
 
 async def list_group_messages(

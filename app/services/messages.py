@@ -6,14 +6,12 @@ the insert, the retry loop and what a task move sets off.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
 from sqlalchemy import insert
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -28,12 +26,9 @@ from agenthub.protocol.messages import (
 from agenthub.protocol.sessions import MessagePage
 from app.errors import (
     Forbidden,
-    HubError,
     InvalidInput,
     MessageIdReused,
     SessionClosed,
-    TaskBusy,
-    problem_body,
 )
 from app.models import Agent, SessionParticipant, StoredMessage
 from app.models.types import utcnow
@@ -44,13 +39,12 @@ from app.services.tasks import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
     Outcome,
-    StaleTask,
     TaskMove,
     apply_task_message,
 )
 
 MAX_MOVE_ATTEMPTS = 5
-_HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
+HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
 
 
 async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
@@ -60,8 +54,8 @@ async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> Sto
     return (await db.exec(stmt)).first()
 
 
-def _check_sender(message: AnyTaskMessage, caller: Agent, session_id: str) -> None:
-    if message.sender_id != caller.id:
+def _check_sender(message: AnyTaskMessage, sender_id: str, session_id: str) -> None:
+    if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
     if message.session_id not in (None, session_id):
         raise InvalidInput("The message's sessionId is not this session.")
@@ -167,7 +161,7 @@ async def after_task_move(
     db: AsyncSession, message: AnyTaskMessage, move: TaskMove, session_id: str
 ) -> None:
     """What a task message sets off: the partner's inbox copy now, and, once the move is
-    committed, the triggers it may have made ready (``store_with_retries``)."""
+    committed, the triggers it may have made ready (``services.ingest`` fires them)."""
     if move.task_id is None:
         return
     if (
@@ -180,42 +174,6 @@ async def after_task_move(
         db.info.setdefault(MAY_HAVE_ENDED, set()).add((move.task_id, session_id))
 
 
-async def store_with_retries(
-    db: AsyncSession,
-    message: AnyTaskMessage,
-    attempt: Callable[[], Awaitable[tuple[dict[str, Any], Outcome]]],
-    replayed: Callable[[StoredMessage], dict[str, Any]],
-    *,
-    sender_id: str | None = None,
-) -> tuple[dict[str, Any], int]:
-    """Run ``attempt`` and commit; retry when the task moved under us; a duplicate id replays.
-
-    Returns the body and its status: ``201`` for a new message, ``202`` for a new one whose
-    task move waits (for the task, or for a move that allows it), ``200`` for a retried one.
-    A retry follows a rollback, which expires every ORM instance the session holds: the
-    ``attempt`` must read plain values captured before, never an instance's attributes.
-    """
-    for _ in range(MAX_MOVE_ATTEMPTS):
-        try:
-            db.info.pop(MAY_HAVE_ENDED, None)
-            body, outcome = await attempt()
-            await db.commit()
-            await _fire_ready(db, db.info.pop(MAY_HAVE_ENDED, set()))
-            return body, 202 if outcome is Outcome.NOT_YET else 201
-        except StaleTask:
-            await db.rollback()
-        except IntegrityError:
-            await db.rollback()
-            existing = await find_message(db, sender_id or message.sender_id, message.id)
-            if existing is None:  # its task was created at the same time (by the other side)
-                continue
-            return replayed(existing), 200
-        except BaseException:
-            await db.rollback()
-            raise
-    raise TaskBusy("The task kept changing under this message; send it again.")
-
-
 def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
     """A record of a task's move sent before its session closed: what happened then still
     belongs in the record (the other side's records trail its answers)."""
@@ -225,55 +183,51 @@ def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
     return late and closed_at is not None and message.sent_at <= closed_at
 
 
-async def record_session_message(
-    db: AsyncSession, *, caller: Agent, session_id: str, message: AnyTaskMessage
+def as_received(message: AnyTaskMessage) -> AnyTaskMessage:
+    """The message without the fields only the hub sets (a sender's values are dropped)."""
+    return message.model_copy(update=dict.fromkeys(HUB_FIELDS))
+
+
+async def write_session_message(
+    db: AsyncSession, *, sender_id: str, session_id: str, message: AnyTaskMessage
 ) -> tuple[dict[str, Any], int]:
-    """Store the message (moving its task): the body and its status (see
-    ``store_with_retries``)."""
-    session = await participant_session(db, session_id, caller.id)
-    _check_sender(message, caller, session_id)
-    check_sender_role(message, may_lead=session.leader_id == caller.id)
-    message = message.model_copy(update=dict.fromkeys(_HUB_FIELDS))
-    existing = await find_message(db, caller.id, message.id)
+    """Store the message (moving its task), uncommitted: the body and its status, ``201``
+    for a new message, ``202`` for a new one whose task move waits (for the task, or for a
+    move that allows it), ``200`` for one stored before. Raises the refusal otherwise."""
+    session = await participant_session(db, session_id, sender_id)
+    _check_sender(message, sender_id, session_id)
+    check_sender_role(message, may_lead=session.leader_id == sender_id)
+    message = as_received(message)
+    existing = await find_message(db, sender_id, message.id)
     if existing is not None:
-        return _replayed(existing, session_id)
+        return replayed_session_message(existing, session_id), 200
     if session.state == "closed" and not late_record(message, session.closed_at):
         raise SessionClosed("The session is closed.")
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
     members = set() if reports else await _members(db, session_id)
-    leader_id = session.leader_id  # a plain value: a retry follows a rollback
-
-    async def attempt() -> tuple[dict[str, Any], Outcome]:
-        move = await apply_task_message(
-            db,
-            message,
-            session_id=session_id,
-            group_id=None,
-            members=members,
-            session_leader_id=leader_id,
-        )
-        body = await insert_message(db, message, session_id=session_id, task_id=move.task_id)
-        await after_task_move(db, message, move, session_id)
-        return body, move.outcome
-
-    return await store_with_retries(db, message, attempt, lambda m: _replayed(m, session_id)[0])
+    move = await apply_task_message(
+        db,
+        message,
+        session_id=session_id,
+        group_id=None,
+        members=members,
+        session_leader_id=session.leader_id,
+    )
+    body = await insert_message(db, message, session_id=session_id, task_id=move.task_id)
+    await after_task_move(db, message, move, session_id)
+    return body, move_status(move.outcome)
 
 
-async def _fire_ready(db: AsyncSession, tasks: set[tuple[str, str]]) -> None:
-    """Fire the triggers the committed move made ready: after the move's transaction, one
-    transaction a trigger, so a task with many triggers stalls no writer. Should the process
-    stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``)."""
-    from app.services.triggers import fire_ready_triggers
-
-    for task_id, session_id in sorted(tasks):
-        await fire_ready_triggers(db, task_id, session_id)
+def move_status(outcome: Outcome) -> int:
+    return 202 if outcome is Outcome.NOT_YET else 201
 
 
-def _replayed(existing: StoredMessage, session_id: str) -> tuple[dict[str, Any], int]:
+def replayed_session_message(existing: StoredMessage, session_id: str) -> dict[str, Any]:
+    """The body stored the first time, for a message sent again to the same session."""
     if existing.session_id != session_id or existing.group_id is not None:
         raise MessageIdReused("This message id was already used elsewhere by this sender.")
-    return existing.body, 200
+    return existing.body
 
 
 async def list_session_messages(
@@ -292,27 +246,3 @@ async def list_session_messages(
     return MessagePage.model_validate(
         {"items": [parse_message(r.body) for r in page], "nextCursor": next_cursor}
     )
-
-
-async def record_session_batch(
-    db: AsyncSession, *, caller: Agent, session_id: str, messages: list[AnyTaskMessage]
-) -> list[tuple[int, dict[str, Any]]]:
-    """Record each message as ``record_session_message`` would, in order, each in its own
-    transaction: ``(status, stored body or problem)`` per item. A refused item is refused
-    alone; the session itself must be the caller's (else the whole request is a 404)."""
-    await participant_session(db, session_id, caller.id)
-    caller_id = caller.id  # a plain value: every item ends with a commit or a rollback
-    outcomes: list[tuple[int, dict[str, Any]]] = []
-    for message in messages:
-        agent = await db.get(Agent, caller_id)
-        assert agent is not None
-        try:
-            body, status = await record_session_message(
-                db, caller=agent, session_id=session_id, message=message
-            )
-        except HubError as exc:
-            await db.rollback()
-            outcomes.append((exc.status, problem_body(exc.status, exc.detail, code=exc.code)))
-        else:
-            outcomes.append((status, body))
-    return outcomes

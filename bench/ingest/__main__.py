@@ -36,10 +36,18 @@ from bench.harness import (
     uvicorn_args,
     wait_up,
 )
+from bench.ingest.load import REPORTS
 
 
 async def load(
-    port: int, path: str, token: str, sender: str, connections: int, loaders: int, seconds: float
+    port: int,
+    path: str,
+    token: str,
+    sender: str,
+    connections: int,
+    loaders: int,
+    seconds: float,
+    kind: str = "message",
 ) -> dict[str, Any]:
     """Run the load processes against one endpoint; posts/s and latency over all of them."""
     shares = [connections // loaders + (i < connections % loaders) for i in range(loaders)]
@@ -48,7 +56,7 @@ async def load(
             sys.executable,
             "-m",
             "bench.ingest.load",
-            *map(str, (port, path, token, sender, share, seconds)),
+            *map(str, (port, path, token, sender, share, seconds, kind)),
             stdout=asyncio.subprocess.PIPE,
             cwd=ROOT,
             limit=2**26,
@@ -64,10 +72,12 @@ async def load(
     reports = [orjson.loads(out) for out, _ in outputs]
     latencies = [ms for r in reports for ms in r["latencies_ms"]]
     posts = sum(r["posts"] for r in reports)
+    messages = sum(r["messages"] for r in reports)
     elapsed = max(r["seconds"] for r in reports)
     return {
         "posts": posts,
         "posts_per_second": round(posts / elapsed),
+        "messages_per_second": round(messages / elapsed),
         "p50_ms": round(statistics.median(latencies), 2),
         "p99_ms": round(percentile(latencies, 99), 2),
     }
@@ -82,6 +92,47 @@ async def _group(url: str) -> tuple[str, str, str, int]:
         )
         group = await leader.groups.create(session["id"], "ingest")
         return group.id, await leader.access_token(), str(leader.agent_id), group.last_seq
+
+
+async def _session(url: str) -> tuple[str, str, str, str, str]:
+    """A leader and a partner in a session: (session id, leader token, leader id, partner
+    token, partner id)."""
+    async with (
+        HubClient(url, key=AgentKey.generate()) as leader,
+        HubClient(url, key=AgentKey.generate()) as partner,
+    ):
+        await partner.register({"name": "bench partner"}, registration_token=OPERATOR_TOKEN)
+        await leader.register({"name": "bench leader"}, registration_token=OPERATOR_TOKEN)
+        receivers = [{"agentId": str(partner.agent_id), "mode": "p2p"}]
+        session = leader.raise_or_json(
+            await leader.request("POST", "/v1/sessions", json={"receivers": receivers})
+        )
+        return (
+            session["id"],
+            await leader.access_token(),
+            str(leader.agent_id),
+            await partner.access_token(),
+            str(partner.agent_id),
+        )
+
+
+async def _stored_in(url: str, session_id: str, token: str) -> int:
+    """How many point-to-point messages the session holds (paged through)."""
+    import httpx
+
+    stored, cursor = 0, None
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        while True:
+            params: dict[str, Any] = {"limit": 200, **({"after": cursor} if cursor else {})}
+            page = await http.get(
+                f"/v1/sessions/{session_id}/messages",
+                params=params,
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            body = page.json()
+            stored += len(body["items"])
+            if not (cursor := body.get("nextCursor")):
+                return stored
 
 
 async def _last_seq(url: str, group_id: str, token: str) -> int:
@@ -122,7 +173,22 @@ async def run(
         result["hub"] = await hub(seconds, connections)
         result["hub_one_connection"] = await hub(seconds / 2, 1)
         stored = await _last_seq(hub_url, group_id, token) - first_seq
+        session_id, leader_token, leader_id, partner_token, partner_id = await _session(hub_url)
+        p2p_path = f"/v1/sessions/{session_id}/messages"
+        p2p_warm = await load(hub_port, p2p_path, leader_token, leader_id, connections, loaders, 1)
+        result["session_messages"] = await load(
+            hub_port, p2p_path, leader_token, leader_id, connections, loaders, seconds
+        )
+        result["session_task_reports"] = await load(
+            hub_port, f"{p2p_path}:batch", partner_token, partner_id, 8, loaders, seconds, "tasks"
+        )
+        p2p_stored = await _stored_in(hub_url, session_id, leader_token)
     posted = warm_up["posts"] + result["hub"]["posts"] + result["hub_one_connection"]["posts"]
+    p2p_posted = (
+        p2p_warm["posts"]
+        + result["session_messages"]["posts"]
+        + result["session_task_reports"]["posts"] * REPORTS
+    )
     return {
         "machine": machine(),
         "store": "postgresql" if database_url else "sqlite",
@@ -135,6 +201,11 @@ async def run(
         ),
         "hub_posts_answered_201": posted,
         "hub_messages_stored": stored,
+        "session_messages_over_bare": round(
+            result["session_messages"]["posts_per_second"] / result["bare"]["posts_per_second"], 2
+        ),
+        "session_records_answered_201": p2p_posted,
+        "session_records_stored": p2p_stored,
     }
 
 

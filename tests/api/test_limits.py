@@ -55,9 +55,10 @@ async def test_an_agent_posting_too_fast_is_told_to_slow_down(settings: Settings
             for i in range(8)
         ]
         codes = [a.status_code for a in answers]
-        assert codes.count(201) == 4 and codes.count(429) == 4, codes  # a burst of 2 seconds
-        refused(answers[-1], 429)
-        assert await count(app, StoredMessage) - before == 4
+        # a burst of 2 seconds, then refusals (a slow machine may earn one more post meanwhile)
+        assert codes[:4] == [201] * 4 and codes.count(429) >= 3, codes
+        refused(next(a for a in answers if a.status_code == 429), 429)
+        assert await count(app, StoredMessage) - before == codes.count(201)
         other = await leader.request("POST", url, json=chat(str(leader.agent_id), "mine"))
         assert other.status_code == 201  # the limit is the sender's, not the group's
         await asyncio.sleep(0.6)

@@ -22,7 +22,7 @@ async def test_concurrent_posts_share_batches_and_each_gets_its_own_seq(
     members = [await make_agent(f"m{i}") for i in range(5)]
     group = await team(leader, *members)
     gid = group["id"]
-    writer = hub.state.message_writer
+    writer = hub.state.ingest
     batches_before, written_before = writer.batches, writer.written
 
     async def send(member: Any, n: int) -> httpx.Response:

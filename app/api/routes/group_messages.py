@@ -1,4 +1,4 @@
-"""Group message routes: post (the batch writer), history, and the group's event stream."""
+"""Group message routes: post (through the write pipeline), history, and the event stream."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from app.api.params import After, GroupIdPath, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, resume_point, stream_response
-from app.auth.current import Principal, agent_for_claims
+from app.auth.current import Principal
 from app.broker import Delivery
-from app.deps import AccessClaims, AdmissionDep, CurrentAgent, SessionDep
+from app.deps import AccessClaims, AdmissionDep, CurrentAgent, IngestDep, SessionDep
 from app.services import group_messages as message_service
 from app.services import groups as service
 from app.services.events import group_backlog, group_channel
-from app.services.message_writer import MessageWriter, PlainPost
+from app.services.ingest import Record
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])
 
@@ -56,11 +56,11 @@ MESSAGE_EXAMPLE = {
     },
 )
 async def post_group_message(
-    request: Request,
     group_id: GroupIdPath,
     message: Annotated[AnyMessage, Body(openapi_examples={"message": {"value": MESSAGE_EXAMPLE}})],
     claims: AccessClaims,
     admission: AdmissionDep,
+    ingest: IngestDep,
 ) -> JSONResponse:
     """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
@@ -80,18 +80,7 @@ async def post_group_message(
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
     admission.post(claims.sub)
-    # plain messages go to the batch writer; the rest, and any it hands back, one by one
-    writer: MessageWriter = request.app.state.message_writer
-    post = PlainPost.of(
-        message, group_id=group_id, sender_id=claims.sub, key_thumbprint=claims.cnf.get("jkt")
-    )
-    if post is not None and (stored := await writer.write(post)) is not None:
-        return JSONResponse(stored, status_code=201)
-    async with request.app.state.session_factory() as db:
-        caller = await agent_for_claims(db, claims)
-        body, status_code = await message_service.post_group_message(
-            db, caller=caller, group_id=group_id, message=message
-        )
+    body, status_code = await ingest.one(Record.of(claims, message, group_id=group_id))
     return JSONResponse(body, status_code=status_code)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Body, Response, status
 from fastapi.responses import JSONResponse
@@ -21,10 +21,11 @@ from agenthub.protocol.sessions import (
 from app.api.params import Cursor, Limit, SessionIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import AdmissionDep, CurrentAgent, SessionDep
-from app.services import answers as answer_service
+from app.deps import AccessClaims, AdmissionDep, CurrentAgent, IngestDep, SessionDep
+from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.services import messages as message_service
 from app.services import sessions as service
+from app.services.ingest import Outcome, Record
 
 router = hub_router(prefix="/v1/sessions", tags=["sessions"])
 
@@ -145,9 +146,9 @@ async def update_session(
 async def post_session_message(
     session_id: SessionIdPath,
     message: Annotated[AnyMessage, Body(openapi_examples={"start": {"value": MESSAGE_EXAMPLE}})],
-    caller: CurrentAgent,
-    db: SessionDep,
+    claims: AccessClaims,
     admission: AdmissionDep,
+    ingest: IngestDep,
 ) -> JSONResponse:
     """Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
@@ -175,10 +176,8 @@ async def post_session_message(
     `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
     faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
     """
-    admission.post(caller.id)
-    body, status_code = await message_service.record_session_message(
-        db, caller=caller, session_id=session_id, message=message
-    )
+    admission.post(claims.sub)
+    body, status_code = await ingest.one(Record.of(claims, message, session_id=session_id))
     return JSONResponse(body, status_code=status_code)
 
 
@@ -190,9 +189,9 @@ async def post_session_message(
 async def post_session_messages_batch(
     session_id: SessionIdPath,
     batch: MessageBatch,
-    caller: CurrentAgent,
-    db: SessionDep,
+    claims: AccessClaims,
     admission: AdmissionDep,
+    ingest: IngestDep,
 ) -> JSONResponse:
     """Record up to 100 point-to-point messages of the session in one request (a recorder
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
@@ -208,15 +207,28 @@ async def post_session_messages_batch(
     `429` (with `Retry-After`) when its items take the caller past
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
     """
-    admission.posts_of(caller.id, len(batch.items))
-    outcomes = await message_service.record_session_batch(
-        db, caller=caller, session_id=session_id, messages=list(batch.items)
-    )
-    items = [
-        {"status": status, "message" if status < 300 else "problem": body}
-        for status, body in outcomes
-    ]
-    return JSONResponse({"items": items})
+    admission.posts_of(claims.sub, len(batch.items))
+    outcomes = await ingest.many([Record.of(claims, m, session_id=session_id) for m in batch.items])
+    return JSONResponse({"items": [_item(outcome) for outcome in _whole(outcomes)]})
+
+
+def _whole(outcomes: list[Outcome | HubError]) -> list[Outcome | HubError]:
+    """A refusal of who the caller is (401, or 404: not in the session) is every item's,
+    and so the whole request's."""
+    first = outcomes[0]
+    if isinstance(first, Unauthenticated | NotFound) and all(
+        type(o) is type(first) for o in outcomes
+    ):
+        raise first
+    return outcomes
+
+
+def _item(outcome: Outcome | HubError) -> dict[str, Any]:
+    if isinstance(outcome, HubError):
+        problem = problem_body(outcome.status, outcome.detail, code=outcome.code)
+        return {"status": outcome.status, "problem": problem}
+    body, status_code = outcome
+    return {"status": status_code, "message": body}
 
 
 @router.post(
@@ -232,9 +244,9 @@ async def post_session_messages_batch(
 async def post_session_answer(
     session_id: SessionIdPath,
     body: RelayedAnswer,
-    caller: CurrentAgent,
-    db: SessionDep,
+    claims: AccessClaims,
     admission: AdmissionDep,
+    ingest: IngestDep,
 ) -> JSONResponse:
     """Record a partner's answer to one of the caller's calls, for a partner that does not
     record at the hub itself (an acps-sdk server): `answer` is the answer's HTTP body exactly
@@ -256,10 +268,9 @@ async def post_session_answer(
     (`session-closed`, `illegal-task-move`, …); `422` for an answer that is no TaskResult,
     is for another session, or a task the caller does not lead with that partner.
     """
-    admission.post(caller.id)
-    stored, status_code = await answer_service.record_answer(
-        db, caller=caller, session_id=session_id, body=body
-    )
+    admission.post(claims.sub)
+    record = Record.of(claims, None, session_id=session_id, answer=body)
+    stored, status_code = await ingest.one(record)
     return JSONResponse(stored, status_code=status_code)
 
 

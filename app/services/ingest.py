@@ -1,0 +1,518 @@
+"""The write pipeline: every message recorded at the hub goes in through here.
+
+A group post, a point-to-point record (one, or a batch of them) and a relayed answer are
+each a ``Record``. The routes hand their records to the process's ``Ingest`` and wait; one
+writer task takes every record waiting, in arrival order, and writes them in one
+transaction (group commit):
+
+1. **Standing**, one SELECT each for the whole batch: the senders (still registered, with
+   the key their token is bound to), their memberships of the groups posted to, their
+   places in the sessions recorded to, and which of the message ids they used before.
+2. **Admission**, pure (``Record.verdict``): a record is refused there with the answer its
+   route documents, or found *plain* (a row, and nothing else: no task, no mention, no
+   speak grant, no replay), or sent down the full path.
+3. **Plain records** in bulk: per group, one ``UPDATE … RETURNING`` takes the seqs; one
+   multi-row INSERT stores them.
+4. **Full path** records one at a time, each in its own SAVEPOINT, with the service that
+   knows its kind (``group_messages.write_group_message``, ``messages.write_session_message``,
+   ``answers.write_answer``): a refusal, a task that moved under it, or an id taken at the
+   same time rolls back that record alone.
+5. **One COMMIT**; what the batch staged (group frames, inbox events) reaches the broker
+   only after it (``services.events``), in the order written; triggers the batch's task
+   moves may have made ready fire after it, one transaction each.
+
+Plain records are flushed before every full-path record, so a batch's rows keep their
+order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the writer holds the write lock
+from its first read, so what it read is what it writes against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.groups import ConversationState, MemberState
+from agenthub.protocol.messages import Message
+from agenthub.protocol.sessions import RelayedAnswer
+from agenthub.protocol.tokens import AccessTokenClaims
+from app.db import SessionFactory
+from app.errors import (
+    Forbidden,
+    GroupConcluded,
+    HubError,
+    InvalidInput,
+    NotFound,
+    SessionClosed,
+    TaskBusy,
+    Unauthenticated,
+)
+from app.models import Agent, Group, GroupMember, Session, SessionParticipant, StoredMessage
+from app.models.types import utcnow
+from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
+from app.services.answers import write_answer
+from app.services.events import group_channel, message_delivery, stage, staged_count, unstage_since
+from app.services.group_messages import write_group_message
+from app.services.groups import MANAGERS
+from app.services.messages import (
+    MAX_MOVE_ATTEMPTS,
+    MAY_HAVE_ENDED,
+    Placement,
+    as_received,
+    check_sender_role,
+    encodable,
+    late_record,
+    stored_body,
+    stored_row,
+    write_session_message,
+)
+from app.services.tasks import AnyTaskMessage, StaleTask
+
+logger = logging.getLogger(__name__)
+
+MAX_BATCH = 256
+Outcome = tuple[dict[str, Any], int]  # the stored body and its status (200, 201 or 202)
+
+
+class Path(Enum):
+    PLAIN = "plain"  # one row; written in bulk
+    FULL = "full"  # the kind's own service, in a savepoint
+
+
+@dataclass(eq=False)
+class Record:
+    """One message to record, as its route received it, with the caller's token facts."""
+
+    sender_id: str  # the access token's subject
+    key_thumbprint: str | None  # and its cnf.jkt
+    message: AnyTaskMessage | None  # None for a relayed answer: it is in ``answer``
+    group_id: str | None = None  # a post to this group
+    session_id: str | None = None  # a point-to-point record in this session
+    answer: RelayedAnswer | None = None  # a partner's answer the caller relays
+    received_at: datetime = field(default_factory=utcnow)
+    outcome: Outcome | None = None
+    error: BaseException | None = None
+    sealed_session_id: str = ""  # a group post's session, once admitted
+
+    @classmethod
+    def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
+        """The record of ``message`` from the token's agent, at ``place`` (``group_id`` or
+        ``session_id``, and a relayed ``answer``)."""
+        return cls(claims.sub, claims.cnf.get("jkt"), message, **place)
+
+    def verdict(self, standing: Standing) -> HubError | Path:
+        """Why the record is refused, or the path it takes: the route's documented checks,
+        in the order the full path makes them, from the batch's standing alone."""
+        if standing.keys.get(self.sender_id) != self.key_thumbprint or not self.key_thumbprint:
+            if self.sender_id not in standing.keys:
+                return Unauthenticated("The token's agent is not registered (any more).")
+            return Unauthenticated("The token was issued for a key the agent has since replaced.")
+        if self.message is None:
+            return Path.FULL
+        if self.group_id is not None:
+            return self._group_verdict(self.message, standing)
+        return self._session_verdict(self.message, standing)
+
+    def _group_verdict(self, message: AnyTaskMessage, standing: Standing) -> HubError | Path:
+        place = standing.memberships.get((self.group_id or "", self.sender_id))
+        if place is None or place.member_state != MemberState.ACTIVE.value:
+            return Path.FULL  # the full path tells a group one may not see (404) from 403
+        if message.sender_id != self.sender_id:
+            return Forbidden("senderId must be the authenticated agent.")
+        if message.group_id not in (None, self.group_id):
+            return InvalidInput("The message's groupId is not this group.")
+        if message.session_id not in (None, place.session_id):
+            return InvalidInput("The message's sessionId is not this group's session.")
+        if refused := _role_refusal(message, may_lead=place.role in MANAGERS):
+            return refused
+        if (self.sender_id, message.id) in standing.used_ids:
+            return Path.FULL  # a replay, or an id used elsewhere
+        if place.conversation_state == ConversationState.CONCLUSION.value:
+            return GroupConcluded("The group has concluded.")
+        if place.session_state == "closed":
+            return SessionClosed("The session is closed.")
+        plain = isinstance(message, Message) and message.task_id is None and not message.mentions
+        if not plain or place.muted:
+            return Path.FULL
+        self.sealed_session_id = place.session_id
+        return Path.PLAIN
+
+    def _session_verdict(self, message: AnyTaskMessage, standing: Standing) -> HubError | Path:
+        place = standing.participations.get((self.session_id or "", self.sender_id))
+        if place is None:
+            return NotFound(f"No session {self.session_id!r}.")
+        if message.sender_id != self.sender_id:
+            return Forbidden("senderId must be the authenticated agent.")
+        if message.session_id not in (None, self.session_id):
+            return InvalidInput("The message's sessionId is not this session.")
+        if message.group_id is not None:
+            return InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
+        if refused := _role_refusal(message, may_lead=place.leader_id == self.sender_id):
+            return refused
+        if (self.sender_id, message.id) in standing.used_ids:
+            return Path.FULL
+        if place.state == "closed" and not late_record(message, place.closed_at):
+            return SessionClosed("The session is closed.")
+        if not isinstance(message, Message) or message.task_id is not None:
+            return Path.FULL
+        self.sealed_session_id = place.session_id
+        return Path.PLAIN
+
+    async def write(self, db: AsyncSession) -> Outcome:
+        """The full path: the kind's own service, uncommitted."""
+        if self.answer is not None:
+            assert self.session_id is not None
+            return await write_answer(
+                db, caller_id=self.sender_id, session_id=self.session_id, body=self.answer
+            )
+        assert self.message is not None
+        if self.group_id is not None:
+            return await write_group_message(
+                db, sender_id=self.sender_id, group_id=self.group_id, message=self.message
+            )
+        assert self.session_id is not None
+        return await write_session_message(
+            db, sender_id=self.sender_id, session_id=self.session_id, message=self.message
+        )
+
+
+def _role_refusal(message: AnyTaskMessage, *, may_lead: bool) -> HubError | None:
+    try:
+        check_sender_role(message, may_lead=may_lead)
+    except HubError as refused:
+        return refused
+    return None
+
+
+@dataclass(frozen=True)
+class Membership:
+    session_id: str
+    role: str
+    member_state: str
+    muted: bool
+    conversation_state: str
+    session_state: str
+
+
+@dataclass(frozen=True)
+class Participation:
+    session_id: str
+    leader_id: str | None
+    state: str
+    closed_at: datetime | None
+
+
+@dataclass
+class Standing:
+    """What the batch's admission reads: one query each, for every record in it."""
+
+    keys: dict[str, str | None]  # registered senders → their key thumbprints
+    memberships: dict[tuple[str, str], Membership]  # (group, sender)
+    participations: dict[tuple[str, str], Participation]  # (session, sender)
+    used_ids: set[tuple[str, str]]  # (sender, message id) stored before
+
+    @classmethod
+    async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
+        senders = list({r.sender_id for r in batch})
+        rows = await conn.execute(_SENDERS, {"senders": senders})
+        keys: dict[str, str | None] = {agent_id: key for agent_id, key in rows}
+        groups = list({r.group_id for r in batch if r.group_id is not None})
+        memberships = {}
+        if groups:
+            params = {"groups": groups, "senders": senders}
+            for row in await conn.execute(_MEMBERSHIPS, params):
+                memberships[(row[0], row[1])] = Membership(*row[2:])
+        sessions = list({r.session_id for r in batch if r.group_id is None and r.session_id})
+        participations = {}
+        if sessions:
+            params = {"sessions": sessions, "senders": senders}
+            for p in await conn.execute(_PARTICIPATIONS, params):
+                participations[(p[0], p[1])] = Participation(p[0], *p[2:])
+        ids = list({r.message.id for r in batch if r.message is not None})
+        used = set()
+        if ids:
+            for sender, message_id in await conn.execute(
+                _USED_IDS, {"ids": ids, "senders": senders}
+            ):
+                used.add((sender, message_id))
+        return cls(keys, memberships, participations, used)
+
+
+_SENDERS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
+    col(Agent.id).in_(bindparam("senders", expanding=True)), col(Agent.deleted_at).is_(None)
+)
+_MEMBERSHIPS = (
+    select(
+        col(Group.id),
+        col(GroupMember.agent_id),
+        col(Group.session_id),
+        col(GroupMember.role),
+        col(GroupMember.state),
+        col(GroupMember.muted),
+        col(Group.conversation_state),
+        col(Session.state),
+    )
+    .join(GroupMember, col(GroupMember.group_id) == col(Group.id))
+    .join(Session, col(Session.id) == col(Group.session_id))
+    .where(
+        col(Group.id).in_(bindparam("groups", expanding=True)),
+        col(GroupMember.agent_id).in_(bindparam("senders", expanding=True)),
+    )
+)
+_PARTICIPATIONS = (
+    select(
+        col(Session.id),
+        col(SessionParticipant.agent_id),
+        col(Session.leader_id),
+        col(Session.state),
+        col(Session.closed_at),
+    )
+    .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
+    .where(
+        col(Session.id).in_(bindparam("sessions", expanding=True)),
+        col(SessionParticipant.agent_id).in_(bindparam("senders", expanding=True)),
+    )
+)
+_USED_IDS = select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
+    col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
+    col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
+)
+_NEXT_SEQS = (
+    update(Group)
+    .where(col(Group.id) == bindparam("group_id"))
+    .values(last_seq=col(Group.last_seq) + bindparam("count"))
+    .returning(col(Group.last_seq))
+)
+_SEEN = (
+    update(Agent)
+    .where(
+        col(Agent.id).in_(bindparam("agents", expanding=True)),
+        or_(col(Agent.last_seen_at).is_(None), col(Agent.last_seen_at) < bindparam("stale")),
+    )
+    .values(last_seen_at=bindparam("now"))
+)
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+@dataclass(eq=False)
+class _Submission:
+    records: list[Record]
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Ingest:
+    """The process's one writer of messages (see the module's docstring)."""
+
+    def __init__(self, factory: SessionFactory, *, max_batch: int = MAX_BATCH) -> None:
+        self.factory = factory
+        self.max_batch = max_batch
+        self._queue: list[_Submission] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.written = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="ingest")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for submission in self._queue:  # nothing was written for these
+            if not submission.done.done():
+                submission.done.set_exception(RuntimeError("The hub is stopping."))
+        self._queue.clear()
+
+    async def one(self, record: Record) -> Outcome:
+        """Record one message: its outcome, or its refusal raised."""
+        (outcome,) = await self.many([record])
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    async def many(self, records: list[Record]) -> list[Outcome | HubError]:
+        """Record the messages in order, each on its own: each one's outcome or refusal.
+        A store failure is raised for all of them."""
+        for record in records:
+            if record.message is not None:  # a body that cannot be stored is refused here
+                try:
+                    encodable(record.message.to_wire())
+                except HubError as refused:
+                    record.error = refused
+        if self._task is None or self._task.done():
+            raise RuntimeError("The hub's writer is not running.")
+        submission = _Submission(records)
+        self._queue.append(submission)
+        self._wake.set()
+        await asyncio.shield(submission.done)
+        outcomes: list[Outcome | HubError] = []
+        for record in records:
+            if isinstance(record.error, HubError):
+                outcomes.append(record.error)
+            elif record.error is not None:
+                raise record.error
+            else:
+                assert record.outcome is not None
+                outcomes.append(record.outcome)
+        return outcomes
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                taken, size = 0, 0
+                while taken < len(self._queue) and size < self.max_batch:
+                    size += len(self._queue[taken].records)
+                    taken += 1
+                submissions = self._queue[:taken]
+                del self._queue[:taken]
+                await self._write(submissions)
+
+    async def _write(self, submissions: list[_Submission]) -> None:
+        batch = [r for s in submissions for r in s.records if r.error is None]
+        try:
+            if batch:
+                ended = await self._commit(batch)
+                self.batches += 1
+                self.written += sum(1 for r in batch if r.outcome is not None)
+                await self._fire_ready(ended)
+        except Exception as exc:  # the store failed: every record in it fails the same way
+            logger.warning("a batch of %d messages failed: %s", len(batch), exc)
+            for record in batch:
+                record.outcome, record.error = None, exc
+        for submission in submissions:
+            if not submission.done.done():
+                submission.done.set_result(None)
+
+    async def _commit(self, batch: list[Record]) -> set[tuple[str, str]]:
+        """Write the batch in one transaction; the tasks whose moves may have ended them."""
+        async with self.factory() as db:
+            conn = await db.connection()
+            if conn.dialect.name == "sqlite":
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            standing = await Standing.read(conn, batch)
+            plain: list[Record] = []
+            for record in batch:
+                verdict = record.verdict(standing)
+                if isinstance(verdict, HubError):
+                    record.error = verdict
+                elif verdict is Path.PLAIN:
+                    plain.append(record)
+                else:
+                    await self._flush(db, plain)
+                    await self._full(db, record)
+            await self._flush(db, plain)
+            await _mark_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
+            ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
+            await db.commit()
+        return ended
+
+    async def _flush(self, db: AsyncSession, plain: list[Record]) -> None:
+        """Write the plain records waiting, in one savepoint; any id taken meanwhile (by
+        another replica) sends them down the full path instead."""
+        if not plain:
+            return
+        records = plain[:]
+        plain.clear()
+        staged = staged_count(db)
+        try:
+            async with db.begin_nested():
+                await _write_plain(db, records)
+        except IntegrityError:
+            unstage_since(db, staged)
+            for record in records:
+                record.outcome = None
+                await self._full(db, record)
+
+    async def _full(self, db: AsyncSession, record: Record) -> None:
+        for _ in range(MAX_MOVE_ATTEMPTS):
+            staged, ended = staged_count(db), set(db.info.get(MAY_HAVE_ENDED, ()))
+            try:
+                async with db.begin_nested():
+                    record.outcome = await record.write(db)
+                return
+            except (StaleTask, IntegrityError):  # moved, or taken, meanwhile: again
+                pass  # (a retry's own lookup replays an id stored meanwhile)
+            except HubError as refused:
+                record.error = refused
+                return
+            finally:
+                if record.outcome is None:
+                    unstage_since(db, staged)
+                    db.info[MAY_HAVE_ENDED] = ended
+        record.error = TaskBusy("The task kept changing under this message; send it again.")
+
+    async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:
+        """Fire the triggers the committed moves made ready: one transaction a trigger, so a
+        task with many triggers stalls no batch for long. Should the process stop in
+        between, the trigger loop's sweep fires them (``fire_ready_sweep``)."""
+        from app.services.triggers import fire_ready_triggers
+
+        if not tasks:
+            return
+        async with self.factory() as db:
+            for task_id, session_id in sorted(tasks):
+                await fire_ready_triggers(db, task_id, session_id)
+
+
+async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
+    """Per group, one UPDATE takes the records' seqs; one INSERT stores every row; each
+    group frame is staged, in seq order."""
+    conn = await db.connection()
+    by_group: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.group_id is not None:
+            by_group[record.group_id].append(record)
+    seqs: dict[int, int] = {}
+    for group_id, posts in by_group.items():
+        params = {"group_id": group_id, "count": len(posts)}
+        last = int((await conn.execute(_NEXT_SEQS, params)).scalar_one())
+        for seq, post in enumerate(posts, start=last - len(posts) + 1):
+            seqs[id(post)] = seq
+    rows = []
+    for record in records:
+        assert record.message is not None
+        message = as_received(record.message)
+        at = Placement(
+            record.sealed_session_id,
+            record.received_at,
+            group_id=record.group_id,
+            seq=seqs.get(id(record)),
+        )
+        body = stored_body(message, at)
+        rows.append(stored_row(message, body, at))
+        record.outcome = (body, 201)
+    await conn.execute(insert(StoredMessage), rows)
+    for record in records:
+        if record.group_id is not None and record.outcome is not None:
+            seq = seqs[id(record)]
+            stage(
+                db,
+                group_channel(record.group_id),
+                message_delivery(seq, record.sender_id, record.outcome[0]),
+            )
+
+
+async def _mark_seen(conn: AsyncConnection, agent_ids: set[str]) -> None:
+    if not agent_ids:
+        return
+    now = utcnow()
+    stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
+    await conn.execute(_SEEN, {"agents": list(agent_ids), "stale": stale, "now": now})
