@@ -61,11 +61,17 @@ async def _active_members(db: AsyncSession, group_id: str) -> set[str]:
 
 
 async def write_group_message(
-    db: AsyncSession, *, sender_id: str, group_id: str, message: AnyTaskMessage
+    db: AsyncSession,
+    *,
+    sender_id: str,
+    group_id: str,
+    message: AnyTaskMessage,
+    fresh: bool = False,
 ) -> tuple[dict[str, Any], int]:
     """Store the message under the group's next seq, uncommitted, and stage its delivery:
     the body and its status (as ``messages.write_session_message``). The path of a post
-    that needs more than a row (``services.ingest`` writes plain ones in bulk)."""
+    that needs more than a row (``services.ingest`` writes plain ones in bulk). ``fresh``:
+    the caller knows this sender has stored no message with this id."""
     caller = await db.get(Agent, sender_id)
     if caller is None or caller.deleted_at is not None:
         raise NotFound(f"No group {group_id!r}.")
@@ -73,7 +79,7 @@ async def write_group_message(
     _check(message, sender_id, group)
     check_sender_role(message, may_lead=member.role in MANAGERS)
     message = as_received(message)
-    existing = await find_message(db, sender_id, message.id)
+    existing = None if fresh else await find_message(db, sender_id, message.id)
     if existing is not None:
         return replayed_group_message(existing, group_id), 200
     if group.conversation_state == ConversationState.CONCLUSION.value:

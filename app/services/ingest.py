@@ -78,7 +78,7 @@ from app.services.messages import (
     stored_row,
     write_session_message,
 )
-from app.services.tasks import AnyTaskMessage, StaleTask
+from app.services.tasks import TASKS_KEY, AnyTaskMessage, StaleTask
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +105,7 @@ class Record:
     outcome: Outcome | None = None
     error: BaseException | None = None
     sealed_session_id: str = ""  # a group post's session, once admitted
+    place: Participation | None = None  # a point-to-point record's, once admitted
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
@@ -150,7 +151,7 @@ class Record:
         return Path.PLAIN
 
     def _session_verdict(self, message: AnyTaskMessage, standing: Standing) -> HubError | Path:
-        place = standing.participations.get((self.session_id or "", self.sender_id))
+        place = self.place = standing.participations.get((self.session_id or "", self.sender_id))
         if place is None:
             return NotFound(f"No session {self.session_id!r}.")
         if message.sender_id != self.sender_id:
@@ -170,8 +171,9 @@ class Record:
         self.sealed_session_id = place.session_id
         return Path.PLAIN
 
-    async def write(self, db: AsyncSession) -> Outcome:
-        """The full path: the kind's own service, uncommitted."""
+    async def write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
+        """The full path: the kind's own service, uncommitted (``fresh``: the sender has
+        stored no message with this id)."""
         if self.answer is not None:
             assert self.session_id is not None
             return await write_answer(
@@ -180,11 +182,21 @@ class Record:
         assert self.message is not None
         if self.group_id is not None:
             return await write_group_message(
-                db, sender_id=self.sender_id, group_id=self.group_id, message=self.message
+                db,
+                sender_id=self.sender_id,
+                group_id=self.group_id,
+                message=self.message,
+                fresh=fresh,
             )
         assert self.session_id is not None
+        p = self.place
         return await write_session_message(
-            db, sender_id=self.sender_id, session_id=self.session_id, message=self.message
+            db,
+            sender_id=self.sender_id,
+            session_id=self.session_id,
+            message=self.message,
+            fresh=fresh,
+            place=None if p is None else (p.leader_id, p.state, p.closed_at),
         )
 
 
@@ -248,6 +260,16 @@ class Standing:
             ):
                 used.add((sender, message_id))
         return cls(keys, memberships, participations, used)
+
+    def use(self, record: Record) -> bool:
+        """Mark the record's id as used by its sender; whether it was before (stored, or
+        earlier in this batch)."""
+        if record.message is None:
+            return True
+        key = (record.sender_id, record.message.id)
+        used = key in self.used_ids
+        self.used_ids.add(key)
+        return used
 
 
 _SENDERS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
@@ -411,13 +433,14 @@ class Ingest:
             plain: list[Record] = []
             for record in batch:
                 verdict = record.verdict(standing)
+                used = standing.use(record)
                 if isinstance(verdict, HubError):
                     record.error = verdict
                 elif verdict is Path.PLAIN:
                     plain.append(record)
                 else:
                     await self._flush(db, plain)
-                    await self._full(db, record)
+                    await self._full(db, record, fresh=not used)
             await self._flush(db, plain)
             await _mark_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
@@ -439,14 +462,14 @@ class Ingest:
             unstage_since(db, staged)
             for record in records:
                 record.outcome = None
-                await self._full(db, record)
+                await self._full(db, record, fresh=False)
 
-    async def _full(self, db: AsyncSession, record: Record) -> None:
-        for _ in range(MAX_MOVE_ATTEMPTS):
+    async def _full(self, db: AsyncSession, record: Record, *, fresh: bool) -> None:
+        for attempt in range(MAX_MOVE_ATTEMPTS):
             staged, ended = staged_count(db), set(db.info.get(MAY_HAVE_ENDED, ()))
             try:
                 async with db.begin_nested():
-                    record.outcome = await record.write(db)
+                    record.outcome = await record.write(db, fresh=fresh and attempt == 0)
                 return
             except (StaleTask, IntegrityError):  # moved, or taken, meanwhile: again
                 pass  # (a retry's own lookup replays an id stored meanwhile)
@@ -457,6 +480,7 @@ class Ingest:
                 if record.outcome is None:
                     unstage_since(db, staged)
                     db.info[MAY_HAVE_ENDED] = ended
+                    db.info.pop(TASKS_KEY, None)  # as rolled back: read them again
         record.error = TaskBusy("The task kept changing under this message; send it again.")
 
     async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:

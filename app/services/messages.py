@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -28,9 +28,10 @@ from app.errors import (
     Forbidden,
     InvalidInput,
     MessageIdReused,
+    NotFound,
     SessionClosed,
 )
-from app.models import Agent, SessionParticipant, StoredMessage
+from app.models import Agent, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
@@ -47,11 +48,25 @@ MAX_MOVE_ATTEMPTS = 5
 HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
 
 
-async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
-    stmt = select(StoredMessage).where(
-        col(StoredMessage.sender_id) == sender_id, col(StoredMessage.message_id) == message_id
+_FIND = select(StoredMessage).where(
+    col(StoredMessage.sender_id) == bindparam("sender_id"),
+    col(StoredMessage.message_id) == bindparam("message_id"),
+)
+_INSERT = insert(StoredMessage)
+_PLACE = (
+    select(col(Session.leader_id), col(Session.state), col(Session.closed_at))
+    .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
+    .where(
+        col(Session.id) == bindparam("session_id"),
+        col(SessionParticipant.agent_id) == bindparam("agent_id"),
     )
-    return (await db.exec(stmt)).first()
+)
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
+    params = {"sender_id": sender_id, "message_id": message_id}
+    return (await db.exec(_FIND, params=params)).first()
 
 
 def _check_sender(message: AnyTaskMessage, sender_id: str, session_id: str) -> None:
@@ -150,7 +165,7 @@ async def insert_message(
     row = stored_row(message, body, at)
     if sender_id is not None:
         row["sender_id"] = sender_id
-    await db.exec(insert(StoredMessage).values(**row))
+    await (await db.connection()).execute(_INSERT, row)
     return body
 
 
@@ -189,19 +204,33 @@ def as_received(message: AnyTaskMessage) -> AnyTaskMessage:
 
 
 async def write_session_message(
-    db: AsyncSession, *, sender_id: str, session_id: str, message: AnyTaskMessage
+    db: AsyncSession,
+    *,
+    sender_id: str,
+    session_id: str,
+    message: AnyTaskMessage,
+    fresh: bool = False,
+    place: tuple[str | None, str, datetime | None] | None = None,
 ) -> tuple[dict[str, Any], int]:
     """Store the message (moving its task), uncommitted: the body and its status, ``201``
     for a new message, ``202`` for a new one whose task move waits (for the task, or for a
-    move that allows it), ``200`` for one stored before. Raises the refusal otherwise."""
-    session = await participant_session(db, session_id, sender_id)
+    move that allows it), ``200`` for one stored before. Raises the refusal otherwise.
+    ``fresh``: the caller knows this sender has stored no message with this id; ``place``:
+    the session's leader, state and close time, read in this transaction for this sender."""
+    if place is None:
+        conn = await db.connection()
+        params = {"session_id": session_id, "agent_id": sender_id}
+        place = (await conn.execute(_PLACE, params)).first()
+    if place is None:
+        raise NotFound(f"No session {session_id!r}.")
+    leader_id, state, closed_at = place
     _check_sender(message, sender_id, session_id)
-    check_sender_role(message, may_lead=session.leader_id == sender_id)
+    check_sender_role(message, may_lead=leader_id == sender_id)
     message = as_received(message)
-    existing = await find_message(db, sender_id, message.id)
+    existing = None if fresh else await find_message(db, sender_id, message.id)
     if existing is not None:
         return replayed_session_message(existing, session_id), 200
-    if session.state == "closed" and not late_record(message, session.closed_at):
+    if state == "closed" and not late_record(message, closed_at):
         raise SessionClosed("The session is closed.")
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
@@ -212,7 +241,7 @@ async def write_session_message(
         session_id=session_id,
         group_id=None,
         members=members,
-        session_leader_id=session.leader_id,
+        session_leader_id=leader_id,
     )
     body = await insert_message(db, message, session_id=session_id, task_id=move.task_id)
     await after_task_move(db, message, move, session_id)

@@ -12,7 +12,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import exists, or_
+from sqlalchemy import bindparam, exists, insert, or_
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -72,13 +73,40 @@ def new_task_id() -> str:
     return f"task-{uuid.uuid4().hex}"
 
 
+_LOAD = (
+    select(Task)
+    .where(col(Task.id) == bindparam("task_id"), col(Task.session_id) == bindparam("session_id"))
+    .with_for_update()
+    .execution_options(populate_existing=True)  # moves are written with Core (``_save``)
+)
+_INSERT = insert(Task)
+_SAVE = update(Task).where(
+    col(Task.id) == bindparam("t_id"),
+    col(Task.session_id) == bindparam("t_session_id"),
+    col(Task.version) == bindparam("t_version"),
+)
+_STORED = select(StoredMessage.body).where(
+    col(StoredMessage.session_id) == bindparam("session_id"),
+    col(StoredMessage.task_id) == bindparam("task_id"),
+    col(StoredMessage.type).in_(TASK_TYPES),
+)
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+TASKS_KEY = "tasks moved"  # db.info: the tasks this transaction holds, as last written
+
+
 async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
-    stmt = (
-        select(Task)
-        .where(col(Task.id) == task_id, col(Task.session_id) == session_id)
-        .with_for_update()
-    )
-    return (await db.exec(stmt)).first()
+    """The task, locked for this transaction; read once a transaction (``_save`` keeps the
+    instance as written; whoever rolls back a savepoint drops ``TASKS_KEY``)."""
+    held: dict[tuple[str, str], Task] = db.info.setdefault(TASKS_KEY, {})
+    task = held.get((task_id, session_id))
+    if task is None:
+        params = {"task_id": task_id, "session_id": session_id}
+        task = (await db.exec(_LOAD, params=params)).first()
+        if task is not None:
+            held[(task_id, session_id)] = task
+    return task
 
 
 def _partner_of(message: TaskCommand) -> str:
@@ -136,14 +164,9 @@ def _facts(task: Task) -> TaskFacts:
 
 
 async def _stored_messages(db: AsyncSession, task_id: str, session_id: str) -> list[AnyTaskMessage]:
-    rows = await db.exec(
-        select(StoredMessage.body).where(
-            col(StoredMessage.session_id) == session_id,
-            col(StoredMessage.task_id) == task_id,
-            col(StoredMessage.type).in_(TASK_TYPES),
-        )
-    )
-    return [parse_message(body) for body in rows.all()]
+    conn = await db.connection()
+    rows = await conn.execute(_STORED, {"task_id": task_id, "session_id": session_id})
+    return [parse_message(body) for (body,) in rows]
 
 
 async def apply_task_message(
@@ -195,8 +218,8 @@ async def apply_task_message(
             )
         else:
             return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
-        db.add(task)
-        await db.flush()
+        await (await db.connection()).execute(_INSERT, task.model_dump())
+        db.info.setdefault(TASKS_KEY, {})[(task_id, session_id)] = task
         return await _refold(db, task, message)
     if isinstance(message, TaskCommand) and start:
         if (message.sender_id, _partner_of(message)) != (task.leader_id, task.partner_id):
@@ -271,19 +294,21 @@ def _values(facts: TaskFacts) -> dict[str, Any]:
 
 
 async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
-    """Write a move only if nobody moved the task since we read it (optimistic on SQLite)."""
-    values = {**values, "version": task.version + 1, "updated_at": utcnow()}
-    result = await db.exec(
-        update(Task)
-        .where(
-            col(Task.id) == task.id,
-            col(Task.session_id) == task.session_id,
-            col(Task.version) == task.version,
-        )
-        .values(**values)
-    )
+    """Write a move only if nobody moved the task since we read it (optimistic on SQLite).
+    One Core statement: the task's ORM instance is refreshed by the next ``_load``."""
+    params = {
+        **values,
+        "version": task.version + 1,
+        "updated_at": utcnow(),
+        "t_id": task.id,
+        "t_session_id": task.session_id,
+        "t_version": task.version,
+    }
+    result = await (await db.connection()).execute(_SAVE, params)
     if result.rowcount != 1:
         raise StaleTask(task.id)
+    for name in (*values, "version", "updated_at"):
+        set_committed_value(task, name, params[name])
 
 
 def to_view(task: Task) -> TaskView:
