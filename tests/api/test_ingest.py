@@ -1,0 +1,63 @@
+"""The write pipeline (``app.services.ingest``): records of several kinds, from several
+senders, in one transaction, each with the outcome it would have alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from agenthub import HubClient
+from agenthub.protocol.messages import parse_message
+from agenthub.protocol.sessions import RelayedAnswer
+from app.errors import HubError
+from app.services.ingest import Record
+from tests.api.test_sessions import open_session
+from tests.support.hub import MakeAgent
+from tests.support.messages import chat, result
+
+
+def record(agent: HubClient, session_id: str, body: dict[str, Any]) -> Record:
+    return Record(
+        str(agent.agent_id), agent.key.thumbprint, parse_message(body), session_id=session_id
+    )
+
+
+async def test_one_transaction_gives_each_record_its_own_outcome(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, partner, other = [await make_agent(n) for n in ("leader", "partner", "other")]
+    session_id = (await open_session(leader, partner, other))["id"]
+    pid = str(partner.agent_id)
+    said = chat(str(leader.agent_id), "one row")
+    # ``other`` relays an answer of ``partner``'s for a task it does not lead: the task the
+    # report would create (led by the session's leader) is taken back with the refusal
+    answer = orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": result(pid, "t2", "accepted")})
+    relayed = RelayedAnswer.model_validate({"partnerId": pid, "answer": answer.decode()})
+    records = [
+        record(partner, session_id, result(pid, "t1", "accepted")),
+        Record(
+            str(other.agent_id), other.key.thumbprint, None, session_id=session_id, answer=relayed
+        ),
+        record(partner, session_id, result(pid, "t1", "working")),
+        record(partner, session_id, result(pid, "t2", "accepted")),
+        record(leader, session_id, said),
+        record(leader, session_id, said),  # the same id again, in the same transaction
+        record(partner, session_id, result(pid, "t1", "rejected")),  # past accepted
+    ]
+    ingest = hub.state.ingest
+    batches = ingest.batches
+    outcomes = await ingest.many(records)
+    assert ingest.batches == batches + 1
+    statuses = [o.status if isinstance(o, HubError) else o[1] for o in outcomes]
+    assert statuses == [201, 422, 201, 201, 201, 200, 409]
+    assert outcomes[4][0] == outcomes[5][0]  # type: ignore[index]
+    for task_id, states in (("t1", ["accepted", "working"]), ("t2", ["accepted"])):
+        got = await leader.request("GET", f"/v1/tasks/{task_id}", params={"sessionId": session_id})
+        assert got.status_code == 200, got.text
+        task = got.json()
+        assert [s["state"] for s in task["statusHistory"]] == states
+        assert (task["leaderId"], task["partnerId"]) == (leader.agent_id, pid)
+    history = await leader.request("GET", f"/v1/sessions/{session_id}/messages")
+    kept = [(m["senderId"], m["type"]) for m in history.json()["items"]]
+    assert kept == [(pid, "task-result")] * 3 + [(leader.agent_id, "message")]
