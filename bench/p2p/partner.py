@@ -30,6 +30,11 @@ async def serve(hub: str, port: int, id_file: Path, token: str | None) -> None:
     partial = id_file.with_suffix(".partial")
     partial.write_text(agent.agent_id)
     partial.replace(id_file)
+    # each call leaves its task awaiting completion (the leader never completes it): the
+    # partner's limit on one leader's live tasks is for agents in the wild, not this run
+    runtime = agent.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks = runtime.max_tasks_per_caller = 1_000_000
     config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning")
     await uvicorn.Server(config).serve()
 
