@@ -53,13 +53,14 @@ MAX_BATCH_BYTES = 256 << 10
 
 
 def _head_batch(queue: deque[_Item]) -> list[_Item]:
-    """The messages at the head of the queue that go together in one batch request."""
+    """The head of the queue, with the messages after it that go with it in one batch
+    request (a head that is no message, a relayed answer, goes alone)."""
     batch: list[_Item] = []
     size = 0
     for item in itertools.islice(queue, MAX_BATCH_ITEMS):
         route, message = item
         if route != "messages":
-            break
+            return batch or [item]
         size += len(orjson.dumps(dict(message)))
         if batch and size > MAX_BATCH_BYTES:
             break
@@ -182,9 +183,9 @@ class HubRecorder:
                     if len(batch) > 1:
                         await self._deliver_batch(session_id, batch)
                     else:
-                        await self._deliver(session_id, queue[0])
+                        await self._deliver(session_id, batch[0])
                 finally:
-                    for _ in range(max(1, len(batch))):
+                    for _ in batch:
                         queue.popleft()
                     self._settled.set()
         finally:  # no await from the last check to here: a record queued meanwhile is seen

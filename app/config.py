@@ -16,9 +16,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from app.broker.base import REDIS_SCHEMES
+
 ENV_PREFIX = "AGENTHUB_"
 DATABASE_DRIVERS = {"sqlite+aiosqlite": "SQLite", "postgresql+asyncpg": "PostgreSQL"}
-BROKER_SCHEMES = ("memory://", "redis://", "rediss://", "unix://")
+BROKER_SCHEMES = ("memory://", *REDIS_SCHEMES)
 SECRET_FIELDS = ("operator_token", "registration_token")
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 

@@ -140,10 +140,15 @@ _STATUS_CODES: dict[int, tuple[str, str]] = {
 }
 
 
+def status_code_and_title(status: int) -> tuple[str, str]:
+    """A status's default problem code and title."""
+    return _STATUS_CODES.get(status, ("error", "Error"))
+
+
 def problem_body(
     status: int, detail: str, *, code: str | None = None, title: str | None = None, **extra: Any
 ) -> dict[str, Any]:
-    default_code, default_title = _STATUS_CODES.get(status, ("error", "Error"))
+    default_code, default_title = status_code_and_title(status)
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE_BASE + (code or default_code),
         "title": title or default_title,

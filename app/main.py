@@ -29,6 +29,7 @@ from app.api.routes import (
 from app.api.sse import SendWatchdog
 from app.auth.keys import HubKeys, load_or_create_hub_keys
 from app.broker import make_broker
+from app.broker.base import is_redis_url
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.db import make_engine, make_session_factory
@@ -119,7 +120,7 @@ async def _log_summary(app: FastAPI) -> None:
 
 def shared_leases(settings: Settings) -> RedisLeases | None:
     """Stream caps per agent count every replica's streams when the broker is Redis."""
-    if not settings.broker_url.startswith(("redis://", "rediss://", "unix://")):
+    if not is_redis_url(settings.broker_url):
         return None
     from app.broker.leases import RedisLeases
 

@@ -69,8 +69,9 @@ def not_null(schema: dict[str, Any]) -> None:
 
 
 def type_required(schema: dict[str, Any]) -> None:
-    """``json_schema_extra`` of a message: its ``type`` picks its kind (the discriminator of
-    every union of messages), so it is required on the wire even where it has a default."""
+    """``json_schema_extra`` of a message or a data item: its ``type`` picks its kind (the
+    discriminator of every union of them), so it is required on the wire even where it has
+    a default (else a generated client sends items without it)."""
     if "type" in schema.get("properties", {}) and "type" not in schema.get("required", []):
         schema["required"] = [*schema.get("required", []), "type"]
 

@@ -8,19 +8,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from agenthub.protocol.base import CompactWireModel
+from agenthub.protocol.base import CompactWireModel, type_required
 
 MAX_TEXT_CHARS = 1_000_000
 
 
-def _type_is_required(schema: dict[str, Any]) -> None:
-    """A data item's ``type`` picks its kind, so the wire needs it even where Python has
-    a default: the published schema says so (else a generator sends items without it)."""
-    schema["required"] = sorted({*schema.get("required", []), "type"})
-
-
 class _DataItemBase(CompactWireModel):
-    model_config = ConfigDict(json_schema_extra=_type_is_required)
+    model_config = ConfigDict(json_schema_extra=type_required)
 
     metadata: dict[str, Any] | None = None
 
@@ -34,7 +28,7 @@ BASE64 = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
 
 def _file_schema(schema: dict[str, Any]) -> None:
-    _type_is_required(schema)
+    type_required(schema)
     # "uri or bytes" (a string, not null), said as "not neither": an item whose uri and bytes
     # are each absent or null matches these properties. Generators keep one model for it.
     schema["not"] = {"properties": {"uri": {"type": "null"}, "bytes": {"type": "null"}}}

@@ -14,11 +14,11 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import (
-    _STATUS_CODES,
     PROBLEM_CONTENT_TYPE,
     HubError,
     Unavailable,
     problem_body,
+    status_code_and_title,
 )
 
 logger = logging.getLogger(__name__)
@@ -126,7 +126,4 @@ class Problem(BaseModel):
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries for the error statuses a route can answer."""
-    return {
-        status: {"description": _STATUS_CODES.get(status, ("error", "Error"))[1]}
-        for status in statuses
-    }
+    return {status: {"description": status_code_and_title(status)[1]} for status in statuses}

@@ -119,13 +119,20 @@ async def agent_from_access_token(
     return await agent_for_claims(session, access_token_claims(token, keys=keys, issuer=issuer))
 
 
+def check_token_key(token_thumbprint: str | None, registered_thumbprint: str | None) -> None:
+    """The token's agent is registered (``registered_thumbprint``: its key's thumbprint,
+    ``None`` when it is not) with the key the token was bound to (its ``cnf.jkt``)."""
+    if registered_thumbprint is None:
+        raise Unauthenticated("The token's agent is not registered (any more).")
+    if token_thumbprint != registered_thumbprint:
+        raise Unauthenticated("The token was issued for a key the agent has since replaced.")
+
+
 async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> Agent:
     """The agent an access token speaks for, while registered with the key it was bound to."""
     agent = await active_agent(session, claims.sub)
-    if agent is None:
-        raise Unauthenticated("The token's agent is not registered (any more).")
-    if claims.cnf.get("jkt") != agent.key_thumbprint:
-        raise Unauthenticated("The token was issued for a key the agent has since replaced.")
+    check_token_key(claims.cnf.get("jkt"), agent.key_thumbprint if agent is not None else None)
+    assert agent is not None
     await touch_agent(session, agent)
     return agent
 

@@ -129,12 +129,19 @@ class Broker(Protocol):
         """Hand a committed event to every subscriber of ``channel``; never blocks."""
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def is_redis_url(url: str) -> bool:
+    return url.startswith(REDIS_SCHEMES)
+
+
 def make_broker(url: str) -> Broker:
     from app.broker.memory import MemoryBroker
 
     if url.startswith("memory:"):
         return MemoryBroker()
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if is_redis_url(url):
         from app.broker.redis_broker import RedisBroker
 
         return RedisBroker(url)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -196,6 +198,29 @@ async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str =
 async def mark_seen(session: AsyncSession, agent_id: str, now: datetime) -> None:
     await session.exec(update(Agent).where(col(Agent.id) == agent_id).values(last_seen_at=now))
     await session.commit()
+
+
+CURRENT_KEYS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
+    col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None)
+)
+"""The registered agents among ``ids``, with the thumbprints of their keys."""
+_SEEN = (
+    update(Agent)
+    .where(
+        col(Agent.id).in_(bindparam("ids", expanding=True)),
+        or_(col(Agent.last_seen_at).is_(None), col(Agent.last_seen_at) < bindparam("stale")),
+    )
+    .values(last_seen_at=bindparam("now"))
+)
+
+
+async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
+    """``touch_agent`` for many agents in one statement, inside the caller's transaction."""
+    ids = list(agent_ids)
+    if ids:
+        now = utcnow()
+        stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
+        await conn.execute(_SEEN, {"ids": ids, "stale": stale, "now": now})
 
 
 async def touch_agent(session: AsyncSession, agent: Agent) -> None:

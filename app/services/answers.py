@@ -22,17 +22,17 @@ from agenthub.errors import AnswerSignatureError
 from agenthub.protocol.messages import TaskResult, parse_message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.signing import check_answer
-from app.errors import InvalidInput, SessionClosed
+from app.errors import InvalidInput
 from app.models import Agent, SessionParticipant
 from app.services.messages import (
+    Participation,
     after_task_move,
     as_received,
+    check_open,
     find_message,
     insert_message,
-    late_record,
     move_status,
 )
-from app.services.sessions import participant_session
 from app.services.tasks import apply_task_message
 
 
@@ -72,11 +72,12 @@ def _signed_by(partner: Agent, body: RelayedAnswer, caller_id: str, answer: byte
 
 
 async def write_answer(
-    db: AsyncSession, *, caller_id: str, session_id: str, body: RelayedAnswer
+    db: AsyncSession, *, caller_id: str, body: RelayedAnswer, at: Participation
 ) -> tuple[dict[str, Any], int]:
     """Store the partner's answer as a record of its task, uncommitted (see the module's
-    docstring): the stored body and its status (as ``messages.write_session_message``)."""
-    session = await participant_session(db, session_id, caller_id)
+    docstring): the stored body and its status (as ``messages.write_session_message``).
+    ``at``: the caller's place in the session, read in this transaction."""
+    session_id = at.session_id
     partner = await db.get(Agent, body.partner_id)
     taking_part = await db.get(SessionParticipant, (session_id, body.partner_id))
     if partner is None or partner.deleted_at is not None or taking_part is None:
@@ -100,15 +101,14 @@ async def write_answer(
     existing = await find_message(db, row_sender, stored_as.id)
     if existing is not None:
         return existing.body, 200
-    if session.state == "closed" and not late_record(message, session.closed_at):
-        raise SessionClosed("The session is closed.")
+    check_open(message, at)
     move = await apply_task_message(
         db,
         message,
         session_id=session_id,
         group_id=None,
         members=set(),
-        session_leader_id=session.leader_id,
+        session_leader_id=at.leader_id,
     )
     if (move.leader_id, move.partner_id) != (caller_id, partner.id):
         raise InvalidInput(

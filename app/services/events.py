@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from sqlalchemy import event, insert, update
+from sqlalchemy import bindparam, event, insert, update
 from sqlalchemy.orm import Session as SyncSession
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -75,9 +75,24 @@ async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value
     return int((await db.exec(stmt)).scalar_one())
 
 
+_TAKE_SEQS = (
+    update(Group)
+    .where(col(Group.id) == bindparam("group_id"))
+    .values(last_seq=col(Group.last_seq) + bindparam("count"))
+    .returning(col(Group.last_seq))
+)
+
+
+async def take_group_seqs(db: AsyncSession, group_id: str, count: int) -> int:
+    """Take the group's next ``count`` seqs, the last of which is returned; the row lock
+    holds later writers until we commit."""
+    conn = await db.connection()
+    params = {"group_id": group_id, "count": count}
+    return int((await conn.execute(_TAKE_SEQS, params)).scalar_one())
+
+
 async def next_group_seq(db: AsyncSession, group_id: str) -> int:
-    """Take the group's next seq; the row lock holds later writers until we commit."""
-    return await _increment(db, Group, col(Group.last_seq), col(Group.id), group_id)
+    return await take_group_seqs(db, group_id, 1)
 
 
 async def _next_inbox_seq(db: AsyncSession, agent_id: str) -> int:

@@ -3,6 +3,7 @@ fanned out by the broker."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import col, select
@@ -19,7 +20,7 @@ from app.errors import (
     NotFound,
     SessionClosed,
 )
-from app.models import Agent, Group, GroupMember, Session, StoredMessage
+from app.models import Agent, GroupMember, Session, StoredMessage
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
 from app.services.groups import MANAGERS, active_group
 from app.services.members import grant_mentions, use_speak_grant
@@ -34,13 +35,57 @@ from app.services.messages import (
 from app.services.tasks import AnyTaskMessage, TaskMove, apply_task_message
 
 
-def _check(message: AnyTaskMessage, sender_id: str, group: Group) -> None:
+@dataclass(frozen=True)
+class Membership:
+    """A sender's standing in a group it posts to, as one read gives it."""
+
+    session_id: str
+    role: str
+    member_state: str
+    muted: bool
+    conversation_state: str
+    session_state: str
+
+    @property
+    def active(self) -> bool:
+        return self.member_state == MemberState.ACTIVE.value
+
+
+def check_post(message: AnyTaskMessage, sender_id: str, group_id: str, at: Membership) -> None:
+    """The message fits the group and its sender's part there (an active member's)."""
     if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
-    if message.group_id not in (None, group.id):
+    if message.group_id not in (None, group_id):
         raise InvalidInput("The message's groupId is not this group.")
-    if message.session_id not in (None, group.session_id):
+    if message.session_id not in (None, at.session_id):
         raise InvalidInput("The message's sessionId is not this group's session.")
+    check_sender_role(message, may_lead=at.role in MANAGERS)
+
+
+def check_open(at: Membership) -> None:
+    """The group still takes messages: not concluded, and its session not closed."""
+    if at.conversation_state == ConversationState.CONCLUSION.value:
+        raise GroupConcluded("The group has concluded.")
+    if at.session_state == "closed":
+        raise SessionClosed("The session is closed.")
+
+
+async def _membership(db: AsyncSession, sender_id: str, group_id: str) -> Membership:
+    """The sender's standing read one by one, with the precise refusal of a sender that is
+    no active member (404 for a group it may not see, else 403)."""
+    caller = await db.get(Agent, sender_id)
+    if caller is None or caller.deleted_at is not None:
+        raise NotFound(f"No group {group_id!r}.")
+    group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    session = await db.get(Session, group.session_id)
+    return Membership(
+        group.session_id,
+        member.role,
+        member.state,
+        member.muted,
+        group.conversation_state,
+        session.state if session is not None else "",
+    )
 
 
 def replayed_group_message(existing: StoredMessage, group_id: str) -> dict[str, Any]:
@@ -66,44 +111,40 @@ async def write_group_message(
     sender_id: str,
     group_id: str,
     message: AnyTaskMessage,
+    at: Membership | None,
     fresh: bool = False,
 ) -> tuple[dict[str, Any], int]:
     """Store the message under the group's next seq, uncommitted, and stage its delivery:
     the body and its status (as ``messages.write_session_message``). The path of a post
-    that needs more than a row (``services.ingest`` writes plain ones in bulk). ``fresh``:
-    the caller knows this sender has stored no message with this id."""
-    caller = await db.get(Agent, sender_id)
-    if caller is None or caller.deleted_at is not None:
-        raise NotFound(f"No group {group_id!r}.")
-    group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
-    _check(message, sender_id, group)
-    check_sender_role(message, may_lead=member.role in MANAGERS)
+    that needs more than a row (``services.ingest`` writes plain ones in bulk). ``at``: the
+    sender's standing, read and found active, with ``check_post`` passed (``None``: read and
+    check it here); ``fresh``: the caller knows this sender has stored no message with this
+    id."""
+    if at is None:
+        at = await _membership(db, sender_id, group_id)
+        check_post(message, sender_id, group_id, at)
     message = as_received(message)
     existing = None if fresh else await find_message(db, sender_id, message.id)
     if existing is not None:
         return replayed_group_message(existing, group_id), 200
-    if group.conversation_state == ConversationState.CONCLUSION.value:
-        raise GroupConcluded("The group has concluded.")
-    session = await db.get(Session, group.session_id)
-    if session is not None and session.state == "closed":
-        raise SessionClosed("The session is closed.")
-    if member.muted:
+    check_open(at)
+    if at.muted:
         await use_speak_grant(db, group_id, sender_id)
     move = TaskMove(None)
     plain = isinstance(message, Message) and message.task_id is None
     if not plain:
         members = await _active_members(db, group_id)
         move = await apply_task_message(
-            db, message, session_id=group.session_id, group_id=group_id, members=members
+            db, message, session_id=at.session_id, group_id=group_id, members=members
         )
     seq = await next_group_seq(db, group_id)
     body = await insert_message(
-        db, message, session_id=group.session_id, task_id=move.task_id, group_id=group_id, seq=seq
+        db, message, session_id=at.session_id, task_id=move.task_id, group_id=group_id, seq=seq
     )
     if message.mentions:
         await grant_mentions(db, group_id, sender_id, message.mentions)
     if not plain:
-        await after_task_move(db, message, move, group.session_id)
+        await after_task_move(db, message, move, at.session_id)
     stage(db, group_channel(group_id), message_delivery(seq, sender_id, body))
     return body, move_status(move.outcome)
 

@@ -34,46 +34,43 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from agenthub.protocol.groups import ConversationState, MemberState
 from agenthub.protocol.messages import Message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.auth.current import check_token_key
 from app.db import SessionFactory
-from app.errors import (
-    Forbidden,
-    GroupConcluded,
-    HubError,
-    InvalidInput,
-    NotFound,
-    SessionClosed,
-    TaskBusy,
-    Unauthenticated,
-)
-from app.models import Agent, Group, GroupMember, Session, SessionParticipant, StoredMessage
+from app.errors import HubError, NotFound, TaskBusy
+from app.models import Group, GroupMember, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
-from app.services.agents import LAST_SEEN_WRITE_INTERVAL_SECONDS
+from app.services import group_messages, messages
+from app.services.agents import CURRENT_KEYS, note_seen
 from app.services.answers import write_answer
-from app.services.events import group_channel, message_delivery, stage, staged_count, unstage_since
-from app.services.group_messages import write_group_message
-from app.services.groups import MANAGERS
+from app.services.events import (
+    group_channel,
+    message_delivery,
+    stage,
+    staged_count,
+    take_group_seqs,
+    unstage_since,
+)
+from app.services.group_messages import Membership, write_group_message
 from app.services.messages import (
-    MAX_MOVE_ATTEMPTS,
+    INSERT_MESSAGE,
     MAY_HAVE_ENDED,
+    Participation,
     Placement,
     as_received,
-    check_sender_role,
     encodable,
-    late_record,
     stored_body,
     stored_row,
     write_session_message,
@@ -83,6 +80,7 @@ from app.services.tasks import TASKS_KEY, AnyTaskMessage, StaleTask
 logger = logging.getLogger(__name__)
 
 MAX_BATCH = 256
+MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as task-busy
 Outcome = tuple[dict[str, Any], int]  # the stored body and its status (200, 201 or 202)
 
 
@@ -104,8 +102,8 @@ class Record:
     received_at: datetime = field(default_factory=utcnow)
     outcome: Outcome | None = None
     error: BaseException | None = None
-    sealed_session_id: str = ""  # a group post's session, once admitted
-    place: Participation | None = None  # a point-to-point record's, once admitted
+    membership: Membership | None = None  # a group post's standing, once found active
+    place: Participation | None = None  # a point-to-point record's, once found
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
@@ -115,122 +113,78 @@ class Record:
 
     def verdict(self, standing: Standing) -> HubError | Path:
         """Why the record is refused, or the path it takes: the route's documented checks,
-        in the order the full path makes them, from the batch's standing alone."""
-        if standing.keys.get(self.sender_id) != self.key_thumbprint or not self.key_thumbprint:
-            if self.sender_id not in standing.keys:
-                return Unauthenticated("The token's agent is not registered (any more).")
-            return Unauthenticated("The token was issued for a key the agent has since replaced.")
-        if self.message is None:
-            return Path.FULL
-        if self.group_id is not None:
-            return self._group_verdict(self.message, standing)
-        return self._session_verdict(self.message, standing)
-
-    def _group_verdict(self, message: AnyTaskMessage, standing: Standing) -> HubError | Path:
-        place = standing.memberships.get((self.group_id or "", self.sender_id))
-        if place is None or place.member_state != MemberState.ACTIVE.value:
-            return Path.FULL  # the full path tells a group one may not see (404) from 403
-        if message.sender_id != self.sender_id:
-            return Forbidden("senderId must be the authenticated agent.")
-        if message.group_id not in (None, self.group_id):
-            return InvalidInput("The message's groupId is not this group.")
-        if message.session_id not in (None, place.session_id):
-            return InvalidInput("The message's sessionId is not this group's session.")
-        if refused := _role_refusal(message, may_lead=place.role in MANAGERS):
+        in the order the full path makes them, from the batch's standing alone (the checks
+        are the services' own: ``check_token_key``, ``check_post``, ``check_open``)."""
+        try:
+            check_token_key(self.key_thumbprint, standing.keys.get(self.sender_id))
+            if self.group_id is not None:
+                return self._group_path(standing)
+            return self._session_path(standing)
+        except HubError as refused:
             return refused
+
+    def _group_path(self, standing: Standing) -> Path:
+        at = standing.memberships.get((self.group_id or "", self.sender_id))
+        message = self.message
+        assert message is not None and self.group_id is not None
+        if at is None or not at.active:
+            return Path.FULL  # the full path tells a group one may not see (404) from 403
+        group_messages.check_post(message, self.sender_id, self.group_id, at)
+        self.membership = at
         if (self.sender_id, message.id) in standing.used_ids:
             return Path.FULL  # a replay, or an id used elsewhere
-        if place.conversation_state == ConversationState.CONCLUSION.value:
-            return GroupConcluded("The group has concluded.")
-        if place.session_state == "closed":
-            return SessionClosed("The session is closed.")
+        group_messages.check_open(at)
         plain = isinstance(message, Message) and message.task_id is None and not message.mentions
-        if not plain or place.muted:
-            return Path.FULL
-        self.sealed_session_id = place.session_id
-        return Path.PLAIN
+        return Path.PLAIN if plain and not at.muted else Path.FULL
 
-    def _session_verdict(self, message: AnyTaskMessage, standing: Standing) -> HubError | Path:
-        place = self.place = standing.participations.get((self.session_id or "", self.sender_id))
-        if place is None:
-            return NotFound(f"No session {self.session_id!r}.")
-        if message.sender_id != self.sender_id:
-            return Forbidden("senderId must be the authenticated agent.")
-        if message.session_id not in (None, self.session_id):
-            return InvalidInput("The message's sessionId is not this session.")
-        if message.group_id is not None:
-            return InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
-        if refused := _role_refusal(message, may_lead=place.leader_id == self.sender_id):
-            return refused
+    def _session_path(self, standing: Standing) -> Path:
+        at = self.place = standing.participations.get((self.session_id or "", self.sender_id))
+        if at is None:
+            raise NotFound(f"No session {self.session_id!r}.")
+        message = self.message
+        if message is None:
+            return Path.FULL  # a relayed answer: its checks need the partner's key
+        messages.check_post(message, self.sender_id, at)
         if (self.sender_id, message.id) in standing.used_ids:
             return Path.FULL
-        if place.state == "closed" and not late_record(message, place.closed_at):
-            return SessionClosed("The session is closed.")
-        if not isinstance(message, Message) or message.task_id is not None:
-            return Path.FULL
-        self.sealed_session_id = place.session_id
-        return Path.PLAIN
+        messages.check_open(message, at)
+        plain = isinstance(message, Message) and message.task_id is None
+        return Path.PLAIN if plain else Path.FULL
+
+    @property
+    def stored_session_id(self) -> str:
+        """The session the record is stored in, once admitted."""
+        at = self.membership or self.place
+        assert at is not None
+        return at.session_id
 
     async def write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
         """The full path: the kind's own service, uncommitted (``fresh``: the sender has
         stored no message with this id)."""
-        if self.answer is not None:
-            assert self.session_id is not None
-            return await write_answer(
-                db, caller_id=self.sender_id, session_id=self.session_id, body=self.answer
-            )
-        assert self.message is not None
         if self.group_id is not None:
+            assert self.message is not None
             return await write_group_message(
                 db,
                 sender_id=self.sender_id,
                 group_id=self.group_id,
                 message=self.message,
+                at=self.membership,
                 fresh=fresh,
             )
-        assert self.session_id is not None
-        p = self.place
+        assert self.place is not None
+        if self.answer is not None:
+            return await write_answer(db, caller_id=self.sender_id, body=self.answer, at=self.place)
+        assert self.message is not None
         return await write_session_message(
-            db,
-            sender_id=self.sender_id,
-            session_id=self.session_id,
-            message=self.message,
-            fresh=fresh,
-            place=None if p is None else (p.leader_id, p.state, p.closed_at),
+            db, sender_id=self.sender_id, message=self.message, at=self.place, fresh=fresh
         )
-
-
-def _role_refusal(message: AnyTaskMessage, *, may_lead: bool) -> HubError | None:
-    try:
-        check_sender_role(message, may_lead=may_lead)
-    except HubError as refused:
-        return refused
-    return None
-
-
-@dataclass(frozen=True)
-class Membership:
-    session_id: str
-    role: str
-    member_state: str
-    muted: bool
-    conversation_state: str
-    session_state: str
-
-
-@dataclass(frozen=True)
-class Participation:
-    session_id: str
-    leader_id: str | None
-    state: str
-    closed_at: datetime | None
 
 
 @dataclass
 class Standing:
     """What the batch's admission reads: one query each, for every record in it."""
 
-    keys: dict[str, str | None]  # registered senders → their key thumbprints
+    keys: dict[str, str]  # registered senders → their key thumbprints
     memberships: dict[tuple[str, str], Membership]  # (group, sender)
     participations: dict[tuple[str, str], Participation]  # (session, sender)
     used_ids: set[tuple[str, str]]  # (sender, message id) stored before
@@ -238,8 +192,8 @@ class Standing:
     @classmethod
     async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
         senders = list({r.sender_id for r in batch})
-        rows = await conn.execute(_SENDERS, {"senders": senders})
-        keys: dict[str, str | None] = {agent_id: key for agent_id, key in rows}
+        rows = await conn.execute(CURRENT_KEYS, {"ids": senders})
+        keys = {agent_id: key for agent_id, key in rows}
         groups = list({r.group_id for r in batch if r.group_id is not None})
         memberships = {}
         if groups:
@@ -272,9 +226,6 @@ class Standing:
         return used
 
 
-_SENDERS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
-    col(Agent.id).in_(bindparam("senders", expanding=True)), col(Agent.deleted_at).is_(None)
-)
 _MEMBERSHIPS = (
     select(
         col(Group.id),
@@ -310,20 +261,6 @@ _PARTICIPATIONS = (
 _USED_IDS = select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
     col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
     col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
-)
-_NEXT_SEQS = (
-    update(Group)
-    .where(col(Group.id) == bindparam("group_id"))
-    .values(last_seq=col(Group.last_seq) + bindparam("count"))
-    .returning(col(Group.last_seq))
-)
-_SEEN = (
-    update(Agent)
-    .where(
-        col(Agent.id).in_(bindparam("agents", expanding=True)),
-        or_(col(Agent.last_seen_at).is_(None), col(Agent.last_seen_at) < bindparam("stale")),
-    )
-    .values(last_seen_at=bindparam("now"))
 )
 """Built once: building a statement costs more than running it on SQLite."""
 
@@ -442,7 +379,7 @@ class Ingest:
                     await self._flush(db, plain)
                     await self._full(db, record, fresh=not used)
             await self._flush(db, plain)
-            await _mark_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
+            await note_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
             await db.commit()
         return ended
@@ -499,44 +436,27 @@ class Ingest:
 async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
     """Per group, one UPDATE takes the records' seqs; one INSERT stores every row; each
     group frame is staged, in seq order."""
-    conn = await db.connection()
     by_group: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         if record.group_id is not None:
             by_group[record.group_id].append(record)
     seqs: dict[int, int] = {}
     for group_id, posts in by_group.items():
-        params = {"group_id": group_id, "count": len(posts)}
-        last = int((await conn.execute(_NEXT_SEQS, params)).scalar_one())
-        for seq, post in enumerate(posts, start=last - len(posts) + 1):
-            seqs[id(post)] = seq
+        last = await take_group_seqs(db, group_id, len(posts))
+        for n, post in enumerate(posts, start=last - len(posts) + 1):
+            seqs[id(post)] = n
     rows = []
     for record in records:
         assert record.message is not None
         message = as_received(record.message)
+        seq = seqs.get(id(record))
         at = Placement(
-            record.sealed_session_id,
-            record.received_at,
-            group_id=record.group_id,
-            seq=seqs.get(id(record)),
+            record.stored_session_id, record.received_at, group_id=record.group_id, seq=seq
         )
         body = stored_body(message, at)
         rows.append(stored_row(message, body, at))
         record.outcome = (body, 201)
-    await conn.execute(insert(StoredMessage), rows)
-    for record in records:
-        if record.group_id is not None and record.outcome is not None:
-            seq = seqs[id(record)]
-            stage(
-                db,
-                group_channel(record.group_id),
-                message_delivery(seq, record.sender_id, record.outcome[0]),
-            )
-
-
-async def _mark_seen(conn: AsyncConnection, agent_ids: set[str]) -> None:
-    if not agent_ids:
-        return
-    now = utcnow()
-    stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
-    await conn.execute(_SEEN, {"agents": list(agent_ids), "stale": stale, "now": now})
+        if record.group_id is not None and seq is not None:
+            delivery = message_delivery(seq, record.sender_id, body)
+            stage(db, group_channel(record.group_id), delivery)
+    await (await db.connection()).execute(INSERT_MESSAGE, rows)

@@ -28,10 +28,9 @@ from app.errors import (
     Forbidden,
     InvalidInput,
     MessageIdReused,
-    NotFound,
     SessionClosed,
 )
-from app.models import Agent, Session, SessionParticipant, StoredMessage
+from app.models import Agent, SessionParticipant, StoredMessage
 from app.models.types import utcnow
 from app.services.events import append_inbox_event
 from app.services.pages import decode_cursor, encode_cursor
@@ -44,7 +43,6 @@ from app.services.tasks import (
     apply_task_message,
 )
 
-MAX_MOVE_ATTEMPTS = 5
 HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
 
 
@@ -52,15 +50,7 @@ _FIND = select(StoredMessage).where(
     col(StoredMessage.sender_id) == bindparam("sender_id"),
     col(StoredMessage.message_id) == bindparam("message_id"),
 )
-_INSERT = insert(StoredMessage)
-_PLACE = (
-    select(col(Session.leader_id), col(Session.state), col(Session.closed_at))
-    .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
-    .where(
-        col(Session.id) == bindparam("session_id"),
-        col(SessionParticipant.agent_id) == bindparam("agent_id"),
-    )
-)
+INSERT_MESSAGE = insert(StoredMessage)
 """Built once: building a statement costs more than running it on SQLite."""
 
 
@@ -69,13 +59,31 @@ async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> Sto
     return (await db.exec(_FIND, params=params)).first()
 
 
-def _check_sender(message: AnyTaskMessage, sender_id: str, session_id: str) -> None:
+@dataclass(frozen=True)
+class Participation:
+    """A sender's place in a session it records to, as one read gives it."""
+
+    session_id: str
+    leader_id: str | None
+    state: str
+    closed_at: datetime | None
+
+
+def check_post(message: AnyTaskMessage, sender_id: str, at: Participation) -> None:
+    """The message fits the session and its sender's part in it."""
     if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
-    if message.session_id not in (None, session_id):
+    if message.session_id not in (None, at.session_id):
         raise InvalidInput("The message's sessionId is not this session.")
     if message.group_id is not None:
         raise InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
+    check_sender_role(message, may_lead=at.leader_id == sender_id)
+
+
+def check_open(message: AnyTaskMessage, at: Participation) -> None:
+    """The session takes the message: open, or it records a move made before it closed."""
+    if at.state == "closed" and not late_record(message, at.closed_at):
+        raise SessionClosed("The session is closed.")
 
 
 def check_sender_role(message: AnyTaskMessage, *, may_lead: bool) -> None:
@@ -165,7 +173,7 @@ async def insert_message(
     row = stored_row(message, body, at)
     if sender_id is not None:
         row["sender_id"] = sender_id
-    await (await db.connection()).execute(_INSERT, row)
+    await (await db.connection()).execute(INSERT_MESSAGE, row)
     return body
 
 
@@ -207,44 +215,33 @@ async def write_session_message(
     db: AsyncSession,
     *,
     sender_id: str,
-    session_id: str,
     message: AnyTaskMessage,
+    at: Participation,
     fresh: bool = False,
-    place: tuple[str | None, str, datetime | None] | None = None,
 ) -> tuple[dict[str, Any], int]:
     """Store the message (moving its task), uncommitted: the body and its status, ``201``
     for a new message, ``202`` for a new one whose task move waits (for the task, or for a
     move that allows it), ``200`` for one stored before. Raises the refusal otherwise.
-    ``fresh``: the caller knows this sender has stored no message with this id; ``place``:
-    the session's leader, state and close time, read in this transaction for this sender."""
-    if place is None:
-        conn = await db.connection()
-        params = {"session_id": session_id, "agent_id": sender_id}
-        place = (await conn.execute(_PLACE, params)).first()
-    if place is None:
-        raise NotFound(f"No session {session_id!r}.")
-    leader_id, state, closed_at = place
-    _check_sender(message, sender_id, session_id)
-    check_sender_role(message, may_lead=leader_id == sender_id)
+    ``at``: the sender's place in the session, read in this transaction, with ``check_post``
+    passed; ``fresh``: the caller knows this sender has stored no message with this id."""
     message = as_received(message)
     existing = None if fresh else await find_message(db, sender_id, message.id)
     if existing is not None:
-        return replayed_session_message(existing, session_id), 200
-    if state == "closed" and not late_record(message, closed_at):
-        raise SessionClosed("The session is closed.")
+        return replayed_session_message(existing, at.session_id), 200
+    check_open(message, at)
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
-    members = set() if reports else await _members(db, session_id)
+    members = set() if reports else await _members(db, at.session_id)
     move = await apply_task_message(
         db,
         message,
-        session_id=session_id,
+        session_id=at.session_id,
         group_id=None,
         members=members,
-        session_leader_id=leader_id,
+        session_leader_id=at.leader_id,
     )
-    body = await insert_message(db, message, session_id=session_id, task_id=move.task_id)
-    await after_task_move(db, message, move, session_id)
+    body = await insert_message(db, message, session_id=at.session_id, task_id=move.task_id)
+    await after_task_move(db, message, move, at.session_id)
     return body, move_status(move.outcome)
 
 

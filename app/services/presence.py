@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col
 
@@ -37,6 +37,7 @@ from app.broker import Subscription
 from app.errors import RateLimited, Unavailable
 from app.models import Agent
 from app.models.types import utcnow
+from app.services.agents import CURRENT_KEYS
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -189,7 +190,7 @@ class Presence:
             await conn.execute(_SEEN, {"ids": ids, "now": utcnow()})
             current = {
                 agent_id: thumbprint
-                for agent_id, thumbprint in await conn.execute(_CURRENT_KEYS, {"ids": ids})
+                for agent_id, thumbprint in await conn.execute(CURRENT_KEYS, {"ids": ids})
             }
         for agent_id in ids:
             thumbprint = current.get(agent_id)
@@ -202,7 +203,4 @@ _SEEN = (
     update(Agent)
     .where(col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None))
     .values(last_seen_at=bindparam("now"))
-)
-_CURRENT_KEYS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
-    col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None)
 )

@@ -41,11 +41,21 @@ from agenthub.protocol.tasks import (
 
 AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk
 
-# the state a leader command leads to from wherever it is allowed: its repeat is the same move
-_COMMAND_STATE = {
-    TaskCommandType.COMPLETE: TaskState.COMPLETED,
-    TaskCommandType.CANCEL: TaskState.CANCELED,
-}
+# the state a leader command ends the task in from wherever it is allowed: a repeat of it
+# there is the same move
+_COMMAND_STATE = {command: to for (_, command), to in LEADER_MOVES.items() if is_final(to)}
+NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
+
+
+def role_error(leader_id: str, partner_id: str, message: AnyTaskMessage) -> str | None:
+    """Why the message's sender may not send it to this task: commands are its leader's,
+    reports its partner's."""
+    if isinstance(message, TaskCommand) and message.sender_id != leader_id:
+        return "Only the task's leader sends it commands."
+    reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
+    if reports and message.sender_id != partner_id:
+        return "Only the task's partner reports its status and products."
+    return None
 
 
 def _reachable() -> dict[TaskState | None, frozenset[TaskState]]:
@@ -149,12 +159,12 @@ def _not_now(facts: TaskFacts, message: AnyTaskMessage, why: str) -> Outcome:
 def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
     """Apply one message to ``facts`` if the state table allows it now."""
     current = facts.state
+    if why := role_error(facts.leader_id, facts.partner_id, message):
+        facts.why = why
+        return Outcome.NEVER
     if isinstance(message, TaskCommand):
-        if message.sender_id != facts.leader_id:
-            facts.why = "Only the task's leader sends it commands."
-            return Outcome.NEVER
         command = message.command
-        if command in (TaskCommandType.START, TaskCommandType.GET, TaskCommandType.RE_STREAM):
+        if command == TaskCommandType.START or command in NO_MOVE_COMMANDS:
             return Outcome.APPLIED
         target = leader_command_target(current, command)
         if target is not None:
@@ -174,9 +184,6 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
             f"{current.value if current else 'not yet accepted'}.",
         )
     if isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
-        if message.sender_id != facts.partner_id:
-            facts.why = "Only the task's partner reports its status and products."
-            return Outcome.NEVER
         if isinstance(message, ProductChunk):
             if current is None or is_final(current):
                 return _not_now(facts, message, "Products can be added only to a live task.")

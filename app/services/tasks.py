@@ -39,15 +39,16 @@ from app.errors import (
 from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
 from app.services.task_projection import (
+    NO_MOVE_COMMANDS,
     AnyTaskMessage,
     Outcome,
     TaskFacts,
     fold,
+    role_error,
     sort_key,
     step,
 )
 
-NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
 TASK_TYPES = ("task-command", "task-result", "task-status-update", "product-chunk")
 _REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
 
@@ -259,10 +260,8 @@ def _state(task: Task) -> TaskState | None:
 
 
 def _check_role(task: Task, message: AnyTaskMessage) -> None:
-    if isinstance(message, TaskCommand) and message.sender_id != task.leader_id:
-        raise WrongTaskRole("Only the task's leader sends it commands.")
-    if isinstance(message, _REPORTS) and message.sender_id != task.partner_id:
-        raise WrongTaskRole("Only the task's partner reports its status and products.")
+    if why := role_error(task.leader_id, task.partner_id, message):
+        raise WrongTaskRole(why)
 
 
 async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
