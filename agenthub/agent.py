@@ -50,6 +50,9 @@ class Agent:
     ``state`` (a path or an ``AgentState``) keeps the agent's key, id and the hub's pinned
     keys in one file: with it, ``join`` registers on the first run and reuses the identity
     on the next ones. Without it, pass ``key`` (and ``agent_id``, ``hub_jwks``) yourself.
+
+    ``outbox`` (a path) keeps the records not yet at the hub in a small SQLite file: an agent
+    killed or restarted loses none, and sends them again once it joins (``HubRecorder``).
     """
 
     def __init__(
@@ -65,6 +68,7 @@ class Agent:
         verify_answers: bool = True,
         callbacks: CallbackPolicy | None = None,
         hub_http: httpx.AsyncClient | None = None,
+        outbox: str | os.PathLike[str] | None = None,
     ) -> None:
         if state is not None and not isinstance(state, AgentState):
             state = AgentState.load_or_create(state)
@@ -85,7 +89,7 @@ class Agent:
         self.hub = HubClient(hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http)
         self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
         self.directory = PeerDirectory(self.hub)
-        self.recorder = HubRecorder(self.hub)
+        self.recorder = HubRecorder(self.hub, outbox=outbox)
         self.inbox = NotificationInbox()
         self.leader = Leader(
             self.hub,
@@ -123,6 +127,7 @@ class Agent:
             body["endpointUrl"] = self.public_url
         registered = await self.hub.register(body, registration_token=registration_token)
         self._save_state()
+        self.recorder.resume()
         return registered
 
     async def join(
@@ -149,6 +154,7 @@ class Agent:
                     self.state.forget_registration()
             else:
                 self._save_state()
+                self.recorder.resume()  # records an earlier run left in the outbox
                 update = {k: v for k, v in card.items() if k in UPDATABLE_CARD_FIELDS}
                 if self.public_url and "endpointUrl" not in update:
                     update["endpointUrl"] = self.public_url

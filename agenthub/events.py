@@ -9,7 +9,6 @@ membership (state ``left`` or ``removed``); a 403 or 404 from the hub raises ``H
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ import httpx
 import orjson
 
 from agenthub.errors import HubRequestError
+from agenthub.lanes import Backoff, transient
 
 if TYPE_CHECKING:
     from agenthub.hub import HubClient
@@ -76,7 +76,7 @@ class EventStream:
         self.last_seq = after
         self.reconnects = 0
         self._timeout = httpx.Timeout(10.0, read=read_timeout)
-        self._max_retry = max_retry_seconds
+        self._backoff = Backoff(FIRST_RETRY_SECONDS, max_retry_seconds)  # for ever, until closed
         self._closed = False
 
     def close(self) -> None:
@@ -86,7 +86,7 @@ class EventStream:
         return self._events()
 
     async def _events(self) -> AsyncIterator[HubEvent]:
-        pause = FIRST_RETRY_SECONDS
+        retry = self._backoff.start()
         connected_once = False
         while not self._closed:
             try:
@@ -102,7 +102,7 @@ class EventStream:
                     if connected_once:
                         self.reconnects += 1
                     connected_once = True
-                    pause = FIRST_RETRY_SECONDS
+                    retry.reset()
                     ending = False
                     async for event in parse_sse(response.aiter_lines()):
                         if event.seq <= self.last_seq:
@@ -117,14 +117,13 @@ class EventStream:
                         # older leaving, replayed, is followed by more events instead)
                         return
             except HubRequestError as error:
-                if error.status < 500 and error.status not in (408, 425, 429):
+                if not transient(error.status, error.problem):
                     raise
             except (_Retry, httpx.TransportError, httpx.StreamError):
                 pass
             if self._closed:
                 return
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, self._max_retry)
+            await retry.pause()
 
     def _ends_me(self, event: HubEvent) -> bool:
         return (

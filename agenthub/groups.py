@@ -10,7 +10,6 @@ Use it through ``HubClient.groups``::
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -18,8 +17,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
-from agenthub.errors import HubRequestError, NotRegisteredError
+from agenthub.errors import NotRegisteredError
 from agenthub.events import EventStream
+from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.paths import segment
 from agenthub.protocol.data import TextDataItem
 from agenthub.protocol.groups import (
@@ -43,8 +43,7 @@ from agenthub.protocol.messages import (
 if TYPE_CHECKING:
     from agenthub.hub import HubClient
 
-POST_ATTEMPTS = 5
-RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+POST_BACKOFF = Backoff(0.1, 1.6, attempts=5)
 
 
 def _at(group_id: str, rest: str = "") -> str:
@@ -186,20 +185,17 @@ class Groups:
         """Post any message (task messages move tasks); retried with the same id when the
         hub is briefly unreachable, which the hub answers idempotently."""
         body = any_message_adapter.dump_python(message, mode="json", by_alias=True)
-        pause = 0.1
-        for attempt in range(POST_ATTEMPTS):
+        retry = POST_BACKOFF.start()
+        while True:
             try:
                 response = await self.hub.request("POST", _at(group_id, "/messages"), json=body)
             except httpx.TransportError:
-                if attempt == POST_ATTEMPTS - 1:
+                if not await retry.pause():
                     raise
-            else:
-                if response.status_code not in RETRY_STATUSES or attempt == POST_ATTEMPTS - 1:
-                    result: dict[str, Any] = self.hub.raise_or_json(response)
-                    return result
-            await asyncio.sleep(pause)
-            pause *= 2
-        raise HubRequestError(503, {"detail": "the hub did not take the message"})
+                continue
+            if not transient(response.status_code, problem_of(response)) or not await retry.pause():
+                result: dict[str, Any] = self.hub.raise_or_json(response)
+                return result
 
     # -- tasks in a group ------------------------------------------------------------------
 

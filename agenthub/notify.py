@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -22,6 +21,7 @@ import orjson
 from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.errors import UnsafeCallbackError
 from agenthub.keys import AgentKey
+from agenthub.lanes import Backoff, Lanes, transient
 from agenthub.signing import mint_call_token
 
 logger = logging.getLogger(__name__)
@@ -37,8 +37,12 @@ MAX_DESTINATIONS = 128
 """Destinations with a pool of their own; the least recently used one is closed past it."""
 
 
+_Push = tuple[Mapping[str, Any], str, Mapping[str, Any]]  # (its config, leader, event)
+
+
 class NotificationSender:
-    """Delivers each config's notifications in order, retrying with backoff until a 2xx."""
+    """Delivers each config's notifications in order, retrying a transient failure with
+    backoff (``agenthub.lanes``) until a 2xx."""
 
     def __init__(
         self,
@@ -56,24 +60,27 @@ class NotificationSender:
         self.delivered = 0
         self.attempts = 0
         self.given_up: list[tuple[str, str]] = []
-        self._queues: dict[str, asyncio.Queue[tuple[str, Mapping[str, Any]]]] = {}
-        self._workers: dict[str, asyncio.Task[None]] = {}
+        self.backoff = Backoff(
+            FIRST_BACKOFF_SECONDS,
+            MAX_BACKOFF_SECONDS,
+            deadline=deadline_seconds,
+            attempts=MAX_ATTEMPTS,
+        )
+        # one ordered lane per config: its notifications arrive in order, each config's
+        # pushes wait for no other's
+        self._lanes: Lanes[str, _Push] = Lanes(self._send, name="agenthub-notify")
 
     def deliver(self, config: Mapping[str, Any], leader_id: str, event: Mapping[str, Any]) -> None:
-        config_id = str(config["id"])
-        queue = self._queues.setdefault(config_id, asyncio.Queue())
-        queue.put_nowait((leader_id, event))
-        worker = self._workers.get(config_id)
-        if worker is None or worker.done():
-            self._workers[config_id] = asyncio.create_task(self._run(config, queue))
+        self._lanes.put(str(config["id"]), (config, leader_id, event))
 
     async def drain(self, timeout: float | None = None) -> None:
-        await asyncio.wait_for(asyncio.gather(*(q.join() for q in self._queues.values())), timeout)
+        """Wait until every notification was delivered or given up (``TimeoutError`` when
+        ``timeout`` passed first)."""
+        if not await self._lanes.drain(timeout=timeout):
+            raise TimeoutError
 
     async def aclose(self) -> None:
-        for worker in self._workers.values():
-            worker.cancel()
-        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        await self._lanes.aclose()
         for client in self._clients.values():
             await client.aclose()
         self._clients.clear()
@@ -91,25 +98,18 @@ class NotificationSender:
         self._clients[destination] = client
         return client
 
-    async def _run(
-        self, config: Mapping[str, Any], queue: asyncio.Queue[tuple[str, Mapping[str, Any]]]
-    ) -> None:
-        while True:
-            leader_id, event = await queue.get()
-            try:
-                await self._push(config, leader_id, event)
-            finally:
-                queue.task_done()
+    async def _send(self, _config_id: str, pushes: list[_Push]) -> None:
+        for config, leader_id, event in pushes:
+            await self._push(config, leader_id, event)
 
     async def _push(
         self, config: Mapping[str, Any], leader_id: str, event: Mapping[str, Any]
     ) -> None:
         url = str(config["url"])
         body = orjson.dumps(event)
-        deadline = time.monotonic() + self.deadline
-        backoff = FIRST_BACKOFF_SECONDS
+        retry = self.backoff.start()
         client = self._client_for(url)
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        while True:
             self.attempts += 1
             call = mint_call_token(
                 self.key,
@@ -138,12 +138,12 @@ class NotificationSender:
                 if 200 <= response.status_code < 300:
                     self.delivered += 1
                     return
-                logger.info("notification to %s answered %s", url, response.status_code)
+                status: int | None = response.status_code
+                logger.info("notification to %s answered %s", url, status)
             except httpx.TransportError as exc:
+                status = None
                 logger.info("notification to %s failed: %s", url, exc)
-            if attempt == MAX_ATTEMPTS or time.monotonic() + backoff > deadline:
+            if not transient(status) or not await retry.pause():
                 break
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
         logger.warning("gave up notifying %s of %s", url, event.get("id"))
         self.given_up.append((url, str(event.get("id"))))

@@ -6,11 +6,9 @@ lose it. A retry sends the same message id, so the hub stores it once.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import itertools
 import logging
-import time
+import os
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +19,8 @@ import orjson
 
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
+from agenthub.lanes import Backoff, Lanes, problem_of, transient
+from agenthub.outbox import Outbox
 from agenthub.paths import segment
 
 logger = logging.getLogger(__name__)
@@ -30,14 +30,16 @@ FIRST_BACKOFF_SECONDS = 0.05
 MAX_BACKOFF_SECONDS = 5.0
 # records a session may have waiting for the hub before its callers wait too
 MAX_BACKLOG = 256
-# transient: the hub (or the way to it) is busy or away. A 409 is final (the hub keeps a
-# move that is not allowed yet and applies it later, 202), except the task that kept moving
-RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-RETRYABLE_PROBLEMS = frozenset({"task-busy"})
 
 
 _Key = tuple[str, Any]  # (session id, task id or None)
-_Item = tuple[str, Mapping[str, Any]]  # (the session route it goes to, its body)
+
+
+@dataclass(frozen=True)
+class _Item:
+    route: str  # the session route it goes to: messages, or answers
+    body: Mapping[str, Any]
+    outbox_id: int | None = None
 
 
 @dataclass
@@ -58,52 +60,46 @@ def _head_batch(queue: deque[_Item]) -> list[_Item]:
     batch: list[_Item] = []
     size = 0
     for item in itertools.islice(queue, MAX_BATCH_ITEMS):
-        route, message = item
-        if route != "messages":
+        if item.route != "messages":
             return batch or [item]
-        size += len(orjson.dumps(dict(message)))
+        size += len(orjson.dumps(dict(item.body)))
         if batch and size > MAX_BATCH_BYTES:
             break
         batch.append(item)
     return batch
 
 
-def _transient(status: int | None, problem: Any) -> bool:
-    """Whether a refusal may go away by itself: by its status, or its problem's code (the
-    last segment of its ``type``)."""
-    kind = problem.get("type", "") if isinstance(problem, dict) else ""
-    return status in RETRYABLE_STATUSES or str(kind).rsplit("/", 1)[-1] in RETRYABLE_PROBLEMS
-
-
-def _problem_of(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return None
-
-
 class HubRecorder:
+    """Queues the agent's records for the hub and sends them in the background, in order
+    per task (``agenthub.lanes``), batched when they queue up. With ``outbox`` (a file
+    path), records not yet at the hub survive the agent (``agenthub.outbox``)."""
+
     def __init__(
         self,
         hub: HubClient,
         *,
         retry_deadline_seconds: float = RETRY_DEADLINE_SECONDS,
         max_backlog: int = MAX_BACKLOG,
+        outbox: str | os.PathLike[str] | None = None,
     ) -> None:
         self.hub = hub
-        self.retry_deadline = retry_deadline_seconds
+        self.backoff = Backoff(
+            FIRST_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS, deadline=retry_deadline_seconds
+        )
         self.max_backlog = max_backlog
         self.failures: list[RecordFailure] = []
         self.recorded = 0
-        # one ordered queue per task (and one for a session's task-less messages): a task's
+        self.outbox = Outbox(outbox) if outbox is not None else None
+        self._resumed = False
+        # one ordered lane per task (and one for a session's task-less messages): a task's
         # records reach the hub in order, while different tasks' records travel side by side
-        self._queues: dict[_Key, deque[_Item]] = {}
-        self._workers: dict[_Key, asyncio.Task[None]] = {}
-        self._settled = asyncio.Event()
+        self._lanes: Lanes[_Key, _Item] = Lanes(
+            self._send, take=_head_batch, name="agenthub-recorder"
+        )
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
-        self._queue((session_id, message.get("taskId")), ("messages", message))
+        self._queue(session_id, message.get("taskId"), "messages", message)
 
     def relay(
         self,
@@ -123,14 +119,24 @@ class HubRecorder:
             "signature": signature,
             "nonce": nonce,
         }
-        self._queue((session_id, task_id), ("answers", body))
+        self._queue(session_id, task_id, "answers", body)
 
-    def _queue(self, key: _Key, item: _Item) -> None:
-        self._queues.setdefault(key, deque()).append(item)
-        if key not in self._workers:
-            self._workers[key] = asyncio.create_task(
-                self._run(key), name=f"agenthub-recorder-{key[0]}"
-            )
+    def _queue(
+        self, session_id: str, task_id: str | None, route: str, body: Mapping[str, Any]
+    ) -> None:
+        self.resume()
+        kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
+        self._lanes.put((session_id, task_id), _Item(route, body, kept))
+
+    def resume(self) -> None:
+        """Queue again what the outbox kept from before (once; queuing and ``flush`` call
+        it too). Needs the running event loop."""
+        if self._resumed or self.outbox is None:
+            return
+        self._resumed = True
+        for kept in self.outbox.pending():
+            item = _Item(kept.route, kept.body, kept.id)
+            self._lanes.put((kept.session_id, kept.task_id), item)
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
         """Return at once while the session's backlog is under ``max_backlog``.
@@ -141,57 +147,33 @@ class HubRecorder:
         instead of the queue growing without bound.
         """
         if self._backlog(session_id) >= self.max_backlog:
-            await self._drain(timeout, session_id=session_id, to=self.max_backlog // 2)
+            await self._lanes.drain(
+                to=self.max_backlog // 2, match=_in(session_id), timeout=timeout
+            )
 
     def _backlog(self, session_id: str | None) -> int:
         """Records queued or being sent (a record leaves its queue once it is settled)."""
-        return sum(len(q) for (s, _), q in self._queues.items() if session_id in (None, s))
+        return self._lanes.backlog(_in(session_id))
 
     async def flush(self, timeout: float | None = None, *, session_id: str | None = None) -> bool:
         """Wait until what was queued (for one session, or all) reached the hub or gave up.
 
         False if ``timeout`` passed first; the records keep being retried in the background.
         """
-        return await self._drain(timeout, session_id=session_id, to=0)
-
-    async def _drain(self, timeout: float | None, *, session_id: str | None, to: int) -> bool:
-        """Wait until at most ``to`` records are left (for one session, or all)."""
-        try:
-            async with asyncio.timeout(timeout):
-                while self._backlog(session_id) > to:
-                    self._settled.clear()
-                    await self._settled.wait()
-        except TimeoutError:
-            return False
-        return True
+        self.resume()
+        return await self._lanes.drain(match=_in(session_id), timeout=timeout)
 
     async def aclose(self, timeout: float = 5.0) -> None:
         await self.flush(timeout)
-        workers = list(self._workers.values())
-        for worker in workers:
-            worker.cancel()
-        for worker in workers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
+        await self._lanes.aclose()
+        if self.outbox is not None:
+            self.outbox.close()
 
-    async def _run(self, key: _Key) -> None:
-        session_id, queue = key[0], self._queues[key]
-        try:
-            while queue:
-                batch = _head_batch(queue)
-                try:
-                    if len(batch) > 1:
-                        await self._deliver_batch(session_id, batch)
-                    else:
-                        await self._deliver(session_id, batch[0])
-                finally:
-                    for _ in batch:
-                        queue.popleft()
-                    self._settled.set()
-        finally:  # no await from the last check to here: a record queued meanwhile is seen
-            del self._workers[key]
-            if not queue:  # else cancelled with records left: they stay counted
-                del self._queues[key]
+    async def _send(self, key: _Key, batch: list[_Item]) -> None:
+        if len(batch) > 1:
+            await self._deliver_batch(key[0], batch)
+        else:
+            await self._deliver(key[0], batch[0])
 
     async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
         """Post queued messages in one request (``…/messages:batch``); an item the hub could
@@ -200,7 +182,7 @@ class HubRecorder:
         path = f"/v1/sessions/{segment(session_id)}/messages:batch"
         try:
             response = await self.hub.request(
-                "POST", path, json={"items": [dict(message) for _, message in batch]}
+                "POST", path, json={"items": [dict(item.body) for item in batch]}
             )
             outcomes = response.json()["items"] if response.status_code == 200 else None
         except (httpx.TransportError, HubRequestError, ValueError, KeyError, TypeError):
@@ -213,40 +195,52 @@ class HubRecorder:
             outcome = outcome if isinstance(outcome, dict) else {}
             status, problem = outcome.get("status"), outcome.get("problem")
             if isinstance(status, int) and status < 300:
-                self.recorded += 1
-            elif _transient(status, problem):
+                self._recorded(item)
+            elif not isinstance(status, int) or transient(status, problem):
                 await self._deliver(session_id, item)
             else:
-                self._give_up(session_id, item[1], status, str(problem)[:500])
+                self._give_up(session_id, item, status, str(problem)[:500], final=True)
+
+    def _recorded(self, item: _Item) -> None:
+        self.recorded += 1
+        if self.outbox is not None and item.outbox_id is not None:
+            self.outbox.settle([item.outbox_id])
 
     def _give_up(
-        self, session_id: str, message: Mapping[str, Any], status: int | None, detail: str
+        self, session_id: str, item: _Item, status: int | None, detail: str, *, final: bool
     ) -> None:
+        """Stop sending ``item``: refused for good (``final``), or still failing at the retry
+        deadline (an outbox keeps it for the next ``resume``)."""
+        message = item.body
         logger.warning("hub did not record message %s: %s %s", message.get("id"), status, detail)
         self.failures.append(RecordFailure(session_id, message, status, detail))
+        if final and self.outbox is not None and item.outbox_id is not None:
+            self.outbox.settle([item.outbox_id])
 
     async def _deliver(self, session_id: str, item: _Item) -> None:
-        route, message = item
-        deadline = time.monotonic() + self.retry_deadline
-        backoff = FIRST_BACKOFF_SECONDS
-        path = f"/v1/sessions/{segment(session_id)}/{route}"
+        retry = self.backoff.start()
+        path = f"/v1/sessions/{segment(session_id)}/{item.route}"
         while True:
             status: int | None = None
-            detail = ""
             try:
-                response = await self.hub.request("POST", path, json=dict(message))
+                response = await self.hub.request("POST", path, json=dict(item.body))
                 status = response.status_code
                 if status < 300:
-                    self.recorded += 1
+                    self._recorded(item)
                     return
                 detail = response.text[:500]
-                retryable = _transient(status, _problem_of(response))
+                retryable = transient(status, problem_of(response))
             except (httpx.TransportError, HubRequestError) as exc:
                 detail = str(exc)
                 status = getattr(exc, "status", None)
-                retryable = status is None or status in RETRYABLE_STATUSES
-            if not retryable or time.monotonic() + backoff > deadline:
-                self._give_up(session_id, message, status, detail)
+                retryable = transient(status)
+            if not retryable or not await retry.pause():
+                self._give_up(session_id, item, status, detail, final=not retryable)
                 return
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+
+
+def _in(session_id: str | None) -> Any:
+    """The lanes of one session (``None``: every lane)."""
+    if session_id is None:
+        return None
+    return lambda key: key[0] == session_id

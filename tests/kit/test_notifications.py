@@ -14,7 +14,8 @@ from starlette.routing import Route
 
 from agenthub import CallFailed, UnsafeCallbackError
 from agenthub.callbacks import CallbackPolicy, pin_callback
-from agenthub.notify import NOTIFICATION_TOKEN_HEADER
+from agenthub.keys import AgentKey
+from agenthub.notify import NOTIFICATION_TOKEN_HEADER, NotificationSender
 from agenthub.signing import mint_call_token
 from tests.support.kit import EchoHandler, MakeLiveAgent
 from tests.support.live import serving
@@ -275,3 +276,27 @@ async def test_a_partner_at_its_task_limit_refuses_new_starts(
     other = await make_live_agent("other")
     with pytest.raises(CallFailed):
         await other.leader.start(partner.agent_id, session_id=session.id, text="?")
+
+
+async def test_a_push_is_retried_only_while_its_failure_may_pass() -> None:
+    answers = {"busy": [503, 503, 204], "refused": [403, 204]}
+    seen: dict[str, int] = {"busy": 0, "refused": 0}
+
+    async def hook(request: Request) -> Response:
+        name = request.path_params["name"]
+        seen[name] += 1
+        return Response(status_code=answers[name][seen[name] - 1])
+
+    notifier = NotificationSender(
+        key=AgentKey.generate(), agent_id="partner-id", policy=CallbackPolicy(allow_private=True)
+    )
+    event = {"type": "task-result", "id": "r", "status": {"state": "working"}}
+    try:
+        async with serving(Starlette(routes=[Route("/{name}", hook, methods=["POST"])])) as hooks:
+            for name in answers:
+                notifier.deliver({"id": name, "url": f"{hooks.url}/{name}"}, "leader-id", event)
+            await notifier.drain(20)
+    finally:
+        await notifier.aclose()
+    assert seen == {"busy": 3, "refused": 1}  # a 403 will not pass by itself: no retry
+    assert notifier.delivered == 1 and [u for u, _ in notifier.given_up] == [f"{hooks.url}/refused"]

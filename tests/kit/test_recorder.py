@@ -64,7 +64,7 @@ async def test_a_waiting_caller_goes_on_at_the_low_water_mark_not_at_an_empty_qu
         await asyncio.sleep(0.2)
         assert not waiting.done()
         # the records settle one by one (a worker that ends lets its record go)
-        workers = list(recorder._workers.values())
+        workers = list(recorder._lanes._workers.values())
         for worker, go_on in zip(workers, (False, False, False, True), strict=False):
             worker.cancel()
             await asyncio.sleep(0.05)
