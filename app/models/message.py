@@ -23,6 +23,7 @@ class StoredMessage(SQLModel, table=True):
         Index("ix_messages_session_pk", "session_id", "pk"),
         Index("ix_messages_task_pk", "task_id", "pk"),
         Index("ix_messages_group_seq", "group_id", "seq"),
+        Index("ix_messages_task_waiting", "task_id", "waiting"),
     )
 
     pk: int | None = Field(
@@ -37,6 +38,9 @@ class StoredMessage(SQLModel, table=True):
     type: str = Field(max_length=30)
     seq: int | None = Field(default=None, sa_column=Column(BigInteger()))
     body: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    waiting: bool = Field(
+        default=False, description="a task message whose move waits for one that allows it"
+    )
     received_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
     )

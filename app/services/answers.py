@@ -33,7 +33,7 @@ from app.services.messages import (
     insert_message,
     move_status,
 )
-from app.services.tasks import apply_task_message
+from app.services.tasks import Outcome, apply_task_message
 
 
 def _result_of(answer: bytes) -> TaskResult:
@@ -115,7 +115,12 @@ async def write_answer(
             f"Task {message.task_id!r} here is not one the caller leads with {partner.id!r}."
         )
     stored = await insert_message(
-        db, stored_as, session_id=session_id, task_id=move.task_id, sender_id=row_sender
+        db,
+        stored_as,
+        session_id=session_id,
+        task_id=move.task_id,
+        sender_id=row_sender,
+        waiting=move.outcome is Outcome.NOT_YET,
     )
     await after_task_move(db, message, move, session_id)
     return stored, move_status(move.outcome)

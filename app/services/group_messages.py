@@ -32,7 +32,7 @@ from app.services.messages import (
     insert_message,
     move_status,
 )
-from app.services.tasks import AnyTaskMessage, TaskMove, apply_task_message
+from app.services.tasks import AnyTaskMessage, Outcome, TaskMove, apply_task_message
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,13 @@ async def write_group_message(
         )
     seq = await next_group_seq(db, group_id)
     body = await insert_message(
-        db, message, session_id=at.session_id, task_id=move.task_id, group_id=group_id, seq=seq
+        db,
+        message,
+        session_id=at.session_id,
+        task_id=move.task_id,
+        group_id=group_id,
+        seq=seq,
+        waiting=move.outcome is Outcome.NOT_YET,
     )
     if message.mentions:
         await grant_mentions(db, group_id, sender_id, message.mentions)

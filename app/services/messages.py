@@ -153,6 +153,7 @@ def stored_row(message: AnyTaskMessage, body: dict[str, Any], at: Placement) -> 
         "seq": at.seq,
         "body": body,
         "received_at": at.received_at,
+        "waiting": False,
     }
 
 
@@ -165,12 +166,15 @@ async def insert_message(
     group_id: str | None = None,
     seq: int | None = None,
     sender_id: str | None = None,
+    waiting: bool = False,
 ) -> dict[str, Any]:
     """One Core INSERT of the message as stored; returns its stored body. ``sender_id``:
-    whose record the row is, when not the message's sender (a relayed answer's leader)."""
+    whose record the row is, when not the message's sender (a relayed answer's leader);
+    ``waiting``: its task move waits for one that allows it."""
     at = Placement(session_id, utcnow(), task_id, group_id, seq)
     body = stored_body(message, at)
     row = stored_row(message, body, at)
+    row["waiting"] = waiting
     if sender_id is not None:
         row["sender_id"] = sender_id
     await (await db.connection()).execute(INSERT_MESSAGE, row)
@@ -240,7 +244,13 @@ async def write_session_message(
         members=members,
         session_leader_id=at.leader_id,
     )
-    body = await insert_message(db, message, session_id=at.session_id, task_id=move.task_id)
+    body = await insert_message(
+        db,
+        message,
+        session_id=at.session_id,
+        task_id=move.task_id,
+        waiting=move.outcome is Outcome.NOT_YET,
+    )
     await after_task_move(db, message, move, at.session_id)
     return body, move_status(move.outcome)
 

@@ -248,6 +248,30 @@ def fold(
     return facts, outcomes
 
 
+def fold_on(
+    facts: TaskFacts, waiting: list[AnyTaskMessage], message: AnyTaskMessage
+) -> tuple[dict[tuple[str, str], Outcome], list[AnyTaskMessage]]:
+    """``fold`` of one more message, sent after every one folded into ``facts`` so far, of
+    which ``waiting`` (in sending order) are the ones that still wait: the outcomes that
+    changed (``message``'s among them), and what waits now. The same task as ``fold`` of
+    them all, without reading the ones that went in."""
+    outcomes: dict[tuple[str, str], Outcome] = {}
+    waiting = list(waiting)
+    outcome = step(facts, message)
+    outcomes[(message.sender_id, message.id)] = outcome
+    if outcome is Outcome.NOT_YET:
+        waiting.append(message)
+    elif outcome is Outcome.APPLIED and waiting:
+        _retry(facts, waiting, outcomes)
+    still = []
+    for kept in waiting:  # what the task can no longer come to take, it never will
+        if could_apply_later(facts.state, kept):
+            still.append(kept)
+        else:
+            outcomes[(kept.sender_id, kept.id)] = Outcome.NEVER
+    return outcomes, still
+
+
 def _retry(
     facts: TaskFacts, waiting: list[AnyTaskMessage], outcomes: dict[tuple[str, str], Outcome]
 ) -> None:

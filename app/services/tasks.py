@@ -44,6 +44,7 @@ from app.services.task_projection import (
     Outcome,
     TaskFacts,
     fold,
+    fold_on,
     role_error,
     sort_key,
     step,
@@ -86,10 +87,27 @@ _SAVE = update(Task).where(
     col(Task.session_id) == bindparam("t_session_id"),
     col(Task.version) == bindparam("t_version"),
 )
-_STORED = select(StoredMessage.body).where(
-    col(StoredMessage.session_id) == bindparam("session_id"),
-    col(StoredMessage.task_id) == bindparam("task_id"),
+_OF_TASK = (  # bind names that are no column's: an UPDATE reserves those
+    col(StoredMessage.session_id) == bindparam("of_session"),
+    col(StoredMessage.task_id) == bindparam("of_task"),
     col(StoredMessage.type).in_(TASK_TYPES),
+)
+_STORED = select(col(StoredMessage.pk), col(StoredMessage.body)).where(*_OF_TASK)
+_WAITING = _STORED.where(col(StoredMessage.waiting).is_(True))
+_UNMARK = (
+    update(StoredMessage)
+    .where(*_OF_TASK, col(StoredMessage.waiting).is_(True))
+    .values(waiting=False)
+)
+_UNMARK_SOME = (
+    update(StoredMessage)
+    .where(col(StoredMessage.pk).in_(bindparam("pks", expanding=True)))
+    .values(waiting=False)
+)
+_MARK = (
+    update(StoredMessage)
+    .where(col(StoredMessage.pk).in_(bindparam("pks", expanding=True)))
+    .values(waiting=True)
 )
 """Built once: building a statement costs more than running it on SQLite."""
 
@@ -164,10 +182,22 @@ def _facts(task: Task) -> TaskFacts:
     )
 
 
-async def _stored_messages(db: AsyncSession, task_id: str, session_id: str) -> list[AnyTaskMessage]:
+def _of(task: Task) -> dict[str, str]:
+    return {"of_task": task.id, "of_session": task.session_id}
+
+
+async def _stored_messages(
+    db: AsyncSession, task: Task, *, waiting: bool = False
+) -> dict[tuple[str, str], tuple[int, AnyTaskMessage]]:
+    """The task's stored messages (``waiting``: those that wait), by (sender, id), each with
+    its row's key."""
     conn = await db.connection()
-    rows = await conn.execute(_STORED, {"task_id": task_id, "session_id": session_id})
-    return [parse_message(body) for (body,) in rows]
+    rows = await conn.execute(_WAITING if waiting else _STORED, _of(task))
+    found = {}
+    for pk, body in rows:
+        message = parse_message(body)
+        found[(message.sender_id, message.id)] = (pk, message)
+    return found
 
 
 async def apply_task_message(
@@ -241,8 +271,10 @@ async def apply_task_message(
         )
     _check_role(task, message)
     key = sort_key(message)
-    if task.pending or (task.last_key is not None and key < task.last_key):
+    if task.last_key is not None and key < task.last_key:
         return await _refold(db, task, message)
+    if task.pending:
+        return await _fold_on(db, task, message)
     facts = _facts(task)
     outcome = step(facts, message)
     if outcome is Outcome.NEVER:
@@ -265,20 +297,47 @@ def _check_role(task: Task, message: AnyTaskMessage) -> None:
 
 
 async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
-    """Fold the task again from every message it has, this one included."""
-    messages = [
-        m
-        for m in await _stored_messages(db, task.id, task.session_id)
-        if (m.sender_id, m.id) != (message.sender_id, message.id)
-    ]
+    """Fold the task again from every message it has, this one included, and mark again
+    the stored ones that wait."""
+    stored = await _stored_messages(db, task)
+    stored.pop((message.sender_id, message.id), None)
+    messages = [m for _, m in stored.values()]
     messages.append(message)
     facts, outcomes = fold(task.leader_id, task.partner_id, messages)
     outcome = outcomes[(message.sender_id, message.id)]
     if outcome is Outcome.NEVER:
         raise IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
+    conn = await db.connection()
+    await conn.execute(_UNMARK, _of(task))
+    waits = [pk for key, (pk, _) in stored.items() if outcomes.get(key) is Outcome.NOT_YET]
+    if waits:
+        await conn.execute(_MARK, {"pks": waits})
     values = _values(facts)
     values["last_key"] = max(sort_key(m) for m in messages)
     values["pending"] = sum(1 for o in outcomes.values() if o is Outcome.NOT_YET)
+    await _save(db, task, values)
+    return TaskMove(task.id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
+
+
+async def _fold_on(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
+    """Fold in one message sent after all the task has, reading only those that wait
+    (``task_projection.fold_on``); rows marked before the marks existed disagree with the
+    task's count, and are folded again from all."""
+    waiting = await _stored_messages(db, task, waiting=True)
+    if len(waiting) != task.pending:
+        return await _refold(db, task, message)
+    in_order = sorted((m for _, m in waiting.values()), key=sort_key)
+    facts = _facts(task)
+    outcomes, still = fold_on(facts, in_order, message)
+    outcome = outcomes[(message.sender_id, message.id)]
+    if outcome is Outcome.NEVER:
+        raise IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
+    went = [pk for key, (pk, _) in waiting.items() if key in outcomes]
+    if went:
+        await (await db.connection()).execute(_UNMARK_SOME, {"pks": went})
+    values = _values(facts)
+    values["last_key"] = sort_key(message)
+    values["pending"] = len(still)
     await _save(db, task, values)
     return TaskMove(task.id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 

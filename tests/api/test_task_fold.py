@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agenthub.protocol.messages import parse_message
-from app.services.task_projection import AnyTaskMessage, Outcome, fold
+from app.services.task_projection import AnyTaskMessage, Outcome, fold, fold_on
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -106,3 +106,35 @@ def test_a_hundred_shuffles_of_a_long_task_agree() -> None:
     for _ in range(100):
         rng.shuffle(messages)
         assert summary(messages) == expected
+
+
+def test_folding_on_from_what_waits_is_the_fold_of_everything() -> None:
+    # in sending order, with leader commands sent before the partner's state allowed them
+    # (clocks apart): they wait, and go in once a later report allows them
+    messages = [
+        leader(0, "start", partnerId="P"),
+        partner(1, "accepted"),
+        partner(2, "working"),
+        leader(3, "complete"),  # waits: the task is working
+        partner(4, "working"),
+        leader(5, "cancel"),  # goes in at once: a working task can be canceled
+        partner(6, "awaiting-completion"),  # too late: canceled, so never
+        leader(7, "complete"),  # never either
+    ]
+    facts, _ = fold("L", "P", [])
+    waiting: list[AnyTaskMessage] = []
+    every: dict[tuple[str, str], Outcome] = {}
+    for n, message in enumerate(messages, start=1):
+        changed, waiting = fold_on(facts, waiting, message)
+        every.update(changed)
+        whole, outcomes = fold("L", "P", messages[:n])
+        assert (facts.state, facts.status_history, facts.products) == (
+            whole.state,
+            whole.status_history,
+            whole.products,
+        )
+        assert every == outcomes
+        assert [(m.sender_id, m.id) for m in waiting] == [
+            k for k, o in outcomes.items() if o is Outcome.NOT_YET
+        ]
+    assert every[("L", "l3")] is Outcome.NEVER and every[("L", "l5")] is Outcome.APPLIED

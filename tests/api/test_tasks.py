@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from sqlalchemy import event
+from sqlmodel import col
+
 from agenthub import HubClient
 from agenthub.protocol import TaskCommandType, TaskState
 from agenthub.protocol.tasks import leader_command_target
+from app.models import StoredMessage
 from tests.api.test_sessions import open_session
+from tests.support.groups import count as count_rows
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result, text
 
@@ -368,3 +373,52 @@ async def test_records_sent_before_the_session_closed_still_go_in(make_agent: Ma
     answer = problem(await p.partner.request("POST", p.path, json=late), 409)
     assert answer["type"].endswith("/session-closed")
     problem(await p.lead("start", "t-after", partnerId=p.pid), 409)
+
+
+async def test_a_move_that_waits_costs_later_messages_no_fold_of_the_whole_task(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    p = await pair(make_agent)
+    task_id = await started(p)
+    await p.report(task_id, "accepted")
+    await p.report(task_id, "working")
+    waits = await p.lead("complete", task_id)  # the partner has not asked for it yet
+    assert waits.status_code == 202, waits.text
+    whole_reads: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("SELECT messages.pk, messages.body") and "waiting" not in statement:
+            whole_reads.append(statement)
+
+    engine = hub.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for i in range(20):  # a stream of products, each after the waiting complete
+            chunk = {
+                "type": "product-chunk",
+                "id": f"chunk-{i}",
+                "sentAt": command(p.lid, "get")["sentAt"],
+                "senderRole": "partner",
+                "senderId": p.pid,
+                "taskId": task_id,
+                "product": {"id": "report", "dataItems": text(f"part {i}")},
+                "append": i > 0,
+                "lastChunk": i == 19,
+            }
+            posted = await p.partner.request("POST", p.path, json=chunk)
+            assert posted.status_code == 201, posted.text
+        assert (await p.report(task_id, "awaiting-completion")).status_code == 201
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert whole_reads == []  # each read only the complete that waits
+    task = await p.task(task_id)
+    assert task["state"] == "completed"  # the complete went in with the report
+    assert len(task["products"][0]["dataItems"]) == 20
+    assert [s["state"] for s in task["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    waiting = col(StoredMessage.waiting).is_(True)
+    assert await count_rows(hub, StoredMessage, col(StoredMessage.task_id) == task_id, waiting) == 0
