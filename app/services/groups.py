@@ -19,7 +19,7 @@ from agenthub.protocol.groups import (
     StateEvent,
 )
 from app.auth.current import Principal
-from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound, SessionClosed
 from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.services.agents import require_registered
@@ -175,7 +175,7 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
 
     owner_id, session = await _owner_and_session(db, principal, body)
     if session.state == "closed":
-        raise Conflict("The session is closed.")
+        raise SessionClosed("The session is closed.")
     parent_id, depth = await _parent(db, body, principal)
     if parent_id is None and principal.agent is not None and session.leader_id != owner_id:
         raise Forbidden("Only the session's leader forms its groups; members open sub-groups.")

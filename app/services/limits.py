@@ -26,20 +26,21 @@ class TokenBucket:
         self.burst = max(burst, 1.0)
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
 
-    def take(self, key: str) -> float:
-        """0 if ``key`` may go now (and counts it); else the seconds until it may."""
+    def take(self, key: str, cost: int = 1) -> float:
+        """0 if ``key`` may go now ``cost`` times (and counts them); else the seconds until
+        it may, counting none of them."""
         if self.rate <= 0:
             return 0.0
         now = time.monotonic()
         tokens, at = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
-        if tokens >= 1:
-            self._buckets[key] = (tokens - 1, now)
+        if tokens >= cost:
+            self._buckets[key] = (tokens - cost, now)
             if len(self._buckets) > MAX_KEYS:
                 self._prune(now)
             return 0.0
         self._buckets[key] = (tokens, now)
-        return (1 - tokens) / self.rate
+        return (cost - tokens) / self.rate
 
     def _prune(self, now: float) -> None:
         refill = self.burst / self.rate
@@ -76,17 +77,17 @@ class Admission:
         )
 
     def post(self, agent_id: str) -> None:
-        wait = self.posts.take(agent_id)
+        self.posts_of(agent_id, 1)
+
+    def posts_of(self, agent_id: str, count: int) -> None:
+        """``count`` posts in one request (a batch): each one counts, and a refused request
+        counts none."""
+        wait = self.posts.take(agent_id, count)
         if wait:
             raise RateLimited(
                 "This agent posts faster than the hub takes; slow down.",
                 headers=_retry_after(wait),
             )
-
-    def posts_of(self, agent_id: str, count: int) -> None:
-        """``count`` posts in one request (a batch): each one counts."""
-        for _ in range(count):
-            self.post(agent_id)
 
     def token(self, agent_id: str | None, address: str | None) -> None:
         for bucket, key in ((self.tokens_per_address, address), (self.tokens_per_agent, agent_id)):

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, MemberEvent, MemberState, MemberView
 from app.auth.current import Principal
-from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, GroupConcluded, InvalidInput, NotFound
 from app.models import Agent, Group, GroupMember
 from app.models.types import utcnow
 from app.services.events import append_group_event, append_inbox_event
@@ -94,7 +94,7 @@ async def _managers(db: AsyncSession, group_id: str) -> list[str]:
 
 def _open(group: Group) -> None:
     if group.conversation_state == ConversationState.CONCLUSION.value:
-        raise Conflict("The group has concluded.")
+        raise GroupConcluded("The group has concluded.")
 
 
 async def _done(db: AsyncSession, member: GroupMember) -> MemberView:

@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
 from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.current import Principal
-from app.errors import Conflict, InvalidInput, TooManyTriggers
+from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
 from app.services.events import append_group_event, append_inbox_event
@@ -76,7 +76,7 @@ async def create_trigger(
 ) -> TriggerView:
     group, _ = await require_manager(db, group_id, principal)
     if group.conversation_state == ConversationState.CONCLUSION.value:
-        raise Conflict("The group has concluded.")
+        raise GroupConcluded("The group has concluded.")
     task_ids = list(dict.fromkeys(body.task_ids))
     tasks = await _tasks(db, group.session_id, task_ids)
     known = {t.id for t in tasks}

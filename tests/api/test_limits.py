@@ -68,6 +68,23 @@ async def test_an_agent_posting_too_fast_is_told_to_slow_down(settings: Settings
         assert later.status_code == 201
 
 
+async def test_a_refused_batch_spends_none_of_the_agents_posts(settings: Settings) -> None:
+    async with (
+        hub_with(settings, posts_per_second_per_agent=1.0) as app,  # a burst of 2
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, partner = await agent_of(http, "leader"), await agent_of(http, "partner")
+        body = {"receivers": [{"agentId": partner.agent_id, "mode": "p2p"}]}
+        session = (await leader.request("POST", "/v1/sessions", json=body)).json()["id"]
+        url = f"/v1/sessions/{session}/messages"
+        items = [chat(str(leader.agent_id), f"{i}") for i in range(3)]
+        refused(await leader.request("POST", f"{url}:batch", json={"items": items}), 429)
+        before = await count(app, StoredMessage)
+        one = await leader.request("POST", url, json=items[0])  # the burst is still there
+        assert one.status_code == 201, one.text
+        assert await count(app, StoredMessage) - before == 1
+
+
 async def test_token_requests_are_limited_per_agent_and_per_address(settings: Settings) -> None:
     async with (
         hub_with(settings, tokens_per_minute_per_agent=3.0) as app,

@@ -142,8 +142,14 @@ async def test_conversation_states(make_agent: MakeAgent, hub: Any) -> None:
     ).status_code == 200
     problem(await leader.request("PATCH", url, json={"conversationState": "discussion"}), 409)
     reply = chat(str(a.agent_id), "too late", role="partner")
-    problem(await a.request("POST", f"{url}/messages", json=reply), 409)
-    problem(await leader.request("POST", f"{url}/invitations", json={"agentId": a.agent_id}), 409)
+    late = [
+        await a.request("POST", f"{url}/messages", json=reply),
+        await leader.request("POST", f"{url}/invitations", json={"agentId": a.agent_id}),
+        await leader.request("POST", f"{url}/triggers", json={"taskIds": ["t-any"]}),
+    ]
+    for refused in late:  # each names its cause
+        problem(refused, 409)
+        assert refused.json()["type"].endswith("/group-concluded"), refused.text
     # every move is recorded in order
     async with hub.state.session_factory() as db:
         from sqlmodel import select

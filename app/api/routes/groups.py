@@ -52,8 +52,9 @@ async def create_group(
 
     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
     the caller is not an active member of; `404` for a session the caller takes no part in;
-    `409` when the session is closed; `422` for an unregistered agent, a parent group in
-    another session, nesting too deep, or an operator group without `ownerId`.
+    `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+    parent group in another session, nesting too deep, or an operator group without
+    `ownerId`.
     """
     view = await service.create_group(db, principal=principal, body=body)
     response.headers["Location"] = f"/v1/groups/{view.id}"

@@ -46,8 +46,8 @@ async def invite_agent(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the agent is invited or a member already, or the group has concluded; `422` for an
-    unregistered agent.
+    when the agent is invited or a member already, or the group has concluded
+    (`group-concluded`); `422` for an unregistered agent.
     """
     return await member_service.invite(
         db, group_id=group_id, principal=principal, agent_id=body.agent_id
@@ -105,7 +105,7 @@ async def apply_to_group(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded.
+    concluded (`group-concluded`).
     """
     note = body.note if body else None
     return await member_service.apply(db, group_id=group_id, principal=principal, note=note)
@@ -120,7 +120,8 @@ async def approve_application(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` when there is no application from
-    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+    (`group-concluded`).
     """
     return await member_service.review_application(
         db, group_id=group_id, principal=principal, agent_id=agent_id, approve=True

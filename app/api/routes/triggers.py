@@ -40,7 +40,7 @@ async def create_trigger(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the group has concluded; `422` for a task not in the group's session.
+    when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
     """
     return await trigger_service.create_trigger(
         db, group_id=group_id, principal=principal, body=body

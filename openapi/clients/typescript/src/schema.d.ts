@@ -324,8 +324,9 @@ export interface paths {
          *
          *     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
          *     the caller is not an active member of; `404` for a session the caller takes no part in;
-         *     `409` when the session is closed; `422` for an unregistered agent, a parent group in
-         *     another session, nesting too deep, or an operator group without `ownerId`.
+         *     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+         *     parent group in another session, nesting too deep, or an operator group without
+         *     `ownerId`.
          */
         post: operations["create_group"];
         delete?: never;
@@ -392,7 +393,7 @@ export interface paths {
          *     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
          *     group it was removed from; `404` for an unknown group (and an `invite` group the caller
          *     has no record in); `409` when it is a member or has applied already, or the group has
-         *     concluded.
+         *     concluded (`group-concluded`).
          */
         post: operations["apply_to_group"];
         delete?: never;
@@ -417,7 +418,8 @@ export interface paths {
          *     **Who**: the group's owner or an admin, or the operator.
          *
          *     **Errors**: `403` for other members; `404` when there is no application from
-         *     `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+         *     `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+         *     (`group-concluded`).
          */
         post: operations["approve_application"];
         delete?: never;
@@ -505,8 +507,8 @@ export interface paths {
          *     **Who**: the group's owner or an admin, or the operator.
          *
          *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-         *     when the agent is invited or a member already, or the group has concluded; `422` for an
-         *     unregistered agent.
+         *     when the agent is invited or a member already, or the group has concluded
+         *     (`group-concluded`); `422` for an unregistered agent.
          */
         post: operations["invite_agent"];
         delete?: never;
@@ -778,7 +780,7 @@ export interface paths {
          *     **Who**: the group's owner or an admin, or the operator.
          *
          *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-         *     when the group has concluded; `422` for a task not in the group's session.
+         *     when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
          */
         post: operations["create_trigger"];
         delete?: never;

@@ -130,7 +130,7 @@ def sync_detailed(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded.
+    concluded (`group-concluded`).
 
     Args:
         group_id (str):
@@ -175,7 +175,7 @@ def sync(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded.
+    concluded (`group-concluded`).
 
     Args:
         group_id (str):
@@ -215,7 +215,7 @@ async def asyncio_detailed(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded.
+    concluded (`group-concluded`).
 
     Args:
         group_id (str):
@@ -260,7 +260,7 @@ async def asyncio(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded.
+    concluded (`group-concluded`).
 
     Args:
         group_id (str):

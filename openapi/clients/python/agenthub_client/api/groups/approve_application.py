@@ -114,7 +114,8 @@ def sync_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` when there is no application from
-    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+    (`group-concluded`).
 
     Args:
         group_id (str):
@@ -155,7 +156,8 @@ def sync(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` when there is no application from
-    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+    (`group-concluded`).
 
     Args:
         group_id (str):
@@ -191,7 +193,8 @@ async def asyncio_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` when there is no application from
-    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+    (`group-concluded`).
 
     Args:
         group_id (str):
@@ -232,7 +235,8 @@ async def asyncio(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` when there is no application from
-    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded.
+    `agentId`; `409` when the agent's state is not `applied`, or the group has concluded
+    (`group-concluded`).
 
     Args:
         group_id (str):

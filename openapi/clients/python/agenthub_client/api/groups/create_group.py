@@ -132,8 +132,9 @@ def sync_detailed(
 
     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
     the caller is not an active member of; `404` for a session the caller takes no part in;
-    `409` when the session is closed; `422` for an unregistered agent, a parent group in
-    another session, nesting too deep, or an operator group without `ownerId`.
+    `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+    parent group in another session, nesting too deep, or an operator group without
+    `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -177,8 +178,9 @@ def sync(
 
     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
     the caller is not an active member of; `404` for a session the caller takes no part in;
-    `409` when the session is closed; `422` for an unregistered agent, a parent group in
-    another session, nesting too deep, or an operator group without `ownerId`.
+    `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+    parent group in another session, nesting too deep, or an operator group without
+    `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -217,8 +219,9 @@ async def asyncio_detailed(
 
     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
     the caller is not an active member of; `404` for a session the caller takes no part in;
-    `409` when the session is closed; `422` for an unregistered agent, a parent group in
-    another session, nesting too deep, or an operator group without `ownerId`.
+    `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+    parent group in another session, nesting too deep, or an operator group without
+    `ownerId`.
 
     Args:
         body (GroupCreate):
@@ -262,8 +265,9 @@ async def asyncio(
 
     **Errors**: `403` for `ownerId` or `memberIds` from an agent, or a sub-group of a group
     the caller is not an active member of; `404` for a session the caller takes no part in;
-    `409` when the session is closed; `422` for an unregistered agent, a parent group in
-    another session, nesting too deep, or an operator group without `ownerId`.
+    `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
+    parent group in another session, nesting too deep, or an operator group without
+    `ownerId`.
 
     Args:
         body (GroupCreate):

@@ -124,7 +124,7 @@ def sync_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the group has concluded; `422` for a task not in the group's session.
+    when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -168,7 +168,7 @@ def sync(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the group has concluded; `422` for a task not in the group's session.
+    when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -207,7 +207,7 @@ async def asyncio_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the group has concluded; `422` for a task not in the group's session.
+    when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
 
     Args:
         group_id (str):
@@ -251,7 +251,7 @@ async def asyncio(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the group has concluded; `422` for a task not in the group's session.
+    when the group has concluded (`group-concluded`); `422` for a task not in the group's session.
 
     Args:
         group_id (str):

@@ -122,8 +122,8 @@ def sync_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the agent is invited or a member already, or the group has concluded; `422` for an
-    unregistered agent.
+    when the agent is invited or a member already, or the group has concluded
+    (`group-concluded`); `422` for an unregistered agent.
 
     Args:
         group_id (str):
@@ -165,8 +165,8 @@ def sync(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the agent is invited or a member already, or the group has concluded; `422` for an
-    unregistered agent.
+    when the agent is invited or a member already, or the group has concluded
+    (`group-concluded`); `422` for an unregistered agent.
 
     Args:
         group_id (str):
@@ -203,8 +203,8 @@ async def asyncio_detailed(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the agent is invited or a member already, or the group has concluded; `422` for an
-    unregistered agent.
+    when the agent is invited or a member already, or the group has concluded
+    (`group-concluded`); `422` for an unregistered agent.
 
     Args:
         group_id (str):
@@ -246,8 +246,8 @@ async def asyncio(
     **Who**: the group's owner or an admin, or the operator.
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
-    when the agent is invited or a member already, or the group has concluded; `422` for an
-    unregistered agent.
+    when the agent is invited or a member already, or the group has concluded
+    (`group-concluded`); `422` for an unregistered agent.
 
     Args:
         group_id (str):
