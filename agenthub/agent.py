@@ -31,6 +31,7 @@ from agenthub.protocol.agents import AgentCard, AgentUpdate
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
 from agenthub.state import AgentState
+from agenthub.tls import AgentTls, TlsHttpProtocol
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,8 @@ class Agent:
         self.public_url = public_url
         self.callbacks = callbacks or CallbackPolicy()
         self.hub = HubClient(hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http)
-        self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
+        self.tls = AgentTls(self.hub)
+        self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)
         self.directory = PeerDirectory(self.hub)
         self.recorder = HubRecorder(self.hub, outbox=outbox)
         self.inbox = NotificationInbox()
@@ -98,6 +100,7 @@ class Agent:
             inbox=self.inbox,
             http=self.http,
             verify_answers=verify_answers,
+            tls=self.tls,
         )
         self._endpoint: AgentEndpoint | None = None
         self._notifier: NotificationSender | None = None
@@ -180,16 +183,38 @@ class Agent:
             port = urlsplit(self.public_url or "").port
             if port is None:
                 raise ValueError("pass port=, or a public_url with a port")
-        config = uvicorn.Config(self, host=host, port=port, log_level=log_level, lifespan="off")
+        options = await self.server_options()
+        config = uvicorn.Config(
+            self, host=host, port=port, log_level=log_level, lifespan="off", **options
+        )
         self.server = _EndpointServer(config)
-        presence = asyncio.create_task(self._stay_online())
+        chores = [asyncio.create_task(self._stay_online())]
+        if options:
+            chores.append(asyncio.create_task(self.tls.keep_fresh()))
         try:
             await self.server.serve()
         finally:
-            presence.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await presence
+            for chore in chores:
+                chore.cancel()
+            for chore in chores:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
             await self.aclose()
+
+    @property
+    def serves_https(self) -> bool:
+        return urlsplit(self.public_url or "").scheme == "https"
+
+    async def server_options(self) -> dict[str, Any]:
+        """What ``uvicorn.Config`` needs to serve this agent: for an ``https`` public_url,
+        its certificate from the hub (asked for now if need be), client certificates required
+        and checked by the hub's CA, and the protocol that shows them to the endpoint; for an
+        ``http`` one (development, or behind a proxy that ends TLS), nothing."""
+        if not self.serves_https:
+            return {}
+        await self.tls.ensure()
+        context = self.tls.server
+        return {"http": TlsHttpProtocol, "ssl_context_factory": lambda _config, _default: context}
 
     async def _stay_online(self) -> None:
         """While it serves, the agent is ``online`` in discovery: the hub counts an agent
@@ -223,7 +248,7 @@ class Agent:
             runtime = None
             if self.handler is not None:
                 self._notifier = NotificationSender(
-                    key=self.key, agent_id=self.agent_id, policy=self.callbacks
+                    key=self.key, agent_id=self.agent_id, policy=self.callbacks, tls=self.tls
                 )
                 runtime = PartnerRuntime(
                     agent_id=self.agent_id,
@@ -240,6 +265,7 @@ class Agent:
                 public_url=self.public_url,
                 callbacks=self.callbacks,
                 started_at=self.started_at,
+                tls=self.tls,
             )
         return self._endpoint
 

@@ -1,6 +1,6 @@
 """The agent's endpoint: JSON-RPC ``rpc`` / ``stream`` / ``notification/*`` for its partner
 role, and ``/notifications`` for pushes to its leader role. Every call is authenticated by
-its call token; every answer is signed.
+its call token or by its verified client certificate (mutual TLS); every answer is signed.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from agenthub.protocol.jsonrpc import (
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
+from agenthub.tls import AgentTls, PeerCertificateError, authenticate_peer, client_certificate
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,9 @@ MAX_BODY_BYTES = 1_048_576
 
 
 class _Call:
-    def __init__(self, caller_id: str, nonce: str, request_id: str | int | None = None) -> None:
+    def __init__(
+        self, caller_id: str, nonce: str | None, request_id: str | int | None = None
+    ) -> None:
         self.caller_id = caller_id
         self.nonce = nonce
         self.request_id = request_id
@@ -85,8 +88,10 @@ class AgentEndpoint:
         public_url: str | None,
         callbacks: CallbackPolicy | None = None,
         started_at: float | None = None,
+        tls: AgentTls | None = None,
     ) -> None:
         self.agent_id = agent_id
+        self.tls = tls
         self.key = key
         self.directory = directory
         self.runtime = runtime
@@ -119,12 +124,33 @@ class AgentEndpoint:
             headers={SIGNATURE_HEADER: signature},
         )
 
+    async def _card_key(self, agent_id: str, refresh: bool) -> dict[str, Any]:
+        return (await self.directory.card(agent_id, refresh=refresh)).public_jwk
+
     async def _authenticate(self, request: Request, body: bytes, suffix: str) -> _Call:
+        """The caller: proved by its verified client certificate (mutual TLS, ACPs AIA), by
+        its call token, or by both, which must then name the same agent."""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token:
+        has_token = scheme.lower() == "bearer" and bool(token)
+        peer = client_certificate(request.scope)
+        certified: str | None = None
+        if peer is not None and self.tls is not None:
+            try:
+                certified = await authenticate_peer(
+                    peer, revocations=self.tls.revocations, card_key=self._card_key
+                )
+            except PeerCertificateError as exc:
+                raise CallTokenError(f"The client certificate is refused: {exc}.") from exc
+            if not has_token:
+                return _Call(certified, nonce=None)
+        if not has_token:
             raise CallTokenError("a call token (Authorization: Bearer) is required")
         caller_id = caller_of(token)
+        if certified is not None and caller_id != certified:
+            raise CallTokenError(
+                f"The call token is {caller_id}'s but the client certificate {certified}'s."
+            )
         # the URL the token must name: the configured public one, never one made of the
         # request's Host header (the caller's to choose); only without one, the request's
         if self.public_url:

@@ -19,6 +19,7 @@ from agenthub.keys import AgentKey
 from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from agenthub.protocol.auth import HubMetadata, TokenResponse
+from agenthub.protocol.certificates import IssuedCertificate
 from agenthub.tokens import SignatureError, header_of, verify
 
 ASSERTION_LIFETIME_SECONDS = 60
@@ -236,6 +237,31 @@ class HubClient:
         self.key = new_key
         self._token = None
         return card
+
+    # -- certificates (agenthub.tls keeps them fresh) ---------------------------------------
+
+    async def ca_certificate(self) -> bytes:
+        """The PEM certificate of the hub's CA (the kit pins it on first use)."""
+        response = await self._http.get(f"{self.base_url}/.well-known/agenthub-ca.pem")
+        if response.status_code >= 400:
+            self._json(response)
+        return response.content
+
+    async def revocation_list(self) -> bytes:
+        """The PEM revocation list of the hub's CA."""
+        response = await self._http.get(f"{self.base_url}/.well-known/agenthub-crl.pem")
+        if response.status_code >= 400:
+            self._json(response)
+        return response.content
+
+    async def request_certificate(self, csr_pem: str) -> IssuedCertificate:
+        """A certificate for this agent's key, signed by the hub's CA."""
+        if self.agent_id is None:
+            raise NotRegisteredError("register the agent first")
+        response = await self.request(
+            "POST", f"/v1/agents/{segment(self.agent_id)}/certificates", json={"csr": csr_pem}
+        )
+        return IssuedCertificate.model_validate(self._json(response))
 
     async def deregister(self) -> None:
         if self.agent_id is None:

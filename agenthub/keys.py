@@ -6,12 +6,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 from jose import jwk, jws
 from jose.backends.base import Key
 
-from agenthub.protocol.jwk import b64url, jwk_thumbprint
+from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
 
 KEY_FILE_MODE = 0o600
 ALGORITHM = "ES256"
@@ -24,13 +26,7 @@ class AgentKey:
         if not isinstance(private_key.curve, ec.SECP256R1):
             raise ValueError("agent keys are EC P-256 (ES256)")
         self._private = private_key
-        numbers = private_key.public_key().public_numbers()
-        self.public_jwk: dict[str, str] = {
-            "kty": "EC",
-            "crv": "P-256",
-            "x": b64url(numbers.x.to_bytes(32, "big")),
-            "y": b64url(numbers.y.to_bytes(32, "big")),
-        }
+        self.public_jwk: dict[str, str] = ec_public_jwk(private_key.public_key())
         self.thumbprint = jwk_thumbprint(self.public_jwk)
         self._signing_key: Key = jwk.construct(self.private_pem().decode(), ALGORITHM)
 
@@ -64,6 +60,15 @@ class AgentKey:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
+
+    def certificate_request(self, common_name: str) -> str:
+        """A PEM PKCS#10 request for this key (what the hub's CA certifies)."""
+        csr = (
+            x509.CertificateSigningRequestBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)]))
+            .sign(self._private, hashes.SHA256())
+        )
+        return csr.public_bytes(serialization.Encoding.PEM).decode()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the key with mode 0600, never overwriting an existing file."""

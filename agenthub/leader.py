@@ -1,7 +1,9 @@
 """The leader's side: sessions at the hub, tasks at partners by rpc, stream or notification.
 
-Every call carries a call token; every answer's signature is checked against the partner's
-registered key (switch it off only for a peer that cannot sign, such as an acps-sdk server).
+Every call carries a call token. Every answer is proved to be the partner's: by its signature,
+checked against the partner's registered key, or, over HTTPS, by the partner's certificate
+from the hub's CA (mutual TLS: the leader presents its own), which must name the partner and
+hold its registered key. A peer that cannot sign (an acps-sdk server) is called over HTTPS.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from agenthub.protocol.messages import TaskCommand
 from agenthub.protocol.sessions import SessionView
 from agenthub.recorder import HubRecorder
 from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
+from agenthub.tls import AgentTls, authenticate_peer, peer_certificate
 
 RECORD_FLUSH_SECONDS = 2.0
 CALL_TIMEOUT_SECONDS = 60.0
@@ -43,12 +46,16 @@ class Leader:
         http: httpx.AsyncClient | None = None,
         verify_answers: bool = True,
         endpoints: dict[str, str] | None = None,
+        tls: AgentTls | None = None,
     ) -> None:
         self.hub = hub
         self.directory = directory
         self.recorder = recorder
         self.inbox = inbox
-        self.http = http or httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS)
+        self.tls = tls
+        self.http = http or httpx.AsyncClient(
+            timeout=CALL_TIMEOUT_SECONDS, verify=tls.client if tls is not None else True
+        )
         self._owns_http = http is None  # a client passed in is its owner's to close
         self.verify_answers = verify_answers
         self.endpoints = dict(endpoints or {})
@@ -143,10 +150,33 @@ class Leader:
             raise KitError(f"agent {partner_id} has no endpointUrl")
         return card.endpoint_url
 
+    async def _card_key(self, agent_id: str, refresh: bool) -> dict[str, Any]:
+        return (await self.directory.card(agent_id, refresh=refresh)).public_jwk
+
+    async def _before_call(self, url: str) -> None:
+        if self.tls is not None and url.startswith("https:"):
+            await self.tls.ensure()  # the certificate this leader presents
+
+    async def _certified(self, partner_id: str, response: httpx.Response) -> bool:
+        """Whether the answer came over TLS from the partner's own certificate (a
+        certificate of anyone else is ``PeerCertificateError``)."""
+        peer = peer_certificate(response)
+        if peer is None or self.tls is None:
+            return False
+        await authenticate_peer(
+            peer, revocations=self.tls.revocations, card_key=self._card_key, expected=partner_id
+        )
+        return True
+
     async def _check(
-        self, partner_id: str, signature: str | None, nonce: str, signed: bytes
+        self,
+        partner_id: str,
+        signature: str | None,
+        nonce: str,
+        signed: bytes,
+        certified: bool = False,
     ) -> None:
-        if not self.verify_answers:
+        if not self.verify_answers or (signature is None and certified):
             return
         card = await self.directory.card(partner_id)
         try:
@@ -198,15 +228,17 @@ class Leader:
     ) -> tuple[Any, httpx.Response, str]:
         """The checked ``result``, the answer itself and the call's nonce."""
         url = await self._endpoint(partner_id)
+        await self._before_call(url)
         body, headers, nonce = self._prepare(partner_id, url, method, params)
         response = await self.http.post(url, content=body, headers=headers)
+        certified = await self._certified(partner_id, response)
         if response.status_code != 200:
             raise CallFailed(
                 f"{partner_id} refused the call: HTTP {response.status_code} {response.text[:200]}",
                 status=response.status_code,
             )
         await self._check(
-            partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content
+            partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content, certified
         )
         return self._result(orjson.loads(response.content)), response, nonce
 
@@ -251,11 +283,13 @@ class Leader:
         """Send the command by ``stream``; yield ``{eventSeq, eventData}`` until it ends."""
         await self._record(command, record)
         url = await self._endpoint(partner_id)
+        await self._before_call(url)
         body, headers, nonce = self._prepare(
             partner_id, url, "stream", {"message": command.to_wire()}
         )
         headers["Accept"] = "text/event-stream"
         async with self.http.stream("POST", url, content=body, headers=headers) as response:
+            certified = await self._certified(partner_id, response)
             if response.status_code != 200:
                 await response.aread()
                 raise CallFailed(
@@ -265,13 +299,13 @@ class Leader:
             signature = response.headers.get(SIGNATURE_HEADER)
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
                 content = await response.aread()
-                await self._check(partner_id, signature, nonce, content)
+                await self._check(partner_id, signature, nonce, content, certified)
                 self._result(orjson.loads(content))
                 raise CallFailed("The partner answered a stream call without a stream.")
             first = True
             async for data in _sse_data(response.aiter_lines()):
                 if first:
-                    await self._check(partner_id, signature, nonce, data)
+                    await self._check(partner_id, signature, nonce, data, certified)
                     first = False
                 result = self._result(orjson.loads(data))
                 yield dict(result)

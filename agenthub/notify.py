@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -23,6 +24,7 @@ from agenthub.errors import UnsafeCallbackError
 from agenthub.keys import AgentKey
 from agenthub.lanes import Backoff, Lanes, transient
 from agenthub.signing import mint_call_token
+from agenthub.tls import AgentTls
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +53,10 @@ class NotificationSender:
         agent_id: str,
         policy: CallbackPolicy | None = None,
         deadline_seconds: float = DELIVERY_DEADLINE_SECONDS,
+        tls: AgentTls | None = None,
     ) -> None:
         self.key = key
+        self.tls = tls  # https pushes present the agent's certificate
         self.agent_id = agent_id
         self.policy = policy or CallbackPolicy()
         self.deadline = deadline_seconds
@@ -91,7 +95,10 @@ class NotificationSender:
         destination = f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
         client = self._clients.pop(destination, None)
         if client is None:
-            client = httpx.AsyncClient(timeout=PUSH_TIMEOUT, limits=PUSH_LIMITS)
+            verify: ssl.SSLContext | bool = True
+            if parts.scheme == "https" and self.tls is not None:
+                verify = self.tls.push
+            client = httpx.AsyncClient(timeout=PUSH_TIMEOUT, limits=PUSH_LIMITS, verify=verify)
             if len(self._clients) >= MAX_DESTINATIONS:
                 _, oldest = self._clients.popitem(last=False)
                 asyncio.get_running_loop().create_task(oldest.aclose())
@@ -108,6 +115,8 @@ class NotificationSender:
         url = str(config["url"])
         body = orjson.dumps(event)
         retry = self.backoff.start()
+        if self.tls is not None and url.startswith("https:"):
+            await self.tls.ensure()
         client = self._client_for(url)
         while True:
             self.attempts += 1

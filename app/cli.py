@@ -130,11 +130,19 @@ def _openapi(args: argparse.Namespace) -> None:
 
 
 def _keys(_: argparse.Namespace) -> None:
+    from app.auth.ca import load_or_create_ca
     from app.checks import prepare_signing_key
 
-    path = load_settings().signing_key_file
+    settings = load_settings()
+    path = settings.signing_key_file
     keys = prepare_signing_key(path)
     print(f"{'made' if keys.created else 'loaded'} {path} (kid {keys.kid})", file=sys.stderr)
+    key_file, cert_file = settings.ca_paths
+    try:
+        ca = load_or_create_ca(key_file, cert_file, issuer=settings.issuer)
+    except (OSError, ValueError) as exc:
+        raise SettingError("ca_key_file", f"cannot load or make the agents' CA: {exc}") from exc
+    print(f"{'made' if ca.created else 'loaded'} the agents' CA {cert_file}", file=sys.stderr)
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
 
 
@@ -215,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     api = command("openapi", "print the OpenAPI document, or write it to a path")
     api.add_argument("output", nargs="?", help="a file to write (default: standard output)")
     api.set_defaults(func=_openapi)
-    command("keys", "make the hub's signing key if missing; print its JWKS").set_defaults(
+    command("keys", "make the signing key and agents' CA if missing; print JWKS").set_defaults(
         func=_keys
     )
     demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")

@@ -66,6 +66,25 @@ class Settings(BaseSettings):
         default=Path("./agenthub-signing-key.pem"),
         description="the hub's private ES256 key; made on first start if missing (mode 0600)",
     )
+    ca_key_file: Path | None = Field(
+        default=None,
+        description="the agents' CA key; made on first start if missing (mode 0600); "
+        "default: agenthub-ca-key.pem beside the signing key",
+    )
+    ca_cert_file: Path | None = Field(
+        default=None,
+        description="the agents' CA certificate; made with the key; "
+        "default: agenthub-ca.pem beside the signing key",
+    )
+    certificate_days: int = Field(
+        default=7, ge=1, le=90, description="lifetime of the agent certificates the hub issues"
+    )
+    revocation_list_seconds: int = Field(
+        default=60,
+        ge=5,
+        le=86_400,
+        description="the revocation list's nextUpdate: how soon peers fetch it again",
+    )
     operator_token: SecretStr | None = Field(
         default=None, description="the operator's bearer token (also a registration token)"
     )
@@ -154,6 +173,15 @@ class Settings(BaseSettings):
         default=False,
         description="re-rank discovery with the packaged MiniLM model (agenthub-hub[semantic])",
     )
+
+    @property
+    def ca_paths(self) -> tuple[Path, Path]:
+        """The CA's key and certificate files (by default beside the signing key)."""
+        folder = self.signing_key_file.parent
+        return (
+            self.ca_key_file or folder / "agenthub-ca-key.pem",
+            self.ca_cert_file or folder / "agenthub-ca.pem",
+        )
 
     @field_validator("broker_url")
     @classmethod

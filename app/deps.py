@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.auth.ca import HubCA
 from app.auth.current import (
     ACCESS_TOKEN,
     OPERATOR_TOKEN,
@@ -40,6 +41,11 @@ async def get_keys(request: Request) -> HubKeys:
     return keys
 
 
+async def get_ca(request: Request) -> HubCA:
+    ca: HubCA = request.app.state.ca
+    return ca
+
+
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     async with request.app.state.session_factory() as session:
         yield session
@@ -65,6 +71,7 @@ AdmissionDep = Annotated[Admission, Depends(get_admission)]
 IngestDep = Annotated[Ingest, Depends(get_ingest)]
 PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
+CaDep = Annotated[HubCA, Depends(get_ca)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 # The bearer token of the request, each alias declaring one kind a route accepts (the

@@ -31,6 +31,18 @@ class InvalidInput(HubError):
     status, code, title = 422, "invalid-input", "Invalid input"
 
 
+class BadCertificateRequest(InvalidInput):
+    """A CSR that is no PEM PKCS#10 request, or whose signature does not check."""
+
+    code = "bad-csr"
+
+
+class CsrKeyMismatch(InvalidInput):
+    """A CSR for another key than the agent's registered one."""
+
+    code = "csr-key-mismatch"
+
+
 class Unauthenticated(HubError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 

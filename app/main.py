@@ -17,6 +17,7 @@ from app.api.problems import install_error_handlers
 from app.api.routes import (
     agents,
     auth,
+    certificates,
     group_messages,
     groups,
     hub,
@@ -27,6 +28,7 @@ from app.api.routes import (
     triggers,
 )
 from app.api.sse import SendWatchdog
+from app.auth.ca import load_or_create_ca
 from app.auth.keys import HubKeys, load_or_create_hub_keys
 from app.broker import make_broker
 from app.broker.base import is_redis_url
@@ -114,6 +116,13 @@ async def _log_summary(app: FastAPI) -> None:
         "made now" if keys.created else "loaded",
         keys.kid,
     )
+    ca = app.state.ca
+    logger.info(
+        "agents' CA %s (%s): %s",
+        settings.ca_paths[1],
+        "made now" if ca.created else "loaded",
+        ca.certificate.subject.rfc4514_string(),
+    )
     policy = registration_policy(settings)
     (logger.warning if policy.startswith("closed") else logger.info)("registration: %s", policy)
 
@@ -152,6 +161,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     presence.start()
     if getattr(app.state, "keys", None) is None:
         app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
+    app.state.ca = load_or_create_ca(*settings.ca_paths, issuer=settings.issuer)
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
     )
@@ -189,7 +199,19 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)
-    routers = (hub, auth, inbox, agents, sessions, tasks, groups, members, group_messages, triggers)
+    routers = (
+        hub,
+        auth,
+        inbox,
+        agents,
+        certificates,
+        sessions,
+        tasks,
+        groups,
+        members,
+        group_messages,
+        triggers,
+    )
     for module in routers:
         app.include_router(module.router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -19,7 +19,7 @@ PORT = int(os.environ.get("LEADER_PORT", "9002"))
 
 
 async def main() -> None:
-    agent = Agent(HUB, key=AgentKey.generate(), public_url=f"http://127.0.0.1:{PORT}/")
+    agent = Agent(HUB, key=AgentKey.generate(), public_url=f"https://127.0.0.1:{PORT}/")
     await agent.register(
         {"name": "example-leader", "description": "runs examples/leader.py once"},
         registration_token=TOKEN,

@@ -38,7 +38,7 @@ async def main() -> None:
         HUB,
         state=STATE,
         handler=handler,
-        public_url=f"http://127.0.0.1:{PORT}/",
+        public_url=f"https://127.0.0.1:{PORT}/",
         # its leaders run on this machine too: let notifications go to loopback (development)
         callbacks=CallbackPolicy(allow_private=True),
     )

@@ -24,3 +24,5 @@ class HubMetadata(WireModel):
     token_endpoint: str
     jwks_uri: str
     api_version: str
+    ca_uri: str | None = None
+    crl_uri: str | None = None

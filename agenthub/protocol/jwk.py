@@ -7,6 +7,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 P256_COORDINATE_BYTES = 32
@@ -50,6 +51,17 @@ class PublicJwk(BaseModel):
 
     def public_dict(self) -> dict[str, str]:
         return {"kty": self.kty, "crv": self.crv, "x": self.x, "y": self.y}
+
+
+def ec_public_jwk(public_key: ec.EllipticCurvePublicKey) -> dict[str, str]:
+    """The JWK of a P-256 public key (the members its thumbprint covers)."""
+    numbers = public_key.public_numbers()
+    return {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": b64url(numbers.x.to_bytes(P256_COORDINATE_BYTES, "big")),
+        "y": b64url(numbers.y.to_bytes(P256_COORDINATE_BYTES, "big")),
+    }
 
 
 def jwk_thumbprint(jwk: dict[str, Any]) -> str:

@@ -12,19 +12,13 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from jose import jwk
 from jose.backends.base import Key
 
-from agenthub.protocol.jwk import b64url, jwk_thumbprint
+from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
 
 KEY_FILE_MODE = 0o600
 
 
 def public_jwk_of(private_key: ec.EllipticCurvePrivateKey) -> dict[str, str]:
-    numbers = private_key.public_key().public_numbers()
-    return {
-        "kty": "EC",
-        "crv": "P-256",
-        "x": b64url(numbers.x.to_bytes(32, "big")),
-        "y": b64url(numbers.y.to_bytes(32, "big")),
-    }
+    return ec_public_jwk(private_key.public_key())
 
 
 @dataclass(frozen=True)

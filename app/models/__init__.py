@@ -14,6 +14,7 @@ SQLModel.metadata.naming_convention = {
 
 from app.models.agent import Agent, AgentKey, AgentLabel  # noqa: E402
 from app.models.auth import UsedJti  # noqa: E402
+from app.models.certificate import Certificate  # noqa: E402
 from app.models.group import (  # noqa: E402
     Group,
     GroupEvent,
@@ -30,6 +31,7 @@ __all__ = [
     "Agent",
     "AgentKey",
     "AgentLabel",
+    "Certificate",
     "Group",
     "GroupEvent",
     "GroupMember",

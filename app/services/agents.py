@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-import string
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -13,23 +11,23 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
+from agenthub.protocol.aic import new_aic
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
 from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
+from app.services.certificates import revoke_certificates_of
 
-AIC_PREFIX = "1.2.156.3088.1.AGH"  # GB/Z 185.2 AIC shape: OID prefix, version, provider
-AIC_SERIAL_CHARS = 20
+AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
+AIC_VENDOR = "1"
 ONLINE_WINDOW_SECONDS = 60
 LAST_SEEN_WRITE_INTERVAL_SECONDS = 10
 
-_BASE36 = string.digits + string.ascii_uppercase
-
 
 def new_agent_id() -> str:
-    serial = "".join(secrets.choice(_BASE36) for _ in range(AIC_SERIAL_CHARS))
-    return f"{AIC_PREFIX}.{serial}"
+    """An ACPs-spec-AIC instance code (10 segments, with its check code)."""
+    return new_aic(AIC_ARSP, AIC_VENDOR)
 
 
 def agent_search_text(name: str, description: str, skills: list[Skill]) -> str:
@@ -161,6 +159,7 @@ async def _rotate_key(session: AsyncSession, agent: Agent, jwk: PublicJwk, now: 
     )
     agent.public_jwk = jwk.public_dict()
     agent.key_thumbprint = thumbprint
+    await revoke_certificates_of(session, agent.id, reason="key rotated", now=now)
 
 
 async def retire_agent(
@@ -179,6 +178,7 @@ async def retire_agent(
         .values(retired_at=now)
     )
     await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
+    await revoke_certificates_of(session, agent.id, reason="deregistered", now=now)
     session.add(agent)
 
 

@@ -54,6 +54,8 @@ async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None
         "tokenEndpoint": "http://hub.test/v1/auth/token",
         "jwksUri": "http://hub.test/.well-known/jwks.json",
         "apiVersion": "v1",
+        "caUri": "http://hub.test/.well-known/agenthub-ca.pem",
+        "crlUri": "http://hub.test/.well-known/agenthub-crl.pem",
     }
     jwks = (await client.get("/.well-known/jwks.json")).json()
     assert len(jwks["keys"]) == 1

@@ -36,11 +36,12 @@ def test_every_option_has_help_with_its_default(tmp_path: Path) -> None:
 def test_migrate_says_what_it_applied_then_that_nothing_was_left(tmp_path: Path) -> None:
     first = run_cli("migrate", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007; now at head (0007)" in first.stdout
+    applied = "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008; now at head (0008)"
+    assert applied in first.stdout
     assert (tmp_path / "agenthub.db").exists()
     again = run_cli("migrate", cwd=tmp_path)
     assert again.returncode == 0
-    assert "already at head (0007), nothing to apply" in again.stdout
+    assert "already at head (0008), nothing to apply" in again.stdout
     assert again.stderr == ""
 
 
@@ -81,7 +82,7 @@ async def test_check_tells_a_broker_that_answers_from_one_that_does_not(tmp_path
     assert "AssertionError" not in down.stdout
 
 
-def test_keys_makes_the_key_once_with_mode_0600(tmp_path: Path) -> None:
+def test_keys_makes_the_key_and_the_ca_once_with_mode_0600(tmp_path: Path) -> None:
     env = clean_env(AGENTHUB_SIGNING_KEY_FILE=str(tmp_path / "secrets" / "hub.pem"))
     first = run_cli("keys", cwd=tmp_path, env=env)
     assert first.returncode == 0, first.stderr
@@ -90,5 +91,12 @@ def test_keys_makes_the_key_once_with_mode_0600(tmp_path: Path) -> None:
     assert jwks["keys"][0]["kty"] == "EC"
     mode = stat.S_IMODE(os.stat(tmp_path / "secrets" / "hub.pem").st_mode)
     assert mode == 0o600
+    # the agents' CA beside it, so replicas that mount the folder read-only share one
+    assert "made the agents' CA" in first.stderr
+    ca_key = tmp_path / "secrets" / "agenthub-ca-key.pem"
+    assert stat.S_IMODE(os.stat(ca_key).st_mode) == 0o600
+    ca = (tmp_path / "secrets" / "agenthub-ca.pem").read_bytes()
     again = run_cli("keys", cwd=tmp_path, env=env)
     assert again.stderr.startswith("loaded ") and json.loads(again.stdout) == jwks
+    assert "loaded the agents' CA" in again.stderr
+    assert (tmp_path / "secrets" / "agenthub-ca.pem").read_bytes() == ca

@@ -36,15 +36,17 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
         *,
         serve: bool = True,
         public_url: str | None = None,
+        https: bool = False,
         **kwargs: Any,
     ) -> Agent:
         sock = bound_socket()
         port = sock.getsockname()[1]
+        scheme = "https" if https else "http"
         agent = Agent(
             live_hub.url,
             key=AgentKey.generate(),
             handler=handler,
-            public_url=public_url or f"http://127.0.0.1:{port}/",
+            public_url=public_url or f"{scheme}://127.0.0.1:{port}/",
             **{"callbacks": CallbackPolicy(allow_private=True), **kwargs},  # all on loopback
         )
         await agent.register(
@@ -52,7 +54,7 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
             registration_token=REGISTRATION_TOKEN,
         )
         agents.append(agent)
-        server = LiveServer(agent.asgi, sock=sock, lifespan="off")
+        server = LiveServer(agent.asgi, sock=sock, lifespan="off", **await agent.server_options())
         agent.server = server  # type: ignore[attr-defined]
         servers.append(server)
         if serve:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-import httpx
 from acps_sdk.aip.aip_base_model import (
     Product,
     TaskCommand,
@@ -15,29 +15,33 @@ from acps_sdk.aip.aip_base_model import (
 )
 from acps_sdk.aip.aip_rpc_client import AipRpcClient
 from acps_sdk.aip.aip_rpc_server import CommandHandlers, TaskManager, add_aip_rpc_router
+from acps_sdk.aip.mtls_config import MTLSConfig
 from fastapi import FastAPI
 
 from agenthub import AgentKey, HubClient, Leader
 from agenthub.directory import PeerDirectory
-from agenthub.signing import CallTokenAuth
+from agenthub.tls import AgentTls
 from tests.support.hub import REGISTRATION_TOKEN
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, bound_socket
 
 
 async def test_acps_rpc_client_drives_a_kit_partner(
-    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
 ) -> None:
-    """An acps-sdk leader records nothing at the hub: the partner's records alone leave the
-    hub's task where the partner is, to the end."""
-    leader = await make_live_agent("acps-leader")
-    partner = await make_live_agent("echo", EchoHandler())
+    """An acps-sdk leader as acps-sdk's docs show it: ``AipRpcClient`` with its own
+    ``MTLSConfig`` (a certificate our hub issued), no call token. Its client certificate is
+    its proof; it records nothing at the hub, and the partner's records alone leave the hub's
+    task where the partner is, to the end."""
+    leader = await make_live_agent("acps-leader", serve=False)
+    partner = await make_live_agent("echo", EchoHandler(), https=True)
     session = await leader.leader.open_session([partner.agent_id])
+    await leader.tls.ensure()
+    leader.tls.write_files(tmp_path)  # {AIC}.crt, {AIC}.key, ca.crt
+    mtls = MTLSConfig(str(tmp_path), leader.agent_id)
 
-    client = AipRpcClient(partner.public_url or "", leader.agent_id)
-    await client.http_client.aclose()
-    client.http_client = httpx.AsyncClient(
-        auth=CallTokenAuth(leader.key, caller_id=leader.agent_id, callee_id=partner.agent_id)
+    client = AipRpcClient(
+        partner.public_url or "", leader.agent_id, ssl_context=mtls.create_client_ssl_context()
     )
     try:
         started = await client.start_task(session.id, "hello from acps", task_id="t-acps")
@@ -50,8 +54,13 @@ async def test_acps_rpc_client_drives_a_kit_partner(
             TaskState.Working,
             TaskState.AwaitingCompletion,
         ]
+        again = await client.continue_task("t-acps", session.id, "once more")
+        assert again.status.state == TaskState.AwaitingCompletion
         done = await client.complete_task("t-acps", session.id)
         assert done.status.state == TaskState.Completed
+        await client.start_task(session.id, "never mind", task_id="t-acps-2")
+        canceled = await client.cancel_task("t-acps-2", session.id)
+        assert canceled.status.state == TaskState.Canceled
     finally:
         await client.close()
     assert await partner.recorder.flush(5)  # the partner's records trail its answers
@@ -62,9 +71,13 @@ async def test_acps_rpc_client_drives_a_kit_partner(
         "accepted",
         "working",
         "awaiting-completion",
+        "working",
+        "awaiting-completion",
         "completed",
     ]
-    assert task["products"][0]["dataItems"][0]["text"] == "hello from acps"
+    assert task["products"][0]["dataItems"][0]["text"] == "once more"
+    second = (await leader.hub.request("GET", "/v1/tasks/t-acps-2")).json()
+    assert second["state"] == "canceled"
     assert await live_hub.answered(201) >= 4  # the records were counted
     assert await live_hub.answered(409) == 0
 
@@ -88,26 +101,41 @@ def _acps_partner() -> FastAPI:
 
 
 async def test_kit_leader_drives_an_acps_partner(
-    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
 ) -> None:
-    """An acps-sdk partner records nothing at the hub: the kit leader records its answers for
-    it (unverified), so the hub's task goes all the way, as the partner says."""
+    """An acps-sdk partner served over mutual TLS records nothing at the hub: the kit leader,
+    having authenticated it by its certificate, records its answers for it (unverified at the
+    hub: they carry no signature it can check), so the hub's task goes all the way."""
     leader_agent = await make_live_agent("kit-leader")
-    server = await LiveServer(_acps_partner(), lifespan="off").start()
-    acps_url = f"{server.url}/aip"
     acps_key = AgentKey.generate()
+    sock = bound_socket()
+    acps_url = f"https://127.0.0.1:{sock.getsockname()[1]}/aip"
     async with HubClient(live_hub.url, key=acps_key) as acps_hub:
         card = await acps_hub.register(
             {"name": "acps-partner", "endpointUrl": acps_url}, registration_token=REGISTRATION_TOKEN
         )
+        certificate = AgentTls(acps_hub)
+        await certificate.ensure()
+        certificate.write_files(tmp_path)
+    # served as acps-sdk serves an rpc partner, with acps-sdk's own mTLS context
+    mtls = MTLSConfig(str(tmp_path), card.id)
+    context = mtls.create_server_ssl_context()
+    server = await LiveServer(
+        _acps_partner(),
+        sock=sock,
+        lifespan="off",
+        ssl_context_factory=lambda _config, _default: context,
+    ).start()
     try:
-        # acps-sdk servers cannot sign their answers: checking them waits for mutual TLS
+        # the leader checks every answer: acps-sdk's carry no signature, so its certificate
+        # (our CA's, naming the partner and holding its registered key) is the proof
         leader = Leader(
             leader_agent.hub,
             directory=PeerDirectory(leader_agent.hub),
             recorder=leader_agent.recorder,
-            verify_answers=False,
+            tls=leader_agent.tls,
         )
+        assert leader.verify_answers
         session = await leader.open_session([card.id])
 
         def command(name: str, **extra: Any) -> Any:

@@ -35,12 +35,22 @@ def bound_socket(port: int = 0) -> socket.socket:
 class LiveServer:
     """One uvicorn server on a socket we bound, so the port is ours before it starts."""
 
-    def __init__(self, app: Any, *, sock: socket.socket | None = None, lifespan: str = "on"):
+    def __init__(
+        self,
+        app: Any,
+        *,
+        sock: socket.socket | None = None,
+        lifespan: str = "on",
+        **options: Any,
+    ):
+        """``options`` go to ``uvicorn.Config`` (``ssl_context_factory``: the URL is https)."""
         self.app = app
         self.sock = sock or bound_socket()
         self.port: int = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        scheme = "https" if options.get("ssl_context_factory") else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.port}"
         self.lifespan = lifespan
+        self.options = options
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -52,6 +62,7 @@ class LiveServer:
             lifespan=self.lifespan,
             loop="asyncio",
             timeout_graceful_shutdown=2,
+            **self.options,
         )
         self._server = uvicorn.Server(config)
         self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]

@@ -63,9 +63,10 @@ def _base_url(request: Request, public_url: str | None) -> str:
 @router.get("/.well-known/agenthub.json", response_model_by_alias=True)
 async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetadata:
     """What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-    URL the request came to.
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+    `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+    came to.
 
     **Who**: anyone; no authentication.
     """
@@ -75,6 +76,8 @@ async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetada
         token_endpoint=f"{base}/v1/auth/token",
         jwks_uri=f"{base}/.well-known/jwks.json",
         api_version=API_VERSION,
+        ca_uri=f"{base}/.well-known/agenthub-ca.pem",
+        crl_uri=f"{base}/.well-known/agenthub-crl.pem",
     )
 
 

@@ -4,6 +4,53 @@
  */
 
 export interface paths {
+    "/.well-known/agenthub-ca.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Ca Certificate
+         * @description The certificate of the hub's CA, PEM: the one trust anchor an agent needs to check
+         *     the certificates of its peers (and the one the kit pins).
+         *
+         *     **Who**: anyone; no authentication.
+         */
+        get: operations["get_ca_certificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agenthub-crl.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Revocation List
+         * @description The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
+         *     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
+         *     deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+         *
+         *     **Who**: anyone; no authentication.
+         */
+        get: operations["get_revocation_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/agenthub.json": {
         parameters: {
             query?: never;
@@ -14,9 +61,10 @@ export interface paths {
         /**
          * Get Hub Metadata
          * @description What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-         *     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-         *     the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-         *     URL the request came to.
+         *     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+         *     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+         *     The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+         *     came to.
          *
          *     **Who**: anyone; no authentication.
          */
@@ -251,6 +299,67 @@ export interface paths {
          *     one, an unknown field).
          */
         patch: operations["update_agent"];
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Certificates
+         * @description The caller's certificates that have not expired, newest first, revoked ones with
+         *     their `revokedAt`.
+         *
+         *     **Who**: the agent itself.
+         */
+        get: operations["list_certificates"];
+        put?: never;
+        /**
+         * Issue Certificate
+         * @description A certificate for the caller's registered key, signed by the hub's CA: CN = the
+         *     agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
+         *     `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+         *     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
+         *     the agent's registered key; the hub takes nothing else from it.
+         *
+         *     **Who**: the agent itself.
+         *
+         *     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
+         *     or whose signature fails, `csr-key-mismatch` for one of another key.
+         */
+        post: operations["issue_certificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/certificates/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Certificate
+         * @description Revoke one of the caller's certificates: it is on the revocation list from now on.
+         *     Answers `204`, also for one revoked before.
+         *
+         *     **Who**: the agent itself.
+         *
+         *     **Errors**: `404` for a serial the agent does not hold.
+         */
+        delete: operations["revoke_certificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/auth/token": {
@@ -1163,6 +1272,19 @@ export interface components {
             /** Items */
             items: components["schemas"]["BatchOutcome"][];
         };
+        /** CertificatePage */
+        CertificatePage: {
+            /** Items */
+            items: components["schemas"]["IssuedCertificate"][];
+        };
+        /** CertificateRequest */
+        CertificateRequest: {
+            /**
+             * Csr
+             * @description a PEM PKCS#10 request signed with the agent's registered key; its subject is ignored (the hub names the agent)
+             */
+            csr: string;
+        };
         /**
          * ConversationState
          * @description IoA's conversation flow control (§2.3.3); ``conclusion`` is final.
@@ -1308,6 +1430,10 @@ export interface components {
         HubMetadata: {
             /** Apiversion */
             apiVersion: string;
+            /** Cauri */
+            caUri?: string | null;
+            /** Crluri */
+            crlUri?: string | null;
             /** Issuer */
             issuer: string;
             /** Jwksuri */
@@ -1319,6 +1445,38 @@ export interface components {
         InvitationCreate: {
             /** Agentid */
             agentId: string;
+        };
+        /** IssuedCertificate */
+        IssuedCertificate: {
+            /** Agentid */
+            agentId: string;
+            /**
+             * Cacertificate
+             * @description the hub's CA certificate, PEM (in the answer to a request)
+             */
+            caCertificate?: string | null;
+            /**
+             * Certificate
+             * @description the leaf, PEM (in the answer to its request)
+             */
+            certificate?: string | null;
+            /**
+             * Notafter
+             * Format: date-time
+             */
+            notAfter: string;
+            /**
+             * Notbefore
+             * Format: date-time
+             */
+            notBefore: string;
+            /** Revokedat */
+            revokedAt?: string | null;
+            /**
+             * Serial
+             * @description the certificate's serial number, lowercase hexadecimal
+             */
+            serial: string;
         };
         /** MemberList */
         MemberList: {
@@ -2047,6 +2205,64 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    get_ca_certificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the CA certificate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": unknown;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_revocation_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the revocation list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": unknown;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_hub_metadata: {
         parameters: {
             query?: never;
@@ -2596,6 +2812,219 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_certificates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatePage"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    issue_certificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CertificateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedCertificate"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revoke_certificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

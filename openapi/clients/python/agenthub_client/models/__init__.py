@@ -10,6 +10,8 @@ from .application_create import ApplicationCreate
 from .batch_outcome import BatchOutcome
 from .batch_outcome_problem_type_0 import BatchOutcomeProblemType0
 from .batch_result import BatchResult
+from .certificate_page import CertificatePage
+from .certificate_request import CertificateRequest
 from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
@@ -26,6 +28,7 @@ from .group_view_joinpolicy import GroupViewJoinpolicy
 from .healthz_response_healthz import HealthzResponseHealthz
 from .hub_metadata import HubMetadata
 from .invitation_create import InvitationCreate
+from .issued_certificate import IssuedCertificate
 from .list_agents_status_type_0 import ListAgentsStatusType0
 from .list_sessions_state_type_0 import ListSessionsStateType0
 from .list_subgroups_depth import ListSubgroupsDepth
@@ -102,6 +105,8 @@ __all__ = (
     "BatchOutcome",
     "BatchOutcomeProblemType0",
     "BatchResult",
+    "CertificatePage",
+    "CertificateRequest",
     "ConversationState",
     "FileDataItem",
     "FileDataItemMetadataType0",
@@ -118,6 +123,7 @@ __all__ = (
     "HealthzResponseHealthz",
     "HubMetadata",
     "InvitationCreate",
+    "IssuedCertificate",
     "ListAgentsStatusType0",
     "ListSessionsStateType0",
     "ListSubgroupsDepth",

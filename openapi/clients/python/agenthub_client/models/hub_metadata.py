@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -26,12 +28,16 @@ class HubMetadata:
             issuer (str):
             jwks_uri (str):
             token_endpoint (str):
+            ca_uri (None | str | Unset):
+            crl_uri (None | str | Unset):
      """
 
     api_version: str
     issuer: str
     jwks_uri: str
     token_endpoint: str
+    ca_uri: None | str | Unset = UNSET
+    crl_uri: None | str | Unset = UNSET
 
 
 
@@ -46,6 +52,18 @@ class HubMetadata:
 
         token_endpoint = self.token_endpoint
 
+        ca_uri: None | str | Unset
+        if isinstance(self.ca_uri, Unset):
+            ca_uri = UNSET
+        else:
+            ca_uri = self.ca_uri
+
+        crl_uri: None | str | Unset
+        if isinstance(self.crl_uri, Unset):
+            crl_uri = UNSET
+        else:
+            crl_uri = self.crl_uri
+
 
         field_dict: dict[str, Any] = {}
 
@@ -55,6 +73,10 @@ class HubMetadata:
             "jwksUri": jwks_uri,
             "tokenEndpoint": token_endpoint,
         })
+        if ca_uri is not UNSET:
+            field_dict["caUri"] = ca_uri
+        if crl_uri is not UNSET:
+            field_dict["crlUri"] = crl_uri
 
         return field_dict
 
@@ -71,11 +93,33 @@ class HubMetadata:
 
         token_endpoint = d.pop("tokenEndpoint")
 
+        def _parse_ca_uri(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ca_uri = _parse_ca_uri(d.pop("caUri", UNSET))
+
+
+        def _parse_crl_uri(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        crl_uri = _parse_crl_uri(d.pop("crlUri", UNSET))
+
+
         hub_metadata = cls(
             api_version=api_version,
             issuer=issuer,
             jwks_uri=jwks_uri,
             token_endpoint=token_endpoint,
+            ca_uri=ca_uri,
+            crl_uri=crl_uri,
         )
 
         return hub_metadata

@@ -71,9 +71,10 @@ def sync_detailed(
     """ Get Hub Metadata
 
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-    URL the request came to.
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+    `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+    came to.
 
     **Who**: anyone; no authentication.
 
@@ -104,9 +105,10 @@ def sync(
     """ Get Hub Metadata
 
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-    URL the request came to.
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+    `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+    came to.
 
     **Who**: anyone; no authentication.
 
@@ -132,9 +134,10 @@ async def asyncio_detailed(
     """ Get Hub Metadata
 
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-    URL the request came to.
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+    `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+    came to.
 
     **Who**: anyone; no authentication.
 
@@ -165,9 +168,10 @@ async def asyncio(
     """ Get Hub Metadata
 
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
-    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, and
-    the `apiVersion`. The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the
-    URL the request came to.
+    assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
+    `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
+    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
+    came to.
 
     **Who**: anyone; no authentication.
 

@@ -1,0 +1,124 @@
+"""Agent certificates: the hub's CA certificate and revocation list, issuing and revoking."""
+
+from __future__ import annotations
+
+from fastapi import Path, Response, status
+
+from agenthub.protocol.certificates import CertificatePage, CertificateRequest, IssuedCertificate
+from app.api.params import AgentIdPath
+from app.api.problems import problem_responses
+from app.api.routing import hub_router
+from app.deps import CaDep, CurrentAgent, SessionDep, SettingsDep
+from app.services import certificates as service
+
+router = hub_router(tags=["certificates"])
+
+PEM_CERTIFICATE = "application/x-pem-file"
+SerialPath = Path(alias="serial", pattern="^[0-9a-fA-F]{1,40}$")
+
+
+@router.get(
+    "/.well-known/agenthub-ca.pem",
+    response_class=Response,
+    responses={200: {"content": {PEM_CERTIFICATE: {}}, "description": "the CA certificate"}},
+)
+async def get_ca_certificate(ca: CaDep) -> Response:
+    """The certificate of the hub's CA, PEM: the one trust anchor an agent needs to check
+    the certificates of its peers (and the one the kit pins).
+
+    **Who**: anyone; no authentication.
+    """
+    return Response(ca.pem, media_type=PEM_CERTIFICATE)
+
+
+@router.get(
+    "/.well-known/agenthub-crl.pem",
+    response_class=Response,
+    responses={200: {"content": {PEM_CERTIFICATE: {}}, "description": "the revocation list"}},
+)
+async def get_revocation_list(ca: CaDep, session: SessionDep, settings: SettingsDep) -> Response:
+    """The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
+    CRL). A certificate is revoked when its agent revokes it, rotates its key or is
+    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+
+    **Who**: anyone; no authentication.
+    """
+    pem = await service.revocation_list(session, ca, seconds=settings.revocation_list_seconds)
+    return Response(
+        pem,
+        media_type=PEM_CERTIFICATE,
+        headers={"Cache-Control": f"max-age={settings.revocation_list_seconds}"},
+    )
+
+
+@router.post(
+    "/v1/agents/{agentId}/certificates",
+    status_code=status.HTTP_201_CREATED,
+    responses=problem_responses(401, 403, 404, 413, 422),
+    response_model_exclude_none=True,
+)
+async def issue_certificate(
+    agent_id: AgentIdPath,
+    body: CertificateRequest,
+    caller: CurrentAgent,
+    session: SessionDep,
+    ca: CaDep,
+    settings: SettingsDep,
+) -> IssuedCertificate:
+    """A certificate for the caller's registered key, signed by the hub's CA: CN = the
+    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
+    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
+    the agent's registered key; the hub takes nothing else from it.
+
+    **Who**: the agent itself.
+
+    **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
+    or whose signature fails, `csr-key-mismatch` for one of another key.
+    """
+    return await service.issue_certificate(
+        session,
+        ca,
+        agent_id=agent_id,
+        caller_id=caller.id,
+        csr_pem=body.csr,
+        days=settings.certificate_days,
+    )
+
+
+@router.get(
+    "/v1/agents/{agentId}/certificates",
+    responses=problem_responses(401, 403, 404),
+    response_model_exclude_none=True,
+)
+async def list_certificates(
+    agent_id: AgentIdPath, caller: CurrentAgent, session: SessionDep
+) -> CertificatePage:
+    """The caller's certificates that have not expired, newest first, revoked ones with
+    their `revokedAt`.
+
+    **Who**: the agent itself.
+    """
+    items = await service.list_certificates(session, agent_id=agent_id, caller_id=caller.id)
+    return CertificatePage(items=items)
+
+
+@router.delete(
+    "/v1/agents/{agentId}/certificates/{serial}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=problem_responses(401, 403, 404, 422),
+)
+async def revoke_certificate(
+    agent_id: AgentIdPath,
+    caller: CurrentAgent,
+    session: SessionDep,
+    serial: str = SerialPath,
+) -> None:
+    """Revoke one of the caller's certificates: it is on the revocation list from now on.
+    Answers `204`, also for one revoked before.
+
+    **Who**: the agent itself.
+
+    **Errors**: `404` for a serial the agent does not hold.
+    """
+    await service.revoke_certificate(session, agent_id=agent_id, caller_id=caller.id, serial=serial)

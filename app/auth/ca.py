@@ -1,0 +1,195 @@
+"""The hub as its agents' certificate authority: its key and certificate, made on first start
+(the key mode 0600, beside the signing key) or loaded, and the leaf certificates it signs.
+
+A leaf names its agent as ACPs-spec-ATR says: CN = the AIC, SAN URI ``acps://{AIC}``, plus the
+DNS or IP name of the agent's ``endpointUrl``; it is good for both TLS ends (serverAuth and
+clientAuth) and binds the key the registry holds, nothing else.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from agenthub.protocol.aic import URI_SCHEME
+
+KEY_FILE_MODE = 0o600
+CA_YEARS = 10
+CLOCK_SKEW = timedelta(minutes=5)
+"""A leaf is valid from a little before it is made, for peers whose clocks run behind."""
+
+
+@dataclass(frozen=True)
+class HubCA:
+    key: ec.EllipticCurvePrivateKey
+    certificate: x509.Certificate
+    created: bool = False
+
+    @property
+    def pem(self) -> bytes:
+        return self.certificate.public_bytes(serialization.Encoding.PEM)
+
+    def issue(
+        self,
+        public_key: ec.EllipticCurvePublicKey,
+        *,
+        aic: str,
+        host: str | None,
+        serial: int,
+        not_before: datetime,
+        not_after: datetime,
+    ) -> x509.Certificate:
+        names: list[x509.GeneralName] = [x509.UniformResourceIdentifier(URI_SCHEME + aic)]
+        if host:
+            try:
+                names.append(x509.IPAddress(ipaddress.ip_address(host)))
+            except ValueError:
+                names.append(x509.DNSName(host))
+        builder = (
+            x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, aic)]))
+            .issuer_name(self.certificate.subject)
+            .public_key(public_key)
+            .serial_number(serial)
+            .not_valid_before(not_before - CLOCK_SKEW)
+            .not_valid_after(not_after)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(
+                x509.KeyUsage(
+                    digital_signature=True,
+                    content_commitment=False,
+                    key_encipherment=False,
+                    data_encipherment=False,
+                    key_agreement=True,
+                    key_cert_sign=False,
+                    crl_sign=False,
+                    encipher_only=False,
+                    decipher_only=False,
+                ),
+                critical=True,
+            )
+            .add_extension(
+                x509.ExtendedKeyUsage(
+                    [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
+                ),
+                critical=False,
+            )
+            .add_extension(x509.SubjectAlternativeName(names), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public_key), critical=False)
+            .add_extension(self._authority_key_id(), critical=False)
+        )
+        return builder.sign(self.key, hashes.SHA256())
+
+    def revocation_list(
+        self, revoked: list[tuple[int, datetime]], *, now: datetime, next_update: datetime
+    ) -> x509.CertificateRevocationList:
+        builder = (
+            x509.CertificateRevocationListBuilder()
+            .issuer_name(self.certificate.subject)
+            .last_update(now)
+            .next_update(next_update)
+            .add_extension(self._authority_key_id(), critical=False)
+        )
+        for serial, when in revoked:
+            builder = builder.add_revoked_certificate(
+                x509.RevokedCertificateBuilder().serial_number(serial).revocation_date(when).build()
+            )
+        return builder.sign(self.key, hashes.SHA256())
+
+    def _authority_key_id(self) -> x509.AuthorityKeyIdentifier:
+        return x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key())
+
+
+def _ca_certificate(key: ec.EllipticCurvePrivateKey, issuer: str) -> x509.Certificate:
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, issuer),
+            x509.NameAttribute(NameOID.COMMON_NAME, f"{issuer} agent CA"),
+        ]
+    )
+    now = datetime.now(UTC)
+    public = key.public_key()
+    return (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - CLOCK_SKEW)
+        .not_valid_after(now + timedelta(days=365 * CA_YEARS))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+
+
+def _write_once(path: Path, data: bytes, mode: int) -> bool:
+    """Write a new file; False when another replica made it first (it is theirs, then)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    return True
+
+
+def read_ca(key_path: Path, cert_path: Path) -> HubCA:
+    try:
+        key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{key_path} is not an unencrypted PEM private key") from exc
+    if not isinstance(key, ec.EllipticCurvePrivateKey):
+        raise ValueError(f"{key_path} does not hold an EC private key")
+    try:
+        certificate = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    except ValueError as exc:
+        raise ValueError(f"{cert_path} is not a PEM certificate") from exc
+    if certificate.public_key() != key.public_key():
+        raise ValueError(f"{cert_path} is not the certificate of the key in {key_path}")
+    return HubCA(key, certificate)
+
+
+def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
+    """Load the CA, or make it: key first (O_EXCL, so two replicas agree on one), then its
+    certificate from whichever key won."""
+    created = False
+    if not key_path.exists():
+        key = ec.generate_private_key(ec.SECP256R1())
+        pem = key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        created = _write_once(key_path, pem, KEY_FILE_MODE)
+    if not cert_path.exists():
+        stored = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+        if not isinstance(stored, ec.EllipticCurvePrivateKey):
+            raise ValueError(f"{key_path} does not hold an EC private key")
+        certificate = _ca_certificate(stored, issuer)
+        _write_once(cert_path, certificate.public_bytes(serialization.Encoding.PEM), 0o644)
+    ca = read_ca(key_path, cert_path)
+    return HubCA(ca.key, ca.certificate, created=created)

@@ -1,0 +1,154 @@
+"""Agent certificates: issue one for a CSR signed with the agent's registered key, list them,
+revoke them (by hand, at key rotation, at deregistration) and publish the revocation list.
+
+How a peer learns of a revocation: certificates live days (``AGENTHUB_CERTIFICATE_DAYS``), and
+the CA's revocation list (``/.well-known/agenthub-crl.pem``) names every revoked one until it
+expires; the list says when to fetch it again (``nextUpdate``). A kit agent also compares the
+certificate's key with the registry's, so a rotated or deregistered agent's certificate stops
+working as soon as the peer's cached card is refreshed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from sqlalchemy import update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.certificates import IssuedCertificate
+from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
+from app.auth.ca import HubCA
+from app.errors import BadCertificateRequest, CsrKeyMismatch, Forbidden, NotFound
+from app.models import Agent, Certificate
+from app.models.types import utcnow
+
+
+def _csr_key(csr_pem: str) -> ec.EllipticCurvePublicKey:
+    try:
+        csr = x509.load_pem_x509_csr(csr_pem.encode())
+        key = csr.public_key()
+        signed = csr.is_signature_valid
+    except (ValueError, TypeError, UnicodeEncodeError) as exc:
+        raise BadCertificateRequest("csr is not a PEM PKCS#10 certificate request.") from exc
+    if not signed:
+        raise BadCertificateRequest("The CSR's signature does not check against its own key.")
+    if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
+        raise CsrKeyMismatch("The CSR's key is not an EC P-256 key (the agent's keys are).")
+    return key
+
+
+def endpoint_host(endpoint_url: str | None) -> str | None:
+    return urlsplit(endpoint_url).hostname if endpoint_url else None
+
+
+def to_wire(
+    row: Certificate, *, pem: bytes | None = None, ca: HubCA | None = None
+) -> IssuedCertificate:
+    return IssuedCertificate(
+        serial=row.serial,
+        agent_id=row.agent_id,
+        not_before=row.not_before,
+        not_after=row.not_after,
+        revoked_at=row.revoked_at,
+        certificate=pem.decode() if pem else None,
+        ca_certificate=ca.pem.decode() if ca else None,
+    )
+
+
+async def _own_agent(db: AsyncSession, agent_id: str, caller_id: str | None) -> Agent:
+    agent = await db.get(Agent, agent_id)
+    if agent is None or agent.deleted_at is not None:
+        raise NotFound("No such agent.")
+    if agent.id != caller_id:
+        raise Forbidden("Only the agent itself may ask for or revoke its certificates.")
+    return agent
+
+
+async def issue_certificate(
+    db: AsyncSession, ca: HubCA, *, agent_id: str, caller_id: str, csr_pem: str, days: int
+) -> IssuedCertificate:
+    agent = await _own_agent(db, agent_id, caller_id)
+    key = _csr_key(csr_pem)
+    if jwk_thumbprint(ec_public_jwk(key)) != agent.key_thumbprint:
+        raise CsrKeyMismatch("The CSR's key is not the agent's registered key.")
+    now = utcnow()
+    serial = x509.random_serial_number()
+    not_after = now + timedelta(days=days)
+    leaf = ca.issue(
+        key,
+        aic=agent.id,
+        host=endpoint_host(agent.endpoint_url),
+        serial=serial,
+        not_before=now,
+        not_after=not_after,
+    )
+    row = Certificate(
+        serial=format(serial, "x"),
+        agent_id=agent.id,
+        key_thumbprint=agent.key_thumbprint,
+        not_before=leaf.not_valid_before_utc,
+        not_after=leaf.not_valid_after_utc,
+    )
+    db.add(row)
+    await db.commit()
+    return to_wire(row, pem=leaf.public_bytes(serialization.Encoding.PEM), ca=ca)
+
+
+async def list_certificates(
+    db: AsyncSession, *, agent_id: str, caller_id: str | None
+) -> list[IssuedCertificate]:
+    await _own_agent(db, agent_id, caller_id)
+    rows = await db.exec(
+        select(Certificate)
+        .where(col(Certificate.agent_id) == agent_id, col(Certificate.not_after) > utcnow())
+        .order_by(col(Certificate.not_before).desc())
+    )
+    return [to_wire(row) for row in rows]
+
+
+async def revoke_certificate(
+    db: AsyncSession, *, agent_id: str, caller_id: str | None, serial: str
+) -> None:
+    await _own_agent(db, agent_id, caller_id)
+    row = await db.get(Certificate, serial.lower())
+    if row is None or row.agent_id != agent_id:
+        raise NotFound("The agent holds no certificate with this serial.")
+    if row.revoked_at is None:
+        row.revoked_at = utcnow()
+        row.revoked_reason = "revoked by its agent"
+        db.add(row)
+        await db.commit()
+
+
+async def revoke_certificates_of(
+    db: AsyncSession, agent_id: str, *, reason: str, now: datetime
+) -> None:
+    """Revoke every live certificate of the agent (its key rotated, or it left); the caller
+    commits."""
+    await db.exec(
+        update(Certificate)
+        .where(
+            col(Certificate.agent_id) == agent_id,
+            col(Certificate.revoked_at).is_(None),
+            col(Certificate.not_after) > now,
+        )
+        .values(revoked_at=now, revoked_reason=reason)
+    )
+
+
+async def revocation_list(db: AsyncSession, ca: HubCA, *, seconds: int) -> bytes:
+    """The CA's signed list of revoked certificates not yet expired, PEM."""
+    now = datetime.now(UTC)
+    rows = await db.exec(
+        select(Certificate.serial, Certificate.revoked_at).where(
+            col(Certificate.revoked_at).is_not(None), col(Certificate.not_after) > now
+        )
+    )
+    revoked = [(int(serial, 16), when) for serial, when in rows if when is not None]
+    crl = ca.revocation_list(revoked, now=now, next_update=now + timedelta(seconds=seconds))
+    return crl.public_bytes(serialization.Encoding.PEM)

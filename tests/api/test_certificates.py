@@ -1,0 +1,135 @@
+"""The hub as its agents' CA: issuing for the registered key, revoking, the revocation list."""
+
+from __future__ import annotations
+
+import stat
+from typing import Any
+
+import httpx
+from acps_sdk.aic import validate_aic_format
+from cryptography import x509
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from sqlalchemy import func, select
+
+from agenthub import AgentKey, HubClient
+from agenthub.protocol.jwk import ec_public_jwk
+from agenthub.tls import aic_of
+from app.models import Certificate
+from tests.support.hub import MakeAgent, problem
+
+
+async def _certificates(hub: Any) -> int:
+    async with hub.state.session_factory() as session:
+        return int(await session.scalar(select(func.count()).select_from(Certificate)) or 0)
+
+
+async def _issue(kit: HubClient, key: AgentKey | None = None) -> httpx.Response:
+    csr = (key or kit.key).certificate_request("ignored")
+    assert kit.agent_id is not None
+    return await kit.request("POST", f"/v1/agents/{kit.agent_id}/certificates", json={"csr": csr})
+
+
+async def _revoked_serials(client: httpx.AsyncClient, ca: x509.Certificate) -> set[int]:
+    response = await client.get("/.well-known/agenthub-crl.pem")
+    assert response.status_code == 200
+    crl = x509.load_pem_x509_crl(response.content)
+    assert crl.is_signature_valid(ca.public_key())  # type: ignore[arg-type]
+    return {entry.serial_number for entry in crl}
+
+
+async def test_the_ca_certificate_is_public_and_its_key_private(
+    client: httpx.AsyncClient, hub: Any, settings: Any
+) -> None:
+    response = await client.get("/.well-known/agenthub-ca.pem")
+    assert response.status_code == 200
+    ca = x509.load_pem_x509_certificate(response.content)
+    assert ca.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    key_file, cert_file = settings.ca_paths
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert cert_file.read_bytes() == response.content
+    metadata = (await client.get("/.well-known/agenthub.json")).json()
+    assert metadata["caUri"].endswith("/.well-known/agenthub-ca.pem")
+    assert metadata["crlUri"].endswith("/.well-known/agenthub-crl.pem")
+
+
+async def test_a_certificate_names_the_agent_and_binds_its_registered_key(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("tls", endpointUrl="https://tls.example:8443/aip")
+    assert validate_aic_format(kit.agent_id or "") == (True, None)
+    response = await _issue(kit)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    leaf = x509.load_pem_x509_certificate(body["certificate"].encode())
+    ca = x509.load_pem_x509_certificate(body["caCertificate"].encode())
+    leaf.verify_directly_issued_by(ca)
+    assert leaf.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value == kit.agent_id
+    assert aic_of(leaf) == kit.agent_id
+    names = leaf.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert names.get_values_for_type(x509.UniformResourceIdentifier) == [f"acps://{kit.agent_id}"]
+    assert names.get_values_for_type(x509.DNSName) == ["tls.example"]
+    usage = leaf.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+    assert set(usage) == {ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH}
+    assert ec_public_jwk(leaf.public_key()) == kit.key.public_jwk  # type: ignore[arg-type]
+    lifetime = leaf.not_valid_after_utc - leaf.not_valid_before_utc
+    assert 7 * 86400 <= lifetime.total_seconds() <= 7 * 86400 + 600
+    assert body["serial"] == format(leaf.serial_number, "x")
+    listed = (await kit.request("GET", f"/v1/agents/{kit.agent_id}/certificates")).json()
+    assert [c["serial"] for c in listed["items"]] == [body["serial"]]
+    assert "certificate" not in listed["items"][0]
+
+
+async def test_bad_requests_are_refused_and_store_nothing(
+    client: httpx.AsyncClient, hub: Any, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("tls")
+    other = await make_agent("other")
+    path = f"/v1/agents/{kit.agent_id}/certificates"
+    cases: list[tuple[Any, int, str]] = [
+        ({"csr": "not a csr"}, 422, "bad-csr"),
+        (
+            {"csr": "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----"},
+            422,
+            "bad-csr",
+        ),
+        ({"csr": AgentKey.generate().certificate_request("x")}, 422, "csr-key-mismatch"),
+        ({}, 422, "invalid-input"),
+        ({"csr": ""}, 422, "invalid-input"),
+    ]
+    for body, status, code in cases:
+        found = problem(await kit.request("POST", path, json=body), status)
+        assert found["type"].endswith(code), (body, found)
+    # another agent's certificates are not the caller's to ask for, list or revoke
+    csr = other.key.certificate_request("x")
+    problem(await other.request("POST", path, json={"csr": csr}), 403)
+    problem(await other.request("GET", path), 403)
+    problem(await other.request("DELETE", f"{path}/abc"), 403)
+    problem(await kit.request("DELETE", f"{path}/abc"), 404)
+    problem(await kit.request("DELETE", f"{path}/not-hex"), 422)
+    problem(await client.post(path, json={"csr": csr}), 401)
+    assert await _certificates(hub) == 0
+
+
+async def test_revocation_by_hand_rotation_and_deregistration_reach_the_list(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    ca = x509.load_pem_x509_certificate((await client.get("/.well-known/agenthub-ca.pem")).content)
+    kit = await make_agent("tls")
+    first = int((await _issue(kit)).json()["serial"], 16)
+    second = int((await _issue(kit)).json()["serial"], 16)
+    assert await _revoked_serials(client, ca) == set()
+
+    response = await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{first:x}")
+    assert response.status_code == 204
+    assert await _revoked_serials(client, ca) == {first}
+    listed = (await kit.request("GET", f"/v1/agents/{kit.agent_id}/certificates")).json()
+    assert {c["serial"]: c.get("revokedAt") is not None for c in listed["items"]} == {
+        f"{first:x}": True,
+        f"{second:x}": False,
+    }
+
+    await kit.rotate_key(AgentKey.generate())  # the old key's certificates are void
+    assert await _revoked_serials(client, ca) == {first, second}
+    third = int((await _issue(kit)).json()["serial"], 16)
+    await kit.deregister()
+    assert await _revoked_serials(client, ca) == {first, second, third}
