@@ -36,6 +36,7 @@ from agenthub.tls import AgentTls, TlsHttpProtocol
 logger = logging.getLogger(__name__)
 
 CALL_TIMEOUT_SECONDS = 60.0
+GRACEFUL_SHUTDOWN_SECONDS = 5
 PRESENCE_SECONDS = 30.0  # the hub's online window is 60 s
 # what ``join`` brings up to date on a saved agent (the registry's PATCH fields, but the key)
 UPDATABLE_CARD_FIELDS = ("name", "description", "version", "provider", "skills", "endpointUrl")
@@ -46,7 +47,10 @@ class Agent:
 
     ``public_url`` is where others reach its endpoint (``Agent.asgi``, mounted anywhere or run
     alone with ``serve``); it is registered as the agent's ``endpointUrl``. Pushed
-    notifications arrive at ``{public_url}/notifications``.
+    notifications arrive at ``{public_url}/notifications``. It is ``https``: ``serve`` then
+    speaks HTTPS with mutual TLS, with a certificate from the hub's CA (``agenthub.tls``), and
+    the leader calls partners the same way. Plain ``http`` takes ``plain_http=True``
+    (development, or behind a proxy that ends TLS).
 
     ``state`` (a path or an ``AgentState``) keeps the agent's key, id and the hub's pinned
     keys in one file: with it, ``join`` registers on the first run and reuses the identity
@@ -70,7 +74,14 @@ class Agent:
         callbacks: CallbackPolicy | None = None,
         hub_http: httpx.AsyncClient | None = None,
         outbox: str | os.PathLike[str] | None = None,
+        plain_http: bool = False,
     ) -> None:
+        if urlsplit(public_url or "").scheme == "http" and not plain_http:
+            raise ValueError(
+                f"public_url {public_url} is plain http: give an https one (mutual TLS with "
+                "the hub's certificates), or pass plain_http=True (development, or behind a "
+                "proxy that ends TLS)"
+            )
         if state is not None and not isinstance(state, AgentState):
             state = AgentState.load_or_create(state)
         self.state: AgentState | None = state
@@ -89,7 +100,9 @@ class Agent:
         self.callbacks = callbacks or CallbackPolicy()
         self.hub = HubClient(hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http)
         self.tls = AgentTls(self.hub)
+        self.tls.on_renewal(self._let_old_connections_go)
         self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)
+        self._retired_http: set[asyncio.Task[None]] = set()
         self.directory = PeerDirectory(self.hub)
         self.recorder = HubRecorder(self.hub, outbox=outbox)
         self.inbox = NotificationInbox()
@@ -101,6 +114,7 @@ class Agent:
             http=self.http,
             verify_answers=verify_answers,
             tls=self.tls,
+            plain_http=plain_http,
         )
         self._endpoint: AgentEndpoint | None = None
         self._notifier: NotificationSender | None = None
@@ -185,7 +199,15 @@ class Agent:
                 raise ValueError("pass port=, or a public_url with a port")
         options = await self.server_options()
         config = uvicorn.Config(
-            self, host=host, port=port, log_level=log_level, lifespan="off", **options
+            self,
+            host=host,
+            port=port,
+            log_level=log_level,
+            lifespan="off",
+            # a TLS connection closes once the peer answers its close_notify; an idle
+            # keep-alive client answers it only when it next reads
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            **options,
         )
         self.server = _EndpointServer(config)
         chores = [asyncio.create_task(self._stay_online())]
@@ -291,7 +313,31 @@ class Agent:
             return
         await self.endpoint.app(scope, receive, send)
 
+    def _let_old_connections_go(self) -> None:
+        """After a renewal: new calls, pushes and callers see the new certificate. Pooled
+        connections of the old one close (calls in flight on them get a minute)."""
+        old, self.http = (
+            self.http,
+            httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client),
+        )
+        self.leader.http = self.http
+
+        async def retire() -> None:
+            await asyncio.sleep(CALL_TIMEOUT_SECONDS)
+            await old.aclose()
+
+        task = asyncio.get_running_loop().create_task(retire())
+        self._retired_http.add(task)
+        task.add_done_callback(self._retired_http.discard)
+        if self._notifier is not None:
+            self._notifier.drop_pools()
+        state = getattr(self.server, "server_state", None)  # uvicorn's, while ``serve`` runs
+        for connection in list(getattr(state, "connections", ())):
+            connection.shutdown()  # after the response in progress, as at uvicorn's exit
+
     async def aclose(self) -> None:
+        for task in list(self._retired_http):
+            task.cancel()
         await self.recorder.aclose()
         if self._notifier is not None:
             await self._notifier.aclose()

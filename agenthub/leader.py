@@ -21,6 +21,7 @@ from agenthub.errors import AnswerSignatureError, CallFailed, KitError
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.paths import segment
+from agenthub.protocol.aic import aic_host
 from agenthub.protocol.messages import TaskCommand
 from agenthub.protocol.sessions import SessionView
 from agenthub.recorder import HubRecorder
@@ -47,12 +48,14 @@ class Leader:
         verify_answers: bool = True,
         endpoints: dict[str, str] | None = None,
         tls: AgentTls | None = None,
+        plain_http: bool = False,
     ) -> None:
         self.hub = hub
         self.directory = directory
         self.recorder = recorder
         self.inbox = inbox
         self.tls = tls
+        self.plain_http = plain_http
         self.http = http or httpx.AsyncClient(
             timeout=CALL_TIMEOUT_SECONDS, verify=tls.client if tls is not None else True
         )
@@ -154,8 +157,21 @@ class Leader:
         return (await self.directory.card(agent_id, refresh=refresh)).public_jwk
 
     async def _before_call(self, url: str) -> None:
+        if url.startswith("http:") and not self.plain_http:
+            raise KitError(
+                f"{url} is plain http: the leader calls partners over https (pass "
+                "plain_http=True for development, or behind a proxy that ends TLS)"
+            )
         if self.tls is not None and url.startswith("https:"):
             await self.tls.ensure()  # the certificate this leader presents
+
+    def _handshake(self, partner_id: str, url: str) -> dict[str, Any]:
+        """Over https, TLS must verify the partner's own name (``{aic}.aic.invalid``, in
+        every certificate of the hub's CA): an impostor fails the handshake, before the
+        request is sent."""
+        if self.tls is None or not url.startswith("https:"):
+            return {}
+        return {"sni_hostname": aic_host(partner_id)}
 
     async def _certified(self, partner_id: str, response: httpx.Response) -> bool:
         """Whether the answer came over TLS from the partner's own certificate (a
@@ -230,7 +246,9 @@ class Leader:
         url = await self._endpoint(partner_id)
         await self._before_call(url)
         body, headers, nonce = self._prepare(partner_id, url, method, params)
-        response = await self.http.post(url, content=body, headers=headers)
+        response = await self.http.post(
+            url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
+        )
         certified = await self._certified(partner_id, response)
         if response.status_code != 200:
             raise CallFailed(
@@ -288,7 +306,9 @@ class Leader:
             partner_id, url, "stream", {"message": command.to_wire()}
         )
         headers["Accept"] = "text/event-stream"
-        async with self.http.stream("POST", url, content=body, headers=headers) as response:
+        async with self.http.stream(
+            "POST", url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
+        ) as response:
             certified = await self._certified(partner_id, response)
             if response.status_code != 200:
                 await response.aread()

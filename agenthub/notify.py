@@ -23,6 +23,7 @@ from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.errors import UnsafeCallbackError
 from agenthub.keys import AgentKey
 from agenthub.lanes import Backoff, Lanes, transient
+from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
 from agenthub.tls import AgentTls
 
@@ -61,6 +62,8 @@ class NotificationSender:
         self.policy = policy or CallbackPolicy()
         self.deadline = deadline_seconds
         self._clients: OrderedDict[str, httpx.AsyncClient] = OrderedDict()
+        self._web_pki: set[str] = set()  # https receivers whose certificate is no agent's
+        self._closing: set[asyncio.Task[None]] = set()
         self.delivered = 0
         self.attempts = 0
         self.given_up: list[tuple[str, str]] = []
@@ -89,15 +92,39 @@ class NotificationSender:
             await client.aclose()
         self._clients.clear()
 
+    @staticmethod
+    def _destination(url: str) -> str:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
+
+    def _agent_tls(self, url: str) -> bool:
+        """Whether a push to ``url`` goes to an agent's endpoint over mutual TLS: the hub's
+        CA alone is trusted and the certificate must name the leader (``{aic}.aic.invalid``
+        in the handshake). A receiver that fails this is tried once with the system's CAs
+        (and no agent certificate), and is remembered as such."""
+        return (
+            self.tls is not None
+            and url.startswith("https:")
+            and self._destination(url) not in self._web_pki
+        )
+
+    def drop_pools(self) -> None:
+        """Close every pooled connection (the agent's certificate was renewed); a push in
+        flight on one is retried."""
+        clients, self._clients = list(self._clients.values()), OrderedDict()
+        for client in clients:
+            closing = asyncio.get_running_loop().create_task(client.aclose())
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
     def _client_for(self, url: str) -> httpx.AsyncClient:
         """The pool of ``url``'s destination (scheme, name, port)."""
-        parts = urlsplit(url)
-        destination = f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
+        destination = self._destination(url)
         client = self._clients.pop(destination, None)
         if client is None:
             verify: ssl.SSLContext | bool = True
-            if parts.scheme == "https" and self.tls is not None:
-                verify = self.tls.push
+            if self._agent_tls(url) and self.tls is not None:
+                verify = self.tls.client
             client = httpx.AsyncClient(timeout=PUSH_TIMEOUT, limits=PUSH_LIMITS, verify=verify)
             if len(self._clients) >= MAX_DESTINATIONS:
                 _, oldest = self._clients.popitem(last=False)
@@ -115,10 +142,11 @@ class NotificationSender:
         url = str(config["url"])
         body = orjson.dumps(event)
         retry = self.backoff.start()
-        if self.tls is not None and url.startswith("https:"):
-            await self.tls.ensure()
-        client = self._client_for(url)
         while True:
+            agent_tls = self._agent_tls(url)
+            if agent_tls and self.tls is not None:
+                await self.tls.ensure()
+            client = self._client_for(url)
             self.attempts += 1
             call = mint_call_token(
                 self.key,
@@ -136,7 +164,8 @@ class NotificationSender:
             except UnsafeCallbackError as exc:  # it resolves elsewhere now: no more pushes
                 logger.warning("not notifying %s: %s", url, exc)
                 break
-            extensions = {"sni_hostname": target.sni_hostname} if target.sni_hostname else {}
+            sni = aic_host(leader_id) if agent_tls else target.sni_hostname
+            extensions = {"sni_hostname": sni} if sni else {}
             try:
                 response = await client.post(
                     target.url,
@@ -150,6 +179,11 @@ class NotificationSender:
                 status: int | None = response.status_code
                 logger.info("notification to %s answered %s", url, status)
             except httpx.TransportError as exc:
+                if agent_tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
+                    # no agent's endpoint: a receiver with a certificate of the web's CAs
+                    self._web_pki.add(self._destination(url))
+                    await self._clients.pop(self._destination(url)).aclose()
+                    continue
                 status = None
                 logger.info("notification to %s failed: %s", url, exc)
             if not transient(status) or not await retry.pause():

@@ -27,11 +27,10 @@ from typing import Any, cast
 
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from agenthub.errors import KitError
-from agenthub.protocol.aic import URI_SCHEME, is_aic
+from agenthub.protocol.aic import URI_SCHEME
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
 
 logger = logging.getLogger(__name__)
@@ -39,8 +38,9 @@ logger = logging.getLogger(__name__)
 RENEW_AFTER = 2 / 3
 """A certificate is renewed once this much of its lifetime has passed."""
 REVOCATION_RETRY_SECONDS = 10.0
-"""After a failed fetch of the revocation list, the one held is used this long before the
-next try (a hub that is away does not lock every peer out)."""
+"""After a failed fetch of the revocation list, the next try waits this long."""
+REVOCATION_GRACE_SECONDS = 600.0
+"""How long past its ``nextUpdate`` a revocation list still counts while the hub is away."""
 TLS_VERSIONS = {"TLSv1.3": 0x0304, "TLSv1.2": 0x0303}
 
 
@@ -84,31 +84,34 @@ def _expiry(certificate: x509.Certificate) -> datetime:
 
 
 def aic_of(certificate: x509.Certificate) -> str | None:
-    """The AIC a certificate names: its SAN URI ``acps://{AIC}``, else a CN that is an AIC."""
+    """The agent a certificate names: its SAN URI ``acps://{AIC}`` (the CA vouches for it)."""
     try:
         names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName)
     except x509.ExtensionNotFound:
-        uris: list[str] = []
-    else:
-        uris = names.value.get_values_for_type(x509.UniformResourceIdentifier)
-    for uri in uris:
-        if uri.startswith(URI_SCHEME) and is_aic(uri[len(URI_SCHEME) :]):
+        return None
+    for uri in names.value.get_values_for_type(x509.UniformResourceIdentifier):
+        if uri.startswith(URI_SCHEME) and len(uri) > len(URI_SCHEME):
             return uri[len(URI_SCHEME) :]
-    common = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
-    if common and isinstance(common[0].value, str) and is_aic(common[0].value):
-        return common[0].value
     return None
 
 
 class RevocationList:
     """The CA's revocation list, fetched again at its ``nextUpdate``; its signature is
-    checked against the pinned CA before a serial on it counts."""
+    checked against the pinned CA before a serial on it counts, and a list older than the
+    one held is refused.
+
+    It fails closed: until a list was fetched, and once the one held is more than
+    ``REVOCATION_GRACE_SECONDS`` past its ``nextUpdate`` (the hub away that long), every
+    certificate is refused. Fetches are at most one per ``REVOCATION_RETRY_SECONDS`` while
+    they fail."""
 
     def __init__(self, fetch: Callable[[], Awaitable[bytes]], ca: Callable[[], x509.Certificate]):
         self._fetch = fetch
         self._ca = ca
         self._serials: frozenset[int] = frozenset()
+        self._issued: datetime | None = None
         self._fresh_until = 0.0  # time.monotonic()
+        self._next_try = 0.0
         self._lock = asyncio.Lock()
 
     async def refresh(self) -> None:
@@ -123,20 +126,27 @@ class RevocationList:
             isinstance(public, ec.EllipticCurvePublicKey) and crl.is_signature_valid(public)
         ):
             raise PeerCertificateError("the revocation list is not signed by the pinned CA")
+        issued = crl.last_update_utc
+        if self._issued is not None and issued < self._issued:
+            raise PeerCertificateError("the revocation list is older than the one held")
         self._serials = frozenset(entry.serial_number for entry in crl)
+        self._issued = issued
         next_update = crl.next_update_utc
         left = (next_update - datetime.now(UTC)).total_seconds() if next_update else 0.0
-        self._fresh_until = time.monotonic() + max(left, 1.0)
+        self._fresh_until = time.monotonic() + max(left, REVOCATION_RETRY_SECONDS)
 
     async def is_revoked(self, serial: int) -> bool:
-        if time.monotonic() >= self._fresh_until:
+        now = time.monotonic()
+        if now >= self._fresh_until and now >= self._next_try:
             async with self._lock:
                 if time.monotonic() >= self._fresh_until:
                     try:
                         await self._refresh()
                     except Exception as exc:
                         logger.warning("could not fetch the revocation list: %s", exc)
-                        self._fresh_until = time.monotonic() + REVOCATION_RETRY_SECONDS
+                        self._next_try = time.monotonic() + REVOCATION_RETRY_SECONDS
+        if self._issued is None or time.monotonic() > self._fresh_until + REVOCATION_GRACE_SECONDS:
+            raise PeerCertificateError("the CA's revocation list could not be fetched")
         return serial in self._serials
 
 
@@ -160,10 +170,10 @@ async def authenticate_peer(
         raise PeerCertificateError(f"the certificate of {peer.aic} is revoked")
     for refresh in (False, True):  # a mismatch may mean the cached card is old: ask again
         try:
-            registered = await card_key(peer.aic, refresh)
+            registered = jwk_thumbprint(await card_key(peer.aic, refresh))
         except Exception as exc:
             raise PeerCertificateError(f"{peer.aic} is not a registered agent: {exc}") from exc
-        if jwk_thumbprint(registered) == peer.key_thumbprint:
+        if registered == peer.key_thumbprint:
             return peer.aic
     raise PeerCertificateError(
         f"the certificate of {peer.aic} is for a key the registry no longer holds"
@@ -187,9 +197,7 @@ class AgentTls:
         self.server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.server.verify_mode = ssl.CERT_REQUIRED
         self.client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # hostname checked, chain too
-        # pushed notifications may go to any https receiver: the system's CAs and the hub's
-        self.push = ssl.create_default_context()
-        self.contexts = (self.server, self.client, self.push)
+        self.contexts = (self.server, self.client)
         for context in self.contexts:
             context.minimum_version = ssl.TLSVersion.TLSv1_2
         self.ca: x509.Certificate | None = None
@@ -198,6 +206,7 @@ class AgentTls:
         self.certificate_pem: bytes | None = None
         self._certified_key: str | None = None
         self._lock = asyncio.Lock()
+        self._on_renewal: list[Callable[[], None]] = []
         self.revocations = RevocationList(hub.revocation_list, self._pinned_ca)
         if ca_pem is not None:
             self._pin(ca_pem)
@@ -235,6 +244,7 @@ class AgentTls:
             pem = (issued.certificate or "").encode()
             certificate = x509.load_pem_x509_certificate(pem)
             self._load_chain(pem, key.private_pem())
+            renewed = self.certificate is not None
             self.certificate, self.certificate_pem = certificate, pem
             self._certified_key = key.thumbprint
             logger.info(
@@ -243,6 +253,13 @@ class AgentTls:
                 self.hub.agent_id,
                 certificate.not_valid_after_utc.isoformat(),
             )
+            if renewed:  # connections made with the old one still show it: let them go
+                for callback in self._on_renewal:
+                    callback()
+
+    def on_renewal(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` after each renewal (not the first certificate)."""
+        self._on_renewal.append(callback)
 
     def _load_chain(self, certificate_pem: bytes, key_pem: bytes) -> None:
         """``load_cert_chain`` reads files only: a private folder, gone once read."""
@@ -256,14 +273,15 @@ class AgentTls:
                 context.load_cert_chain(cert_file, key_file)
 
     def seconds_to_renewal(self) -> float:
-        if self.certificate is None:
+        if self.certificate is None or not self.fresh:
             return 0.0
         start = self.certificate.not_valid_before_utc.timestamp()
         end = self.certificate.not_valid_after_utc.timestamp()
         return max(0.0, start + RENEW_AFTER * (end - start) - time.time())
 
-    async def keep_fresh(self, *, retry_seconds: float = 30.0) -> None:
-        """Renew the certificate for as long as it runs (the task is cancelled to stop)."""
+    async def keep_fresh(self, *, retry_seconds: float = 30.0, check_seconds: float = 60.0) -> None:
+        """Renew the certificate for as long as it runs (the task is cancelled to stop); a
+        key rotation is noticed within ``check_seconds``."""
         while True:
             try:
                 await self.ensure()
@@ -271,7 +289,7 @@ class AgentTls:
                 logger.warning("could not renew the agent's certificate: %s", exc)
                 await asyncio.sleep(retry_seconds)
             else:
-                await asyncio.sleep(max(self.seconds_to_renewal(), 1.0))
+                await asyncio.sleep(min(max(self.seconds_to_renewal(), 1.0), check_seconds))
 
     def write_files(self, folder: str | os.PathLike[str]) -> tuple[Path, Path, Path]:
         """``{AIC}.crt``, ``{AIC}.key`` (mode 0600) and ``ca.crt`` in ``folder``: the layout
@@ -285,6 +303,7 @@ class AgentTls:
         cert.write_bytes(self.certificate_pem)
         ca.write_bytes(self.ca_pem)
         fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # an older file keeps its mode through O_TRUNC
         with os.fdopen(fd, "wb") as fh:
             fh.write(self.hub.key.private_pem())
         return cert, key, ca
@@ -326,6 +345,15 @@ class TlsHttpProtocol(HttpToolsProtocol):
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._tls = tls_extension(transport)
+
+    def shutdown(self) -> None:
+        """At the server's exit an idle connection goes at once: closing TLS politely waits
+        for the client's close_notify, which an idle keep-alive client sends only when it
+        next reads (uvicorn would wait out its graceful timeout)."""
+        if self._tls is not None and (self.cycle is None or self.cycle.response_complete):
+            self.transport.abort()
+        else:
+            super().shutdown()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()

@@ -43,6 +43,13 @@ class CsrKeyMismatch(InvalidInput):
     code = "csr-key-mismatch"
 
 
+class UncertifiableEndpoint(InvalidInput):
+    """The agent's endpointUrl names a host no certificate may carry (a wildcard, a name
+    that is no DNS name, or one under ``.invalid``, where the agents' own names live)."""
+
+    code = "endpoint-not-certifiable"
+
+
 class Unauthenticated(HubError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 

@@ -125,6 +125,22 @@ async def wait_up(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) 
     raise RuntimeError(f"{url} did not come up in {seconds} s")
 
 
+async def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Until something accepts TCP connections on 127.0.0.1:``port`` (a server whose
+    answers need a client certificate); fails at once if the process exits."""
+    for _ in range(int(seconds * 10)):
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with {proc.returncode}")
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        writer.close()
+        return
+    raise RuntimeError(f"nothing listens on port {port} after {seconds} s")
+
+
 def stop(*procs: subprocess.Popen[bytes]) -> None:
     for proc in procs:
         if proc.poll() is None:

@@ -24,6 +24,14 @@ AIC_PATTERN = re.compile(
 )
 URI_SCHEME = "acps://"
 """A certificate names its agent by a SAN URI ``acps://{AIC}`` (ACPs-spec-ATR)."""
+HOST_SUFFIX = ".aic.invalid"
+"""The hub's certificates also carry the DNS name ``{aic}.aic.invalid`` (``.invalid`` never
+resolves, RFC 2606): a kit leader asks TLS for that name (SNI), so the handshake itself proves
+the partner is the agent called, before any byte of the request is sent."""
+
+
+def aic_host(aic: str) -> str:
+    return aic.lower() + HOST_SUFFIX
 
 
 def _base36(number: int, width: int) -> str:

@@ -2,14 +2,16 @@
 (the key mode 0600, beside the signing key) or loaded, and the leaf certificates it signs.
 
 A leaf names its agent as ACPs-spec-ATR says: CN = the AIC, SAN URI ``acps://{AIC}``, plus the
-DNS or IP name of the agent's ``endpointUrl``; it is good for both TLS ends (serverAuth and
-clientAuth) and binds the key the registry holds, nothing else.
+DNS or IP name of the agent's ``endpointUrl`` and ``{aic}.aic.invalid`` (the name a kit leader
+verifies in the handshake); it is good for both TLS ends (serverAuth and clientAuth) and binds
+the key the registry holds, nothing else.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from agenthub.protocol.aic import URI_SCHEME
+from agenthub.protocol.aic import URI_SCHEME, aic_host
 
 KEY_FILE_MODE = 0o600
 CA_YEARS = 10
@@ -47,7 +49,10 @@ class HubCA:
         not_before: datetime,
         not_after: datetime,
     ) -> x509.Certificate:
-        names: list[x509.GeneralName] = [x509.UniformResourceIdentifier(URI_SCHEME + aic)]
+        names: list[x509.GeneralName] = [
+            x509.UniformResourceIdentifier(URI_SCHEME + aic),
+            x509.DNSName(aic_host(aic)),
+        ]
         if host:
             try:
                 names.append(x509.IPAddress(ipaddress.ip_address(host)))
@@ -89,7 +94,12 @@ class HubCA:
         return builder.sign(self.key, hashes.SHA256())
 
     def revocation_list(
-        self, revoked: list[tuple[int, datetime]], *, now: datetime, next_update: datetime
+        self,
+        revoked: list[tuple[int, datetime]],
+        *,
+        now: datetime,
+        next_update: datetime,
+        number: int,
     ) -> x509.CertificateRevocationList:
         builder = (
             x509.CertificateRevocationListBuilder()
@@ -97,6 +107,7 @@ class HubCA:
             .last_update(now)
             .next_update(next_update)
             .add_extension(self._authority_key_id(), critical=False)
+            .add_extension(x509.CRLNumber(number), critical=False)
         )
         for serial, when in revoked:
             builder = builder.add_revoked_certificate(
@@ -145,16 +156,25 @@ def _ca_certificate(key: ec.EllipticCurvePrivateKey, issuer: str) -> x509.Certif
     )
 
 
-def _write_once(path: Path, data: bytes, mode: int) -> bool:
-    """Write a new file; False when another replica made it first (it is theirs, then)."""
+def write_once(path: Path, data: bytes, mode: int) -> bool:
+    """Write a new file whole or not at all; False when another replica made it first (it
+    is theirs, then). The data goes to a private temporary file that is linked into place:
+    a reader never sees half a file, and a crash leaves no empty one behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    except FileExistsError:
-        return False
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return True
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(temporary)
 
 
 def read_ca(key_path: Path, cert_path: Path) -> HubCA:
@@ -184,12 +204,12 @@ def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
-        created = _write_once(key_path, pem, KEY_FILE_MODE)
+        created = write_once(key_path, pem, KEY_FILE_MODE)
     if not cert_path.exists():
         stored = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
         if not isinstance(stored, ec.EllipticCurvePrivateKey):
             raise ValueError(f"{key_path} does not hold an EC private key")
         certificate = _ca_certificate(stored, issuer)
-        _write_once(cert_path, certificate.public_bytes(serialization.Encoding.PEM), 0o644)
+        write_once(cert_path, certificate.public_bytes(serialization.Encoding.PEM), 0o644)
     ca = read_ca(key_path, cert_path)
     return HubCA(ca.key, ca.certificate, created=created)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from jose import jwk
 from jose.backends.base import Key
 
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
+from app.auth.ca import write_once
 
 KEY_FILE_MODE = 0o600
 
@@ -34,17 +34,15 @@ class HubKeys:
 
 
 def _write_new_key(path: Path) -> bytes:
+    """A new key at ``path``; ``FileExistsError`` when another replica made one just now."""
     private_key = ec.generate_private_key(ec.SECP256R1())
     pem = private_key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # O_EXCL: two replicas starting at once must not overwrite each other's key
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, KEY_FILE_MODE)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(pem)
+    if not write_once(path, pem, KEY_FILE_MODE):
+        raise FileExistsError(path)
     return pem
 
 

@@ -10,10 +10,13 @@ working as soon as the peer's cached card is refreshed.
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from cryptography import x509
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import update
@@ -23,7 +26,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.certificates import IssuedCertificate
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
 from app.auth.ca import HubCA
-from app.errors import BadCertificateRequest, CsrKeyMismatch, Forbidden, NotFound
+from app.errors import (
+    BadCertificateRequest,
+    CsrKeyMismatch,
+    Forbidden,
+    NotFound,
+    UncertifiableEndpoint,
+)
 from app.models import Agent, Certificate
 from app.models.types import utcnow
 
@@ -33,7 +42,7 @@ def _csr_key(csr_pem: str) -> ec.EllipticCurvePublicKey:
         csr = x509.load_pem_x509_csr(csr_pem.encode())
         key = csr.public_key()
         signed = csr.is_signature_valid
-    except (ValueError, TypeError, UnicodeEncodeError) as exc:
+    except (ValueError, TypeError, UnicodeEncodeError, UnsupportedAlgorithm) as exc:
         raise BadCertificateRequest("csr is not a PEM PKCS#10 certificate request.") from exc
     if not signed:
         raise BadCertificateRequest("The CSR's signature does not check against its own key.")
@@ -42,8 +51,28 @@ def _csr_key(csr_pem: str) -> ec.EllipticCurvePublicKey:
     return key
 
 
+_DNS_NAME = re.compile(
+    r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*"
+)
+
+
 def endpoint_host(endpoint_url: str | None) -> str | None:
-    return urlsplit(endpoint_url).hostname if endpoint_url else None
+    """The name of the agent's endpoint its certificate carries: an IP address or a plain
+    DNS name (no wildcard, nothing under ``.invalid``, where the agents' own names are)."""
+    host = urlsplit(endpoint_url).hostname if endpoint_url else None
+    if host is None:
+        return None
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        name = host.rstrip(".")
+        if not _DNS_NAME.fullmatch(name) or name == "invalid" or name.endswith(".invalid"):
+            raise UncertifiableEndpoint(
+                f"The endpointUrl's host {host!r} cannot be named in a certificate: "
+                "use a plain DNS name or an IP address."
+            ) from None
+        return name
+    return host
 
 
 def to_wire(
@@ -115,7 +144,7 @@ async def revoke_certificate(
     db: AsyncSession, *, agent_id: str, caller_id: str | None, serial: str
 ) -> None:
     await _own_agent(db, agent_id, caller_id)
-    row = await db.get(Certificate, serial.lower())
+    row = await db.get(Certificate, format(int(serial, 16), "x"))
     if row is None or row.agent_id != agent_id:
         raise NotFound("The agent holds no certificate with this serial.")
     if row.revoked_at is None:
@@ -150,5 +179,7 @@ async def revocation_list(db: AsyncSession, ca: HubCA, *, seconds: int) -> bytes
         )
     )
     revoked = [(int(serial, 16), when) for serial, when in rows if when is not None]
-    crl = ca.revocation_list(revoked, now=now, next_update=now + timedelta(seconds=seconds))
+    crl = ca.revocation_list(
+        revoked, now=now, next_update=now + timedelta(seconds=seconds), number=int(now.timestamp())
+    )
     return crl.public_bytes(serialization.Encoding.PEM)

@@ -22,7 +22,14 @@ from typing import Any
 
 from bench import harness
 from bench.p2p.servers import start_servers
-from bench.p2p.targets import Call, Kit, open_targets, refused_calls, tasks_at_hub
+from bench.p2p.targets import (
+    Call,
+    Kit,
+    handshake_ms,
+    open_targets,
+    refused_calls,
+    tasks_at_hub,
+)
 
 CONCURRENCY = 16
 DEFAULT_SECONDS = 8.0
@@ -79,6 +86,9 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
             "kit_rps_over_bare_rps": _ratio(kit[label]["rps"], bare[label]["rps"]),
             "kit_p50_over_a2a_p50": _ratio(kit[label]["p50_ms"], a2a[label]["p50_ms"]),
             "kit_rps_over_a2a_rps": _ratio(kit[label]["rps"], a2a[label]["rps"]),
+            "mtls_p50_over_plain_p50": _ratio(
+                results["kit_rpc_mtls"][label]["p50_ms"], kit[label]["p50_ms"]
+            ),
         }
         for label in kit
     }
@@ -91,6 +101,7 @@ def verdict(ratio: dict[str, dict[str, float]]) -> dict[str, bool]:
         "kit_faster_than_a2a": all(
             r["kit_p50_over_a2a_p50"] < 1 and r["kit_rps_over_a2a_rps"] > 1 for r in ratio.values()
         ),
+        "mtls_p50_at_most_1.2x_plain": ratio["c1"]["mtls_p50_over_plain_p50"] <= 1.2,
     }
 
 
@@ -119,6 +130,7 @@ async def run(seconds: float) -> dict[str, Any]:
             targets = await open_targets(servers, stack)
             results = await measure(targets.calls, seconds)
             checked = await checks(targets.kit, servers.partner_url)
+            handshake = await handshake_ms(targets.kit_mtls, servers.tls_partner_url)
     ratio = ratios(results)
     return {
         "machine": harness.machine(),
@@ -127,6 +139,7 @@ async def run(seconds: float) -> dict[str, Any]:
         **results,
         "ratios": ratio,
         "target": verdict(ratio),
+        "mtls_handshake": handshake,
         "checks": checked,
     }
 

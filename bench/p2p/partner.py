@@ -1,6 +1,6 @@
 """The kit partner the p2p benchmark calls: an echo agent, registered at the hub, served alone.
 
-    python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id
+    python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id [--tls]
 
 The registration token comes from ``AGENTHUB_TOKEN``. Once registered, the agent's id is
 written to ``--id-file`` (atomically) for the driver, then its endpoint serves on 127.0.0.1.
@@ -19,9 +19,13 @@ from agenthub import Agent, AgentKey
 from examples.echo_partner import Echo  # the documented example, as a user would run it
 
 
-async def serve(hub: str, port: int, id_file: Path, token: str | None) -> None:
+async def serve(hub: str, port: int, id_file: Path, token: str | None, *, tls: bool) -> None:
     agent = Agent(
-        hub, key=AgentKey.generate(), handler=Echo(), public_url=f"http://127.0.0.1:{port}/"
+        hub,
+        key=AgentKey.generate(),
+        handler=Echo(),
+        public_url=f"{'https' if tls else 'http'}://127.0.0.1:{port}/",
+        plain_http=not tls,
     )
     await agent.register(
         {"name": "p2p-echo", "description": "echoes text back for the p2p benchmark"},
@@ -35,7 +39,8 @@ async def serve(hub: str, port: int, id_file: Path, token: str | None) -> None:
     runtime = agent.endpoint.runtime
     assert runtime is not None
     runtime.max_tasks = runtime.max_tasks_per_caller = 1_000_000
-    config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning")
+    options = await agent.server_options()  # with --tls: its certificate, clients' required
+    config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning", **options)
     await uvicorn.Server(config).serve()
 
 
@@ -44,8 +49,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hub", required=True, help="the hub's base URL")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--id-file", type=Path, required=True)
+    parser.add_argument("--tls", action="store_true", help="serve HTTPS with mutual TLS")
     args = parser.parse_args(argv)
-    asyncio.run(serve(args.hub, args.port, args.id_file, os.environ.get("AGENTHUB_TOKEN")))
+    token = os.environ.get("AGENTHUB_TOKEN")
+    asyncio.run(serve(args.hub, args.port, args.id_file, token, tls=args.tls))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ class Servers:
     hub_url: str
     partner_id: str
     partner_url: str
+    tls_partner_id: str
+    tls_partner_url: str
     bare_url: str
     a2a_url: str
 
@@ -39,7 +41,7 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
 
     Every process is appended to ``started`` as soon as it exists, for the caller to stop.
     """
-    hub_port, partner_port, bare_port, a2a_port = (harness.free_port() for _ in range(4))
+    hub_port, partner_port, tls_port, bare_port, a2a_port = (harness.free_port() for _ in range(5))
     hub_url = f"http://127.0.0.1:{hub_port}"
     bare_url = f"http://127.0.0.1:{bare_port}/"
     a2a_url = f"http://127.0.0.1:{a2a_port}/"
@@ -56,20 +58,27 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
     )
     started.append(a2a)
     await harness.wait_up(f"{hub_url}/healthz", hub)
-    id_file = workdir / "partner.id"
-    partner = harness.start(
-        [
-            *("-m", "bench.p2p.partner", "--hub", hub_url),
-            *("--port", str(partner_port), "--id-file", str(id_file)),
-        ],
-        env={"AGENTHUB_TOKEN": harness.OPERATOR_TOKEN},
-    )
-    started.append(partner)
-    partner_id = await _partner_id(id_file, partner)
+    partners = {}
+    for port, tls in ((partner_port, False), (tls_port, True)):
+        id_file = workdir / f"partner-{port}.id"
+        partner = harness.start(
+            [
+                *("-m", "bench.p2p.partner", "--hub", hub_url),
+                *("--port", str(port), "--id-file", str(id_file)),
+                *(("--tls",) if tls else ()),
+            ],
+            env={"AGENTHUB_TOKEN": harness.OPERATOR_TOKEN},
+        )
+        started.append(partner)
+        partners[tls] = (await _partner_id(id_file, partner), partner)
     partner_url = f"http://127.0.0.1:{partner_port}/"
+    tls_url = f"https://127.0.0.1:{tls_port}/"
     await asyncio.gather(
-        harness.wait_up(partner_url, partner),
+        harness.wait_up(partner_url, partners[False][1]),
+        harness.wait_port(tls_port, partners[True][1]),
         harness.wait_up(bare_url, bare),
         harness.wait_up(f"{a2a_url}.well-known/agent-card.json", a2a),
     )
-    return Servers(hub_url, partner_id, partner_url, bare_url, a2a_url)
+    return Servers(
+        hub_url, partners[False][0], partner_url, partners[True][0], tls_url, bare_url, a2a_url
+    )

@@ -3,12 +3,17 @@
 - ``kit_rpc``: ``Leader.start`` — the command recorded at the hub, a fresh call token, the
   partner's checks and answer signature, the answer's signature checked against the partner's
   registered key. One call = one new task the partner accepts, works and offers back.
+- ``kit_rpc_mtls``: the same, to a partner served over HTTPS with mutual TLS (certificates
+  from the hub's CA; the connection is reused, as the kit does).
 - ``bare_httpx``: an httpx POST of a body of the same size to a bare Starlette echo.
 - ``a2a_sdk``: a2a-sdk's own client sending ``SendMessage`` (message/send) to its echo agent.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -21,6 +26,7 @@ from a2a.helpers import get_message_text, new_text_message
 from a2a.types import Role, SendMessageRequest
 
 from agenthub import Agent, AgentKey
+from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
 from bench import harness
 from bench.p2p.servers import Servers
@@ -91,6 +97,7 @@ class A2a:
 @dataclass
 class Targets:
     kit: Kit
+    kit_mtls: Kit
     bare: Bare
     a2a: A2a
     calls: dict[str, Call] = field(init=False)
@@ -98,31 +105,35 @@ class Targets:
     def __post_init__(self) -> None:
         self.calls = {
             "kit_rpc": self.kit.call,
+            "kit_rpc_mtls": self.kit_mtls.call,
             "bare_httpx": self.bare.call,
             "a2a_sdk": self.a2a.call,
         }
 
 
-async def _leader(servers: Servers, stack: AsyncExitStack) -> Kit:
-    agent = Agent(servers.hub_url, key=AgentKey.generate())
+async def _leader(servers: Servers, stack: AsyncExitStack, *, tls: bool = False) -> Kit:
+    """A leader calling the plain partner, or (``tls``) the one served over mutual TLS."""
+    agent = Agent(servers.hub_url, key=AgentKey.generate(), plain_http=not tls)
     stack.push_async_callback(agent.aclose)
     await agent.register(
         {"name": "p2p-leader", "description": "the p2p benchmark's driver"},
         registration_token=harness.OPERATOR_TOKEN,
     )
-    session = await agent.leader.open_session([servers.partner_id], title="p2p benchmark")
-    return Kit(agent, servers.partner_id, session.id)
+    partner_id = servers.tls_partner_id if tls else servers.partner_id
+    session = await agent.leader.open_session([partner_id], title="p2p benchmark")
+    return Kit(agent, partner_id, session.id)
 
 
 async def open_targets(servers: Servers, stack: AsyncExitStack) -> Targets:
     """Clients for the three targets, each reused for every call; closed by ``stack``."""
     kit = await _leader(servers, stack)
+    kit_mtls = await _leader(servers, stack, tls=True)
     body = kit.body()
     http = await stack.enter_async_context(httpx.AsyncClient(timeout=TIMEOUT_SECONDS))
     factory = ClientFactory(ClientConfig(streaming=False))
     client = await factory.create_from_url(servers.a2a_url)
     stack.push_async_callback(client.close)
-    return Targets(kit, Bare(http, servers.bare_url, body), A2a(client))
+    return Targets(kit, kit_mtls, Bare(http, servers.bare_url, body), A2a(client))
 
 
 async def refused_calls(kit: Kit, url: str) -> dict[str, int]:
@@ -143,6 +154,28 @@ async def refused_calls(kit: Kit, url: str) -> dict[str, int]:
         url, content=body, headers={**headers, "Authorization": f"Bearer {forged.token}"}
     )
     return {"without_token": bare.status_code, "forged_token": faked.status_code}
+
+
+async def handshake_ms(kit: Kit, url: str, count: int = 50) -> dict[str, float]:
+    """What a new connection to the mutual-TLS partner costs: ``count`` TCP connects with
+    the full TLS handshake (both certificates, the partner's name checked), in ms."""
+    parts = httpx.URL(url)
+    await kit.agent.tls.ensure()
+    took: list[float] = []
+    for _ in range(count):
+        started = time.perf_counter()
+        _reader, writer = await asyncio.open_connection(
+            parts.host,
+            parts.port,
+            ssl=kit.agent.tls.client,
+            server_hostname=aic_host(kit.partner_id),
+        )
+        took.append((time.perf_counter() - started) * 1000)
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    took.sort()
+    return {"p50_ms": took[len(took) // 2], "p90_ms": took[int(len(took) * 0.9)]}
 
 
 async def tasks_at_hub(kit: Kit) -> int:

@@ -8,10 +8,13 @@ from typing import Any
 import httpx
 from acps_sdk.aic import validate_aic_format
 from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from sqlalchemy import func, select
 
 from agenthub import AgentKey, HubClient
+from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jwk import ec_public_jwk
 from agenthub.tls import aic_of
 from app.models import Certificate
@@ -27,6 +30,14 @@ async def _issue(kit: HubClient, key: AgentKey | None = None) -> httpx.Response:
     csr = (key or kit.key).certificate_request("ignored")
     assert kit.agent_id is not None
     return await kit.request("POST", f"/v1/agents/{kit.agent_id}/certificates", json={"csr": csr})
+
+
+def _csr_of(key: Any) -> str:
+    builder = x509.CertificateSigningRequestBuilder().subject_name(
+        x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "other")])
+    )
+    algorithm = None if isinstance(key, ed25519.Ed25519PrivateKey) else hashes.SHA256()
+    return builder.sign(key, algorithm).public_bytes(serialization.Encoding.PEM).decode()
 
 
 async def _revoked_serials(client: httpx.AsyncClient, ca: x509.Certificate) -> set[int]:
@@ -67,7 +78,7 @@ async def test_a_certificate_names_the_agent_and_binds_its_registered_key(
     assert aic_of(leaf) == kit.agent_id
     names = leaf.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     assert names.get_values_for_type(x509.UniformResourceIdentifier) == [f"acps://{kit.agent_id}"]
-    assert names.get_values_for_type(x509.DNSName) == ["tls.example"]
+    assert names.get_values_for_type(x509.DNSName) == [aic_host(kit.agent_id or ""), "tls.example"]
     usage = leaf.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
     assert set(usage) == {ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH}
     assert ec_public_jwk(leaf.public_key()) == kit.key.public_jwk  # type: ignore[arg-type]
@@ -93,6 +104,9 @@ async def test_bad_requests_are_refused_and_store_nothing(
             "bad-csr",
         ),
         ({"csr": AgentKey.generate().certificate_request("x")}, 422, "csr-key-mismatch"),
+        ({"csr": _csr_of(rsa.generate_private_key(65537, 2048))}, 422, "csr-key-mismatch"),
+        ({"csr": _csr_of(ec.generate_private_key(ec.SECP384R1()))}, 422, "csr-key-mismatch"),
+        ({"csr": _csr_of(ed25519.Ed25519PrivateKey.generate())}, 422, "csr-key-mismatch"),
         ({}, 422, "invalid-input"),
         ({"csr": ""}, 422, "invalid-input"),
     ]
@@ -110,6 +124,18 @@ async def test_bad_requests_are_refused_and_store_nothing(
     assert await _certificates(hub) == 0
 
 
+async def test_an_endpoint_no_certificate_may_name_is_refused(
+    hub: Any, make_agent: MakeAgent
+) -> None:
+    """A wildcard would vouch for every host of a domain, and ``.invalid`` names are the
+    agents' own (``{aic}.aic.invalid``): an agent may claim neither."""
+    for url in ("https://*.example.com/aip", "https://1.2.156.3088.1.x.aic.invalid/"):
+        kit = await make_agent("greedy", endpointUrl=url)
+        found = problem(await _issue(kit), 422)
+        assert found["type"].endswith("endpoint-not-certifiable"), found
+    assert await _certificates(hub) == 0
+
+
 async def test_revocation_by_hand_rotation_and_deregistration_reach_the_list(
     client: httpx.AsyncClient, make_agent: MakeAgent
 ) -> None:
@@ -119,7 +145,8 @@ async def test_revocation_by_hand_rotation_and_deregistration_reach_the_list(
     second = int((await _issue(kit)).json()["serial"], 16)
     assert await _revoked_serials(client, ca) == set()
 
-    response = await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{first:x}")
+    padded = f"00{first:x}".upper()  # the same serial, written another way
+    response = await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{padded}")
     assert response.status_code == 204
     assert await _revoked_serials(client, ca) == {first}
     listed = (await kit.request("GET", f"/v1/agents/{kit.agent_id}/certificates")).json()

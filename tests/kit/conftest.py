@@ -36,7 +36,7 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
         *,
         serve: bool = True,
         public_url: str | None = None,
-        https: bool = False,
+        https: bool = True,
         **kwargs: Any,
     ) -> Agent:
         sock = bound_socket()
@@ -47,6 +47,7 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
             key=AgentKey.generate(),
             handler=handler,
             public_url=public_url or f"{scheme}://127.0.0.1:{port}/",
+            plain_http=not https,
             **{"callbacks": CallbackPolicy(allow_private=True), **kwargs},  # all on loopback
         )
         await agent.register(

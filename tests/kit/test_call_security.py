@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import time
 from typing import Any
@@ -57,6 +58,13 @@ def token(signer: AgentKey, *, kid: str, url: str, body: bytes, **overrides: Any
     }
     claims.update(overrides)
     return signer.sign({k: v for k, v in claims.items() if v is not None}, kid=kid)
+
+
+@pytest.fixture(name="make_live_agent")
+def plain_agents(make_live_agent: MakeLiveAgent) -> MakeLiveAgent:
+    """Agents on plain HTTP: these tests hold the call token to its own checks, as a partner
+    behind a proxy that ends TLS sees only the token (tests/kit/test_mtls.py: certificates)."""
+    return functools.partial(make_live_agent, https=False)
 
 
 async def post(url: str, body: bytes, bearer: str | None) -> httpx.Response:
@@ -337,7 +345,12 @@ async def test_a_call_token_cannot_be_replayed_across_a_restart(
     await server.stop()
     await asyncio.sleep(2.1)  # the restart comes later than the token's second
     again = Agent(
-        live_hub.url, key=first.key, agent_id=first.agent_id, handler=EchoHandler(), public_url=url
+        live_hub.url,
+        key=first.key,
+        agent_id=first.agent_id,
+        handler=EchoHandler(),
+        public_url=url,
+        plain_http=True,
     )
     restarted = LiveServer(again.asgi, sock=bound_socket(server.port), lifespan="off")
     await restarted.start()

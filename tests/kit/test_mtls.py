@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from agenthub import Agent, AgentKey
 from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.signing import mint_call_token
-from agenthub.tls import PeerCertificateError
+from agenthub.tls import PeerCertificateError, RevocationList
 from app.auth.ca import HubCA, load_or_create_ca, read_ca
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 
@@ -156,18 +156,22 @@ async def test_a_leader_refuses_a_partner_whose_certificate_is_another_agents(
     impostor = await make_live_agent("impostor", EchoHandler(), https=True)
     session = await leader.leader.open_session([partner.agent_id])
     leader.leader.endpoints[partner.agent_id] = impostor.public_url or ""
-    with pytest.raises(PeerCertificateError, match="not"):
+    # the handshake asks for the partner's own name: the impostor's certificate fails it,
+    # before a byte of the command is sent
+    with pytest.raises(httpx.ConnectError, match="Hostname mismatch"):
         await leader.leader.start(partner.agent_id, session_id=session.id, text="hi")
+    assert impostor.endpoint.runtime is not None and not impostor.endpoint.runtime.tasks
 
 
 async def test_a_rotated_key_gets_a_new_certificate_and_the_old_one_stops_working(
-    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
 ) -> None:
     leader = await make_live_agent("leader")
     partner = await make_live_agent("echo", EchoHandler(), https=True)
     session = await leader.leader.open_session([partner.agent_id])
     await leader.leader.start(partner.agent_id, session_id=session.id, text="one")
-    old = leader.tls.certificate
+    old, old_pem = leader.tls.certificate, leader.tls.certificate_pem
+    old_key = leader.key
     new_key = AgentKey.generate()
     await leader.hub.rotate_key(new_key)
     leader.key = new_key
@@ -175,3 +179,33 @@ async def test_a_rotated_key_gets_a_new_certificate_and_the_old_one_stops_workin
     await leader.leader.start(partner.agent_id, session_id=session.id, text="two")
     assert leader.tls.certificate is not None and old is not None
     assert leader.tls.certificate.serial_number != old.serial_number
+    # the old certificate is refused now (the partner asks the registry again)
+    partner.directory.forget(leader.agent_id)
+    stale = _context(leader.tls.ca_pem or b"", old_pem, old_key.private_pem(), tmp_path)
+    answer = await _rpc(stale, partner.public_url or "", leader, partner, token=False)
+    assert answer.status_code == 401, answer.text
+    assert (
+        "revoked" in answer.json()["error"]["message"] or "key" in answer.json()["error"]["message"]
+    )
+
+
+async def test_the_revocation_list_fails_closed(tmp_path: Path) -> None:
+    """No list yet, or a fetch that fails: every certificate is refused, not let through."""
+    ca = load_or_create_ca(tmp_path / "k.pem", tmp_path / "c.pem", issuer="t")
+
+    async def away() -> bytes:
+        raise httpx.ConnectError("the hub is away")
+
+    revocations = RevocationList(away, lambda: ca.certificate)
+    with pytest.raises(PeerCertificateError, match="could not be fetched"):
+        await revocations.is_revoked(1)
+
+    now = datetime.now(UTC)
+    forged = load_or_create_ca(tmp_path / "k2.pem", tmp_path / "c2.pem", issuer="t")
+    listed = forged.revocation_list([], now=now, next_update=now + timedelta(minutes=1), number=1)
+
+    async def forged_list() -> bytes:
+        return listed.public_bytes(serialization.Encoding.PEM)
+
+    with pytest.raises(PeerCertificateError, match="not signed by the pinned CA"):
+        await RevocationList(forged_list, lambda: ca.certificate).refresh()

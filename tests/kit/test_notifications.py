@@ -16,6 +16,7 @@ from agenthub import CallFailed, UnsafeCallbackError
 from agenthub.callbacks import CallbackPolicy, pin_callback
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER, NotificationSender
+from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
 from tests.support.kit import EchoHandler, MakeLiveAgent
 from tests.support.live import serving
@@ -79,8 +80,13 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
         headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
         if headers_token:
             headers[NOTIFICATION_TOKEN_HEADER] = headers_token
-        async with httpx.AsyncClient() as http:
-            return await http.post(leader.notifications_url, content=body, headers=headers)
+        async with httpx.AsyncClient(verify=partner.tls.client) as http:  # as the notifier
+            return await http.post(
+                leader.notifications_url,
+                content=body,
+                headers=headers,
+                extensions={"sni_hostname": aic_host(leader.agent_id)},
+            )
 
     before = len(leader.inbox.results["t-dup"])
     again = await push(token)

@@ -165,7 +165,13 @@ async def test_mounted_endpoint_in_a_fastapi_app(
 
     sock = bound_socket()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/agents/echo/"
-    partner = Agent(live_hub.url, key=AgentKey.generate(), handler=EchoHandler(), public_url=url)
+    partner = Agent(  # mounted in an app of its own, served plain (TLS ends before it)
+        live_hub.url,
+        key=AgentKey.generate(),
+        handler=EchoHandler(),
+        public_url=url,
+        plain_http=True,
+    )
     await partner.register({"name": "mounted"}, registration_token=REGISTRATION_TOKEN)
     host = FastAPI()
 
@@ -176,7 +182,7 @@ async def test_mounted_endpoint_in_a_fastapi_app(
     host.mount("/agents/echo", partner.asgi)
     server = await LiveServer(host, sock=sock, lifespan="off").start()
     try:
-        leader = await make_live_agent("leader")
+        leader = await make_live_agent("leader", https=False)
         session = await leader.leader.open_session([partner.agent_id])
         result = await leader.leader.start(partner.agent_id, session_id=session.id, text="hi")
         assert result["status"]["state"] == "awaiting-completion"

@@ -57,8 +57,9 @@ async def test_a_stream_whose_leader_reads_nothing_is_let_go(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(agenthub.endpoint, "STREAM_SEND_TIMEOUT_SECONDS", 1.0)
-    leader: Agent = await make_live_agent("leader")
-    partner: Agent = await make_live_agent("chatty", Chatty())
+    # plain HTTP: the test plays a leader that reads nothing on a raw socket
+    leader: Agent = await make_live_agent("leader", https=False)
+    partner: Agent = await make_live_agent("chatty", Chatty(), https=False)
     session = await leader.leader.open_session([partner.agent_id])
     command = leader.leader.command(
         "start", session_id=session.id, partner_id=partner.agent_id, task_id="t-stuck", text="go"

@@ -23,7 +23,7 @@ async def test_the_second_run_reuses_the_identity_and_updates_the_card(
     live_hub: LiveHub, tmp_path: Path
 ) -> None:
     path = tmp_path / "state" / "keeper.json"
-    first = Agent(live_hub.url, state=path, public_url="http://127.0.0.1:9301/")
+    first = Agent(live_hub.url, state=path, public_url="https://127.0.0.1:9301/")
     card = await first.join(CARD, registration_token=REGISTRATION_TOKEN)
     await first.aclose()
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
@@ -31,11 +31,11 @@ async def test_the_second_run_reuses_the_identity_and_updates_the_card(
     assert saved["agentId"] == card.id and saved["hubUrl"] == live_hub.url
     assert saved["hubJwks"]["keys"] and "PRIVATE KEY" in saved["privateKeyPem"]
 
-    second = Agent(live_hub.url, state=path, public_url="http://127.0.0.1:9302/")
+    second = Agent(live_hub.url, state=path, public_url="https://127.0.0.1:9302/")
     again = await second.join({**CARD, "description": "moved to another port"})  # no token
     await second.aclose()
     assert again.id == card.id
-    assert again.endpoint_url == "http://127.0.0.1:9302/"
+    assert again.endpoint_url == "https://127.0.0.1:9302/"
     assert again.description == "moved to another port"
 
 
@@ -91,7 +91,7 @@ async def test_serve_runs_the_endpoint_in_the_registering_loop(
         live_hub.url,
         state=tmp_path / "echo.json",
         handler=EchoHandler(),
-        public_url=f"http://127.0.0.1:{port}/",
+        public_url=f"https://127.0.0.1:{port}/",
     )
     await partner.join(
         {"name": "echo", "description": "echo"}, registration_token=REGISTRATION_TOKEN

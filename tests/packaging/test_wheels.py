@@ -141,7 +141,7 @@ PARTNER = textwrap.dedent(
 
     async def main() -> None:
         agent = Agent(os.environ["HUB"], state=".agenthub/echo.json", handler=Echo(),
-                      public_url="http://127.0.0.1:%s/" % os.environ["PORT"])
+                      public_url="https://127.0.0.1:%s/" % os.environ["PORT"])  # mutual TLS
         card = {"name": "echo", "description": "echo", "skills": [{"id": "echo", "name": "Echo"}]}
         await agent.join(card, registration_token=os.environ["TOKEN"])
         print("serving", agent.agent_id, MINE, flush=True)

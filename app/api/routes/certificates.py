@@ -14,7 +14,7 @@ from app.services import certificates as service
 router = hub_router(tags=["certificates"])
 
 PEM_CERTIFICATE = "application/x-pem-file"
-SerialPath = Path(alias="serial", pattern="^[0-9a-fA-F]{1,40}$")
+SerialPath = Path(alias="serial", max_length=80, pattern="^0*[0-9a-fA-F]{1,40}$")
 
 
 @router.get(
@@ -66,15 +66,18 @@ async def issue_certificate(
     settings: SettingsDep,
 ) -> IssuedCertificate:
     """A certificate for the caller's registered key, signed by the hub's CA: CN = the
-    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
-    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
+    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
+    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
     the agent's registered key; the hub takes nothing else from it.
 
     **Who**: the agent itself.
 
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
-    or whose signature fails, `csr-key-mismatch` for one of another key.
+    or whose signature fails, `csr-key-mismatch` for one of another key,
+    `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
+    address (a wildcard, or a name under `.invalid`).
     """
     return await service.issue_certificate(
         session,

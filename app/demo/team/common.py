@@ -58,14 +58,17 @@ async def join_hub(
         HUB,
         key=AgentKey.generate(),
         handler=handler,
-        public_url=f"http://127.0.0.1:{port}/",
+        public_url=f"https://127.0.0.1:{port}/",  # mutual TLS, certificates from the hub
         callbacks=LOOPBACK,  # the whole team runs on this machine
     )
     await agent.register(
         {"name": name, "description": description, "skills": skills}, registration_token=TOKEN
     )
+    options = await agent.server_options()
     server = uvicorn.Server(
-        uvicorn.Config(agent, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(
+            agent, host="127.0.0.1", port=port, log_level="warning", lifespan="off", **options
+        )
     )
     serving = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110 (uvicorn offers no event for it)

@@ -117,15 +117,18 @@ def sync_detailed(
     """ Issue Certificate
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
-    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
-    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
+    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
+    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
     the agent's registered key; the hub takes nothing else from it.
 
     **Who**: the agent itself.
 
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
-    or whose signature fails, `csr-key-mismatch` for one of another key.
+    or whose signature fails, `csr-key-mismatch` for one of another key,
+    `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
+    address (a wildcard, or a name under `.invalid`).
 
     Args:
         agent_id (str):
@@ -162,15 +165,18 @@ def sync(
     """ Issue Certificate
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
-    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
-    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
+    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
+    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
     the agent's registered key; the hub takes nothing else from it.
 
     **Who**: the agent itself.
 
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
-    or whose signature fails, `csr-key-mismatch` for one of another key.
+    or whose signature fails, `csr-key-mismatch` for one of another key,
+    `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
+    address (a wildcard, or a name under `.invalid`).
 
     Args:
         agent_id (str):
@@ -202,15 +208,18 @@ async def asyncio_detailed(
     """ Issue Certificate
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
-    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
-    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
+    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
+    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
     the agent's registered key; the hub takes nothing else from it.
 
     **Who**: the agent itself.
 
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
-    or whose signature fails, `csr-key-mismatch` for one of another key.
+    or whose signature fails, `csr-key-mismatch` for one of another key,
+    `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
+    address (a wildcard, or a name under `.invalid`).
 
     Args:
         agent_id (str):
@@ -247,15 +256,18 @@ async def asyncio(
     """ Issue Certificate
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
-    agent's id (its AIC), SAN URI `acps://{AIC}` plus the DNS or IP name of its
-    `endpointUrl`, good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
+    agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
+    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
+    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
     (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
     the agent's registered key; the hub takes nothing else from it.
 
     **Who**: the agent itself.
 
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
-    or whose signature fails, `csr-key-mismatch` for one of another key.
+    or whose signature fails, `csr-key-mismatch` for one of another key,
+    `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
+    address (a wildcard, or a name under `.invalid`).
 
     Args:
         agent_id (str):
