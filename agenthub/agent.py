@@ -50,7 +50,7 @@ class Agent:
     notifications arrive at ``{public_url}/notifications``. It is ``https``: ``serve`` then
     speaks HTTPS with mutual TLS, with a certificate from the hub's CA (``agenthub.tls``), and
     the leader calls partners the same way. Plain ``http`` takes ``plain_http=True``
-    (development, or behind a proxy that ends TLS).
+    (development, or behind a proxy that ends TLS). ``hub_ca`` pins the CA of an https hub.
 
     ``state`` (a path or an ``AgentState``) keeps the agent's key, id and the hub's pinned
     keys in one file: with it, ``join`` registers on the first run and reuses the identity
@@ -75,6 +75,7 @@ class Agent:
         hub_http: httpx.AsyncClient | None = None,
         outbox: str | os.PathLike[str] | None = None,
         plain_http: bool = False,
+        hub_ca: str | os.PathLike[str] | None = None,
     ) -> None:
         if urlsplit(public_url or "").scheme == "http" and not plain_http:
             raise ValueError(
@@ -98,7 +99,9 @@ class Agent:
         self.handler = handler
         self.public_url = public_url
         self.callbacks = callbacks or CallbackPolicy()
-        self.hub = HubClient(hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http)
+        self.hub = HubClient(
+            hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http, hub_ca=hub_ca
+        )
         self.tls = AgentTls(self.hub)
         self.tls.on_renewal(self._let_old_connections_go)
         self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import secrets
+import ssl
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -33,6 +35,9 @@ class HubClient:
     ``hub_jwks`` pins the hub's keys. Without it the keys are fetched once on first use
     and pinned for the client's life (trust on first use); pass ``hub_jwks`` (e.g. from
     ``pinned_jwks``, saved at registration) to refuse a hub whose key changed.
+
+    ``hub_ca`` (a PEM file) pins the CA of an https hub's certificate, e.g. the agents' CA
+    that ``agenthub hub-certificate`` signs with; without it the system's CAs are trusted.
     """
 
     def __init__(
@@ -44,12 +49,16 @@ class HubClient:
         hub_jwks: dict[str, Any] | None = None,
         http: httpx.AsyncClient | None = None,
         refresh_margin_seconds: int = REFRESH_MARGIN_SECONDS,
+        hub_ca: str | os.PathLike[str] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.key = key
         self.agent_id = agent_id
         self.pinned_jwks = hub_jwks
-        self._http = http or httpx.AsyncClient(timeout=DEFAULT_TIMEOUT_SECONDS)
+        verify: ssl.SSLContext | bool = True
+        if hub_ca is not None:  # the hub's certificate is checked against this CA alone
+            verify = ssl.create_default_context(cafile=os.fspath(hub_ca))
+        self._http = http or httpx.AsyncClient(timeout=DEFAULT_TIMEOUT_SECONDS, verify=verify)
         self._owns_http = http is None
         self._metadata: HubMetadata | None = None
         self._token: str | None = None

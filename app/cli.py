@@ -94,6 +94,8 @@ def _serve(args: argparse.Namespace) -> None:
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        ssl_certfile=settings.tls_cert_file,
+        ssl_keyfile=settings.tls_key_file,
     )
 
 
@@ -144,6 +146,23 @@ def _keys(_: argparse.Namespace) -> None:
         raise SettingError("ca_key_file", f"cannot load or make the agents' CA: {exc}") from exc
     print(f"{'made' if ca.created else 'loaded'} the agents' CA {cert_file}", file=sys.stderr)
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
+
+
+def _hub_certificate(args: argparse.Namespace) -> None:
+    from app.auth.ca import load_or_create_ca, write_server_certificate
+
+    settings = load_settings()
+    try:
+        ca = load_or_create_ca(*settings.ca_paths, issuer=settings.issuer)
+        write_server_certificate(ca, args.names, args.cert, args.key, days=args.days)
+    except (OSError, ValueError) as exc:
+        raise SettingError("ca_key_file", f"cannot make the hub's certificate: {exc}") from exc
+    print(
+        f"made {args.cert} and {args.key} (mode 0600) for {', '.join(args.names)}, signed by "
+        f"the agents' CA {settings.ca_paths[1]}; serve with AGENTHUB_TLS_CERT_FILE={args.cert} "
+        f"AGENTHUB_TLS_KEY_FILE={args.key}; agents pin the CA with Agent(..., hub_ca=...)",
+        file=sys.stderr,
+    )
 
 
 def _demo(args: argparse.Namespace) -> None:
@@ -226,6 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
     command("keys", "make the signing key and agents' CA if missing; print JWKS").set_defaults(
         func=_keys
     )
+    hub_cert = command("hub-certificate", "make the hub's own TLS certificate from the agents' CA")
+    hub_cert.add_argument("names", nargs="+", help="DNS names or IP addresses the hub answers at")
+    hub_cert.add_argument(
+        "--cert", type=Path, default=Path("hub-cert.pem"), help="where to write it"
+    )
+    hub_cert.add_argument("--key", type=Path, default=Path("hub-key.pem"), help="its key (0600)")
+    hub_cert.add_argument("--days", type=int, default=365, help="its lifetime")
+    hub_cert.set_defaults(func=_hub_certificate)
     demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")
     demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")
     demo.set_defaults(func=_demo)

@@ -85,6 +85,14 @@ class Settings(BaseSettings):
         le=86_400,
         description="the revocation list's nextUpdate: how soon peers fetch it again",
     )
+    tls_cert_file: Path | None = Field(
+        default=None,
+        description="the hub's own TLS certificate (PEM, chain first): serve HTTPS "
+        "(`agenthub hub-certificate` makes one from the agents' CA)",
+    )
+    tls_key_file: Path | None = Field(
+        default=None, description="the private key of AGENTHUB_TLS_CERT_FILE"
+    )
     operator_token: SecretStr | None = Field(
         default=None, description="the operator's bearer token (also a registration token)"
     )
@@ -207,6 +215,12 @@ class Settings(BaseSettings):
             value = _read_secret(path, f"{name}_file")
             setattr(self, name, value if name == "database_url" else SecretStr(value))
         _check_database_url(self.database_url)
+        if (self.tls_cert_file is None) != (self.tls_key_file is None):
+            raise SettingError(
+                "tls_cert_file",
+                "AGENTHUB_TLS_CERT_FILE and AGENTHUB_TLS_KEY_FILE go together",
+                "set both to serve HTTPS, or neither for plain HTTP (TLS at a proxy)",
+            )
         return self
 
     @property

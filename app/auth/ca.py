@@ -65,7 +65,7 @@ class HubCA:
             .public_key(public_key)
             .serial_number(serial)
             .not_valid_before(not_before - CLOCK_SKEW)
-            .not_valid_after(not_after)
+            .not_valid_after(min(not_after, self.certificate.not_valid_after_utc))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(
                 x509.KeyUsage(
@@ -89,7 +89,7 @@ class HubCA:
             )
             .add_extension(x509.SubjectAlternativeName(names), critical=False)
             .add_extension(x509.SubjectKeyIdentifier.from_public_key(public_key), critical=False)
-            .add_extension(self._authority_key_id(), critical=False)
+            .add_extension(self.authority_key_id(), critical=False)
         )
         return builder.sign(self.key, hashes.SHA256())
 
@@ -106,7 +106,7 @@ class HubCA:
             .issuer_name(self.certificate.subject)
             .last_update(now)
             .next_update(next_update)
-            .add_extension(self._authority_key_id(), critical=False)
+            .add_extension(self.authority_key_id(), critical=False)
             .add_extension(x509.CRLNumber(number), critical=False)
         )
         for serial, when in revoked:
@@ -115,7 +115,7 @@ class HubCA:
             )
         return builder.sign(self.key, hashes.SHA256())
 
-    def _authority_key_id(self) -> x509.AuthorityKeyIdentifier:
+    def authority_key_id(self) -> x509.AuthorityKeyIdentifier:
         return x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key())
 
 
@@ -213,3 +213,46 @@ def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
         write_once(cert_path, certificate.public_bytes(serialization.Encoding.PEM), 0o644)
     ca = read_ca(key_path, cert_path)
     return HubCA(ca.key, ca.certificate, created=created)
+
+
+def write_server_certificate(
+    ca: HubCA, names: list[str], cert_path: Path, key_path: Path, *, days: int
+) -> x509.Certificate:
+    """A TLS server certificate for the hub itself (its own new key), for ``names``."""
+    if not names:
+        raise ValueError("name at least one DNS name or IP address")
+    key = ec.generate_private_key(ec.SECP256R1())
+    alternatives: list[x509.GeneralName] = []
+    for name in names:
+        try:
+            alternatives.append(x509.IPAddress(ipaddress.ip_address(name)))
+        except ValueError:
+            alternatives.append(x509.DNSName(name))
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])]))
+        .issuer_name(ca.certificate.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - CLOCK_SKEW)
+        .not_valid_after(min(now + timedelta(days=days), ca.certificate.not_valid_after_utc))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(ca.authority_key_id(), critical=False)
+        .sign(ca.key, hashes.SHA256())
+    )
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, KEY_FILE_MODE)
+    os.fchmod(fd, KEY_FILE_MODE)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(pem)
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return certificate

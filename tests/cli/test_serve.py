@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from agenthub import AgentKey, HubClient
 from tests.support.cli import ServedHub, clean_env, run_cli
@@ -141,3 +142,32 @@ def test_secrets_can_come_from_files(tmp_path: Path) -> None:
         assert asyncio.run(register())
     assert (tmp_path / "secret.db").exists()
     assert "from-a-file" not in hub.output
+
+
+def test_the_hub_serves_https_with_a_certificate_of_the_agents_ca(tmp_path: Path) -> None:
+    """`agenthub hub-certificate` signs the hub's own certificate with the agents' CA; the
+    hub serves HTTPS with it, and a kit agent that pins that CA registers and signs in."""
+    env = _store_env()
+    made = run_cli("hub-certificate", "127.0.0.1", "localhost", cwd=tmp_path, env=env)
+    assert made.returncode == 0, made.stderr
+    assert "AGENTHUB_TLS_CERT_FILE=hub-cert.pem" in made.stderr
+    assert stat.S_IMODE(os.stat(tmp_path / "hub-key.pem").st_mode) == 0o600
+    ca = tmp_path / "agenthub-ca.pem"
+    env |= {"AGENTHUB_TLS_CERT_FILE": "hub-cert.pem", "AGENTHUB_TLS_KEY_FILE": "hub-key.pem"}
+    with ServedHub(tmp_path, env, ca=ca) as hub:
+        assert hub.url.startswith("https://")
+
+        async def sign_in() -> str:
+            key = AgentKey.generate()
+            async with HubClient(hub.url, key=key, hub_ca=ca) as kit:
+                card = {"name": "tls", "description": "over https", "publicJwk": key.public_jwk}
+                await kit.register(card, registration_token="op-token")
+                await kit.access_token()
+                return kit.agent_id or ""
+
+        assert asyncio.run(sign_in())
+        with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+            httpx.get(f"{hub.url}/healthz")  # the system's CAs do not know the agents' CA
+    alone = _store_env(AGENTHUB_TLS_CERT_FILE="hub-cert.pem")
+    refused = run_cli("check", cwd=tmp_path, env=alone)
+    assert refused.returncode == 2 and "AGENTHUB_TLS_KEY_FILE" in refused.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import ssl
 import subprocess
 import sys
 import time
@@ -48,9 +49,12 @@ class ServedHub:
         env: dict[str, str],
         *args: str,
         command: list[str] | None = None,
+        ca: Path | None = None,
     ) -> None:
+        """``ca``: the hub serves https (AGENTHUB_TLS_*), with a certificate of this CA."""
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.ca = ca
+        self.url = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [*(command or [AGENTHUB]), "serve", "--port", str(self.port), *args],
             cwd=cwd,
@@ -67,7 +71,8 @@ class ServedHub:
             if self.proc.poll() is not None:
                 raise AssertionError(f"the hub exited: {self.stop()}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                verify = ssl.create_default_context(cafile=self.ca) if self.ca else True
+                if httpx.get(f"{self.url}/healthz", timeout=1, verify=verify).status_code == 200:
                     return self
             except httpx.TransportError:
                 pass
