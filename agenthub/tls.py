@@ -57,6 +57,7 @@ class PeerCertificate:
     serial: int
     key_thumbprint: str | None
     not_after: datetime
+    issuer: x509.Name
 
     @classmethod
     def load(cls, certificate: x509.Certificate) -> PeerCertificate:
@@ -66,7 +67,13 @@ class PeerCertificate:
             if isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1)
             else None
         )
-        return cls(aic_of(certificate), certificate.serial_number, thumbprint, _expiry(certificate))
+        return cls(
+            aic_of(certificate),
+            certificate.serial_number,
+            thumbprint,
+            _expiry(certificate),
+            certificate.issuer,
+        )
 
     @classmethod
     def from_der(cls, der: bytes) -> PeerCertificate:
@@ -135,7 +142,11 @@ class RevocationList:
         left = (next_update - datetime.now(UTC)).total_seconds() if next_update else 0.0
         self._fresh_until = time.monotonic() + max(left, REVOCATION_RETRY_SECONDS)
 
-    async def is_revoked(self, serial: int) -> bool:
+    async def is_revoked(self, serial: int, issuer: x509.Name | None = None) -> bool:
+        """Whether the hub's CA revoked ``serial``; a certificate of another CA the hub
+        trusts (``issuer``) is not this list's to say."""
+        if issuer is not None and issuer != self._ca().subject:
+            return False
         now = time.monotonic()
         if now >= self._fresh_until and now >= self._next_try:
             async with self._lock:
@@ -166,7 +177,7 @@ async def authenticate_peer(
         raise PeerCertificateError("the certificate names no agent (no acps:// AIC)")
     if expected is not None and peer.aic != expected:
         raise PeerCertificateError(f"the certificate is {peer.aic}'s, not {expected}'s")
-    if await revocations.is_revoked(peer.serial):
+    if await revocations.is_revoked(peer.serial, peer.issuer):
         raise PeerCertificateError(f"the certificate of {peer.aic} is revoked")
     for refresh in (False, True):  # a mismatch may mean the cached card is old: ask again
         try:
@@ -217,7 +228,8 @@ class AgentTls:
         return self.ca
 
     def _pin(self, pem: bytes) -> None:
-        self.ca = x509.load_pem_x509_certificate(pem)
+        """The hub's CA (first) and any other CAs it trusts (after it)."""
+        self.ca = x509.load_pem_x509_certificates(pem)[0]
         self.ca_pem = pem
         for context in self.contexts:
             context.load_verify_locations(cadata=pem.decode())

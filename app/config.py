@@ -76,6 +76,11 @@ class Settings(BaseSettings):
         description="the agents' CA certificate; made with the key; "
         "default: agenthub-ca.pem beside the signing key",
     )
+    trusted_ca_file: Path | None = Field(
+        default=None,
+        description="other CAs (PEM bundle), e.g. the ACPs CA: agents they certified register "
+        "under their AIC, and peers trust them (published with the hub's CA)",
+    )
     certificate_days: int = Field(
         default=7, ge=1, le=90, description="lifetime of the agent certificates the hub issues"
     )

@@ -50,6 +50,13 @@ class UncertifiableEndpoint(InvalidInput):
     code = "endpoint-not-certifiable"
 
 
+class CertificateNotTrusted(InvalidInput):
+    """A registration's certificate that no CA the hub trusts vouches for (or that names no
+    AIC, or another key)."""
+
+    code = "certificate-not-trusted"
+
+
 class Unauthenticated(HubError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 
@@ -73,6 +80,12 @@ class NotFound(HubError):
 
 class Conflict(HubError):
     status, code, title = 409, "conflict", "Conflict"
+
+
+class AicTaken(Conflict):
+    """A registration under an AIC some agent holds, or held."""
+
+    code = "aic-taken"
 
 
 class TooManyTriggers(Conflict):

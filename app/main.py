@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
@@ -28,7 +29,7 @@ from app.api.routes import (
     triggers,
 )
 from app.api.sse import SendWatchdog
-from app.auth.ca import load_or_create_ca
+from app.auth.ca import load_or_create_ca, read_trusted_cas
 from app.auth.keys import HubKeys, load_or_create_hub_keys
 from app.broker import make_broker
 from app.broker.base import is_redis_url
@@ -161,7 +162,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     presence.start()
     if getattr(app.state, "keys", None) is None:
         app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
-    app.state.ca = load_or_create_ca(*settings.ca_paths, issuer=settings.issuer)
+    app.state.ca = replace(
+        load_or_create_ca(*settings.ca_paths, issuer=settings.issuer),
+        trusted=read_trusted_cas(settings.trusted_ca_file),
+    )
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
     )

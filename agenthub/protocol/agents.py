@@ -48,6 +48,14 @@ class AgentRegistration(WireModel):
     skills: list[Skill] = Field(default_factory=list, max_length=MAX_SKILLS)
     endpoint_url: AnyHttpUrl | None = None
     public_jwk: PublicJwk
+    certificate: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32_768,
+        description="register under the AIC you already hold: your certificate (PEM, leaf "
+        "first, then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), "
+        "for publicJwk's key; its AIC (SAN URI acps://{AIC}, or CN) becomes the id",
+    )
 
     _skills = field_validator("skills")(_unique_skill_ids)
 

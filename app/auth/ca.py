@@ -34,10 +34,14 @@ class HubCA:
     key: ec.EllipticCurvePrivateKey
     certificate: x509.Certificate
     created: bool = False
+    trusted: tuple[x509.Certificate, ...] = ()
+    """Other CAs (``AGENTHUB_TRUSTED_CA_FILE``) whose agents may register under their AIC."""
 
     @property
     def pem(self) -> bytes:
-        return self.certificate.public_bytes(serialization.Encoding.PEM)
+        """The hub's CA certificate first, then the other CAs it trusts: what peers pin."""
+        own = self.certificate.public_bytes(serialization.Encoding.PEM)
+        return own + b"".join(c.public_bytes(serialization.Encoding.PEM) for c in self.trusted)
 
     def issue(
         self,
@@ -256,3 +260,21 @@ def write_server_certificate(
         fh.write(pem)
     cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     return certificate
+
+
+def read_trusted_cas(path: Path | None) -> tuple[x509.Certificate, ...]:
+    """The CA certificates of a PEM bundle (none without a file)."""
+    if path is None:
+        return ()
+    try:
+        found = x509.load_pem_x509_certificates(path.read_bytes())
+    except ValueError as exc:
+        raise ValueError(f"{path} holds no PEM certificates") from exc
+    for certificate in found:
+        try:
+            is_ca = certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+        except x509.ExtensionNotFound:
+            is_ca = False
+        if not is_ca:
+            raise ValueError(f"{path}: {certificate.subject.rfc4514_string()} is not a CA")
+    return tuple(found)

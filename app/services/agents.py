@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from cryptography import x509
 from sqlalchemy import bindparam, delete, or_, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col, select
@@ -14,10 +15,10 @@ from agenthub.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, 
 from agenthub.protocol.aic import new_aic
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
-from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
+from app.errors import AicTaken, BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
-from app.services.certificates import revoke_certificates_of
+from app.services.certificates import certified_aic, revoke_certificates_of
 
 AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
 AIC_VENDOR = "1"
@@ -63,11 +64,22 @@ async def _usable_key(session: AsyncSession, jwk: PublicJwk, *, owner: str | Non
     return thumbprint
 
 
-async def register_agent(session: AsyncSession, *, body: AgentRegistration) -> Agent:
+async def register_agent(
+    session: AsyncSession,
+    *,
+    body: AgentRegistration,
+    trusted_cas: tuple[x509.Certificate, ...] = (),
+) -> Agent:
+    """A new agent, with an AIC of the hub's, or the one its ``certificate`` proves."""
     thumbprint = await _usable_key(session, body.public_jwk, owner=None)
+    agent_id = new_agent_id()
+    if body.certificate is not None:
+        agent_id = certified_aic(body.certificate, trusted_cas, body.public_jwk.public_dict())
+        if await session.get(Agent, agent_id) is not None:
+            raise AicTaken(f"An agent is or was registered as {agent_id}.")
     now = utcnow()
     agent = Agent(
-        id=new_agent_id(),
+        id=agent_id,
         name=body.name,
         description=body.description,
         version=body.version,

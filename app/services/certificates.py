@@ -19,15 +19,20 @@ from cryptography import x509
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.aic import is_aic
 from agenthub.protocol.certificates import IssuedCertificate
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
+from agenthub.tls import aic_of
 from app.auth.ca import HubCA
 from app.errors import (
     BadCertificateRequest,
+    CertificateNotTrusted,
     CsrKeyMismatch,
     Forbidden,
     NotFound,
@@ -183,3 +188,36 @@ async def revocation_list(db: AsyncSession, ca: HubCA, *, seconds: int) -> bytes
         revoked, now=now, next_update=now + timedelta(seconds=seconds), number=int(now.timestamp())
     )
     return crl.public_bytes(serialization.Encoding.PEM)
+
+
+def certified_aic(
+    chain_pem: str, trusted: tuple[x509.Certificate, ...], public_jwk: dict[str, str]
+) -> str:
+    """The AIC a registration's certificate proves: its chain verifies to a CA the hub
+    trusts (for a TLS client: clientAuth), it names a well-formed AIC, and it certifies
+    ``public_jwk``'s key. ``CertificateNotTrusted`` otherwise."""
+    if not trusted:
+        raise CertificateNotTrusted(
+            "This hub trusts no other CA (AGENTHUB_TRUSTED_CA_FILE): register without a "
+            "certificate to get an AIC of the hub's."
+        )
+    try:
+        leaf, *intermediates = x509.load_pem_x509_certificates(chain_pem.encode())
+        verifier = PolicyBuilder().store(Store(list(trusted))).build_client_verifier()
+        verifier.verify(leaf, intermediates)
+    except (ValueError, UnicodeEncodeError, UnsupportedAlgorithm) as exc:
+        raise CertificateNotTrusted(f"certificate is not a PEM chain: {exc}") from exc
+    except VerificationError as exc:
+        raise CertificateNotTrusted(f"No CA the hub trusts vouches for it: {exc}.") from exc
+    aic = aic_of(leaf)
+    if aic is None:
+        common = leaf.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+        aic = str(common[0].value) if common else None
+    if aic is None or not is_aic(aic):
+        raise CertificateNotTrusted("The certificate names no AIC (SAN acps://{AIC} or CN).")
+    key = leaf.public_key()
+    if not isinstance(key, ec.EllipticCurvePublicKey) or jwk_thumbprint(
+        ec_public_jwk(key)
+    ) != jwk_thumbprint(public_jwk):
+        raise CertificateNotTrusted("The certificate is not for publicJwk's key.")
+    return aic

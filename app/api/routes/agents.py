@@ -12,6 +12,7 @@ from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import may_register
 from app.deps import (
+    CaDep,
     CurrentAgent,
     OperatorTokenDep,
     PresenceDep,
@@ -75,6 +76,7 @@ async def register_agent(
     ],
     session: SessionDep,
     response: Response,
+    ca: CaDep,
 ) -> AgentCard:
     """Register an agent: its card (name, description, skills, an optional `endpointUrl` for
     point-to-point calls) and the P-256 public key (`publicJwk`, no private part) it signs
@@ -86,10 +88,16 @@ async def register_agent(
 
     **Errors**: `401` without an accepted token, checked before the body (strangers learn
     nothing from validation errors); `409` when another agent is registered with the same
-    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
-    ids, unknown fields).
+    key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
+    card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
+    AIC or certifies another key.
+
+    An agent that already holds an AIC and a certificate for it from a CA the hub trusts
+    (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
+    registered under that AIC.
     """
-    agent = await service.register_agent(session, body=body)
+    agent = await service.register_agent(session, body=body, trusted_cas=ca.trusted)
     response.headers["Location"] = f"/v1/agents/{agent.id}"
     return service.to_card(agent)
 

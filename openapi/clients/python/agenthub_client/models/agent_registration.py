@@ -29,6 +29,9 @@ class AgentRegistration:
         Attributes:
             name (str):
             public_jwk (PublicJwk): An ES256 public key. A private member (``d``) is refused: it must never leave the agent.
+            certificate (None | str | Unset): register under the AIC you already hold: your certificate (PEM, leaf first,
+                then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), for publicJwk's key; its AIC (SAN
+                URI acps://{AIC}, or CN) becomes the id
             description (str | Unset):  Default: ''.
             endpoint_url (None | str | Unset):
             provider (None | str | Unset):
@@ -38,6 +41,7 @@ class AgentRegistration:
 
     name: str
     public_jwk: PublicJwk
+    certificate: None | str | Unset = UNSET
     description: str | Unset = ''
     endpoint_url: None | str | Unset = UNSET
     provider: None | str | Unset = UNSET
@@ -54,6 +58,12 @@ class AgentRegistration:
         name = self.name
 
         public_jwk = self.public_jwk.to_dict()
+
+        certificate: None | str | Unset
+        if isinstance(self.certificate, Unset):
+            certificate = UNSET
+        else:
+            certificate = self.certificate
 
         description = self.description
 
@@ -91,6 +101,8 @@ class AgentRegistration:
             "name": name,
             "publicJwk": public_jwk,
         })
+        if certificate is not UNSET:
+            field_dict["certificate"] = certificate
         if description is not UNSET:
             field_dict["description"] = description
         if endpoint_url is not UNSET:
@@ -116,6 +128,16 @@ class AgentRegistration:
         public_jwk = PublicJwk.from_dict(d.pop("publicJwk"))
 
 
+
+
+        def _parse_certificate(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        certificate = _parse_certificate(d.pop("certificate", UNSET))
 
 
         description = d.pop("description", UNSET)
@@ -165,6 +187,7 @@ class AgentRegistration:
         agent_registration = cls(
             name=name,
             public_jwk=public_jwk,
+            certificate=certificate,
             description=description,
             endpoint_url=endpoint_url,
             provider=provider,

@@ -117,8 +117,14 @@ def sync_detailed(
 
     **Errors**: `401` without an accepted token, checked before the body (strangers learn
     nothing from validation errors); `409` when another agent is registered with the same
-    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
-    ids, unknown fields).
+    key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
+    card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
+    AIC or certifies another key.
+
+    An agent that already holds an AIC and a certificate for it from a CA the hub trusts
+    (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
+    registered under that AIC.
 
     Args:
         body (AgentRegistration):
@@ -161,8 +167,14 @@ def sync(
 
     **Errors**: `401` without an accepted token, checked before the body (strangers learn
     nothing from validation errors); `409` when another agent is registered with the same
-    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
-    ids, unknown fields).
+    key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
+    card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
+    AIC or certifies another key.
+
+    An agent that already holds an AIC and a certificate for it from a CA the hub trusts
+    (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
+    registered under that AIC.
 
     Args:
         body (AgentRegistration):
@@ -200,8 +212,14 @@ async def asyncio_detailed(
 
     **Errors**: `401` without an accepted token, checked before the body (strangers learn
     nothing from validation errors); `409` when another agent is registered with the same
-    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
-    ids, unknown fields).
+    key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
+    card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
+    AIC or certifies another key.
+
+    An agent that already holds an AIC and a certificate for it from a CA the hub trusts
+    (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
+    registered under that AIC.
 
     Args:
         body (AgentRegistration):
@@ -244,8 +262,14 @@ async def asyncio(
 
     **Errors**: `401` without an accepted token, checked before the body (strangers learn
     nothing from validation errors); `409` when another agent is registered with the same
-    key; `422` for a bad card or key (a private `d`, a point off the curve, duplicate skill
-    ids, unknown fields).
+    key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
+    card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
+    AIC or certifies another key.
+
+    An agent that already holds an AIC and a certificate for it from a CA the hub trusts
+    (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
+    registered under that AIC.
 
     Args:
         body (AgentRegistration):
