@@ -18,7 +18,7 @@ from tests.support.system import require
 
 ROOT = Path(__file__).parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
-SERVICES = {"postgres", "redis", "migrate", "keys", "hub", "lb"}
+SERVICES = {"postgres", "redis", "migrate", "keys", "lb-certificate", "hub", "lb"}
 SECRET_SETTINGS = ("DATABASE_URL", "OPERATOR_TOKEN", "REGISTRATION_TOKEN")
 HUB_UID = "10001"
 
@@ -48,7 +48,8 @@ def test_one_hub_service_that_scales() -> None:
     assert hub["command"] == ["serve", "--host", "0.0.0.0", "--port", "8000", "--no-migrate"]
     assert found["migrate"]["command"] == ["migrate"]
     assert found["keys"]["command"] == ["keys"]
-    for name in ("hub", "migrate", "keys"):
+    assert found["lb-certificate"]["command"][0] == "hub-certificate"
+    for name in ("hub", "migrate", "keys", "lb-certificate"):
         assert found[name]["build"] == "." and found[name]["image"] == found["hub"]["image"]
         assert "user" not in found[name]  # the image's uid 10001
 
@@ -66,8 +67,15 @@ def test_healthchecks_and_start_order() -> None:
         "migrate": {"condition": "service_completed_successfully"},
         "keys": {"condition": "service_completed_successfully"},
     }
-    assert found["lb"]["depends_on"] == {"hub": {"condition": "service_healthy"}}
-    for one_shot in ("migrate", "keys"):
+    assert found["lb"]["depends_on"] == {
+        "hub": {"condition": "service_healthy"},
+        "lb-certificate": {"condition": "service_completed_successfully"},
+    }
+    # nginx's certificate is signed by the agents' CA, which `keys` makes first
+    assert found["lb-certificate"]["depends_on"] == {
+        "keys": {"condition": "service_completed_successfully"}
+    }
+    for one_shot in ("migrate", "keys", "lb-certificate"):
         assert found[one_shot]["restart"] == "no"
 
 
@@ -149,9 +157,17 @@ def test_lb_finds_the_replicas_by_service_name_and_keeps_sse_unbuffered() -> Non
     env = lb["environment"]
     assert env["NGINX_HUB_SERVERS"].startswith("server hub:8000 resolve ")
     assert env["NGINX_RESOLVER"].startswith("resolver 127.0.0.11 ")
-    (mount,) = lb["volumes"]
+    mount, keys = lb["volumes"]
     source, target, mode = mount.split(":")
     assert target == "/etc/nginx/templates/default.conf.template" and mode == "ro"
+    # TLS ends at nginx, with the certificate `lb-certificate` wrote into the keys volume
+    volume, folder, mode = keys.split(":")
+    assert mode == "ro" and [volume] == [v.split(":")[0] for v in services()["keys"]["volumes"]]
+    made = services()["lb-certificate"]["command"]
+    for name in ("NGINX_TLS_CERT", "NGINX_TLS_KEY"):
+        file = env[name].removeprefix(folder + "/")
+        assert any(arg.endswith("/" + file) for arg in made), (name, made)
+    assert "listen ${NGINX_TLS_PORT} ssl;" in (ROOT / source).read_text()
     template = (ROOT / source).read_text()
     assert set(re.findall(r"\$\{(\w+)\}", template)) <= env.keys()
     assert re.search(r"upstream hubs \{\s+zone ", template)  # `resolve` needs a zone

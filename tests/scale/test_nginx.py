@@ -5,6 +5,7 @@ whose replica is killed resumes through nginx on the other one, losing nothing."
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,9 +13,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent, parse_sse
+from app.auth.ca import read_ca, write_server_certificate
+from app.config import Settings
 from tests.support.groups import team
-from tests.support.hub import empty_tables, registered
+from tests.support.hub import REGISTRATION_TOKEN, empty_tables, registered
 from tests.support.replicas import Nginx, Redis, Replica
 from tests.support.system import require
 
@@ -31,6 +35,12 @@ class Cluster:
     redis: Redis
     replicas: list[Replica]
     lb: Nginx
+    ca_file: Path  # the agents' CA, which also signs nginx's certificate
+
+
+def read_ca_paths(signing_key_file: Path) -> tuple[Path, Path]:
+    """Where the replicas keep the agents' CA: beside their signing key."""
+    return Settings(_env_file=None, signing_key_file=signing_key_file).ca_paths
 
 
 @pytest.fixture
@@ -50,19 +60,27 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
         )
         for _ in range(2)
     ]
-    lb = Nginx(
-        binary=nginx,
-        envsubst=envsubst,
-        prefix=tmp_path / "nginx",
-        upstreams=[r.port for r in replicas],
-    )
     try:
-        for replica in replicas:  # the first one migrates and makes the shared key
+        for replica in replicas:  # the first one migrates and makes the shared key and CA
             await replica.start()
+        # TLS ends at nginx, with a certificate of the agents' CA (as the `lb-certificate`
+        # service makes it in Compose)
+        key_file, ca_file = read_ca_paths(tmp_path / "shared-signing-key.pem")
+        ca = read_ca(key_file, ca_file)
+        tls = (tmp_path / "lb-cert.pem", tmp_path / "lb-key.pem")
+        write_server_certificate(ca, ["127.0.0.1", "localhost"], *tls, days=1)
+        lb = Nginx(
+            binary=nginx,
+            envsubst=envsubst,
+            prefix=tmp_path / "nginx",
+            upstreams=[r.port for r in replicas],
+            tls=tls,
+        )
         await lb.start()
-        yield Cluster(redis, replicas, lb)
+        yield Cluster(redis, replicas, lb, ca_file)
     finally:
-        lb.stop()
+        if "lb" in locals():
+            lb.stop()
         for replica in replicas:
             replica.stop()
         redis.stop()
@@ -104,6 +122,22 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
         # Host reaches the hub with its port: the URLs in its documents are the ones clients use
         metadata = (await http.get("/.well-known/agenthub.json")).json()
     assert metadata["tokenEndpoint"] == f"{cluster.lb.url}/v1/auth/token"
+
+
+async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cluster) -> None:
+    """Compose's `lb` serves HTTPS too: a kit agent that pins the agents' CA registers and
+    signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""
+    ca_file = cluster.ca_file
+    context = ssl.create_default_context(cafile=ca_file)
+    async with httpx.AsyncClient(base_url=cluster.lb.tls_url, verify=context, timeout=5) as http:
+        assert (await http.get("/readyz")).json() == {"status": "ready"}
+        metadata = (await http.get("/.well-known/agenthub.json")).json()
+    assert metadata["tokenEndpoint"] == f"{cluster.lb.tls_url}/v1/auth/token"
+    key = AgentKey.generate()
+    async with HubClient(cluster.lb.tls_url, key=key, hub_ca=ca_file) as kit:
+        card = {"name": "over-tls", "description": "through nginx", "publicJwk": key.public_jwk}
+        await kit.register(card, registration_token=REGISTRATION_TOKEN)
+        assert await kit.access_token()
 
 
 async def test_stream_through_nginx_arrives_frame_by_frame(cluster: Cluster) -> None:

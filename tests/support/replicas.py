@@ -200,15 +200,26 @@ class Nginx:
     that the nginx image's own nginx.conf stands for in Compose."""
 
     def __init__(
-        self, *, binary: str, envsubst: str, prefix: Path, upstreams: Sequence[int]
+        self,
+        *,
+        binary: str,
+        envsubst: str,
+        prefix: Path,
+        upstreams: Sequence[int],
+        tls: tuple[Path, Path],
     ) -> None:
+        """``tls``: the certificate and key nginx serves HTTPS with (at ``tls_url``)."""
         self.binary = binary
         self.prefix = prefix
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.tls_port = free_port()
+        self.tls_url = f"https://127.0.0.1:{self.tls_port}"
         servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
         values = {"NGINX_PORT": f"127.0.0.1:{self.port}", "NGINX_RESOLVER": ""}
         values["NGINX_HUB_SERVERS"] = servers
+        values["NGINX_TLS_PORT"] = f"127.0.0.1:{self.tls_port}"
+        values["NGINX_TLS_CERT"], values["NGINX_TLS_KEY"] = str(tls[0]), str(tls[1])
         (prefix / "conf.d").mkdir(parents=True, exist_ok=True)
         self.site = render_template(envsubst, NGINX_TEMPLATE, values)
         (prefix / "conf.d" / "default.conf").write_text(self.site)
