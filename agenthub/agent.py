@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 
 CALL_TIMEOUT_SECONDS = 60.0
 GRACEFUL_SHUTDOWN_SECONDS = 5
+OLD_CLIENT_SECONDS = 3600.0
+"""After a renewal, the HTTP client of the old certificate serves what runs on it this long
+(a partner's stream lasts an hour at most), then closes."""
 PRESENCE_SECONDS = 30.0  # the hub's online window is 60 s
 # what ``join`` brings up to date on a saved agent (the registry's PATCH fields, but the key)
 UPDATABLE_CARD_FIELDS = ("name", "description", "version", "provider", "skills", "endpointUrl")
@@ -105,7 +108,8 @@ class Agent:
         self.tls = AgentTls(self.hub)
         self.tls.on_renewal(self._let_old_connections_go)
         self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)
-        self._retired_http: set[asyncio.Task[None]] = set()
+        self._old_http: list[httpx.AsyncClient] = []
+        self._retiring: set[asyncio.Task[None]] = set()
         self.directory = PeerDirectory(self.hub)
         self.recorder = HubRecorder(self.hub, outbox=outbox)
         self.inbox = NotificationInbox()
@@ -317,21 +321,24 @@ class Agent:
         await self.endpoint.app(scope, receive, send)
 
     def _let_old_connections_go(self) -> None:
-        """After a renewal: new calls, pushes and callers see the new certificate. Pooled
-        connections of the old one close (calls in flight on them get a minute)."""
+        """After a renewal: new calls, pushes and callers see the new certificate. The HTTP
+        client of the old one serves the calls and streams on it for ``OLD_CLIENT_SECONDS``
+        (or until ``aclose``); ``agent.http`` is the new one."""
         old, self.http = (
             self.http,
             httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client),
         )
         self.leader.http = self.http
+        self._old_http.append(old)
 
         async def retire() -> None:
-            await asyncio.sleep(CALL_TIMEOUT_SECONDS)
+            await asyncio.sleep(OLD_CLIENT_SECONDS)
+            self._old_http.remove(old)
             await old.aclose()
 
         task = asyncio.get_running_loop().create_task(retire())
-        self._retired_http.add(task)
-        task.add_done_callback(self._retired_http.discard)
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
         if self._notifier is not None:
             self._notifier.drop_pools()
         state = getattr(self.server, "server_state", None)  # uvicorn's, while ``serve`` runs
@@ -339,8 +346,11 @@ class Agent:
             connection.shutdown()  # after the response in progress, as at uvicorn's exit
 
     async def aclose(self) -> None:
-        for task in list(self._retired_http):
+        for task in list(self._retiring):
             task.cancel()
+        for old in self._old_http:
+            await old.aclose()
+        self._old_http.clear()
         await self.recorder.aclose()
         if self._notifier is not None:
             await self._notifier.aclose()

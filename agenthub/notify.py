@@ -43,6 +43,10 @@ MAX_DESTINATIONS = 128
 _Push = tuple[Mapping[str, Any], str, Mapping[str, Any]]  # (its config, leader, event)
 
 
+UNKNOWN_ISSUER = "unable to get local issuer certificate"
+"""OpenSSL's reason when no trusted CA issued the peer's certificate."""
+
+
 class NotificationSender:
     """Delivers each config's notifications in order, retrying a transient failure with
     backoff (``agenthub.lanes``) until a 2xx."""
@@ -144,8 +148,14 @@ class NotificationSender:
         retry = self.backoff.start()
         while True:
             agent_tls = self._agent_tls(url)
-            if agent_tls and self.tls is not None:
-                await self.tls.ensure()
+            try:
+                if agent_tls and self.tls is not None:
+                    await self.tls.ensure()
+            except Exception as exc:  # no certificate to present (the hub away): try later
+                logger.info("no certificate for the push to %s yet: %s", url, exc)
+                if not await retry.pause():
+                    break
+                continue
             client = self._client_for(url)
             self.attempts += 1
             call = mint_call_token(
@@ -179,10 +189,18 @@ class NotificationSender:
                 status: int | None = response.status_code
                 logger.info("notification to %s answered %s", url, status)
             except httpx.TransportError as exc:
-                if agent_tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
-                    # no agent's endpoint: a receiver with a certificate of the web's CAs
-                    self._web_pki.add(self._destination(url))
-                    await self._clients.pop(self._destination(url)).aclose()
+                if (
+                    agent_tls
+                    and UNKNOWN_ISSUER in str(exc)
+                    and len(self._web_pki) < MAX_DESTINATIONS
+                ):
+                    # a receiver whose certificate no CA of the hub's issued (an impostor with
+                    # one fails on the name instead, and stays refused): the web's CAs
+                    destination = self._destination(url)
+                    self._web_pki.add(destination)
+                    if self._clients.get(destination) is client:
+                        del self._clients[destination]
+                        await client.aclose()
                     continue
                 status = None
                 logger.info("notification to %s failed: %s", url, exc)

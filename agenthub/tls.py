@@ -136,11 +136,15 @@ class RevocationList:
         issued = crl.last_update_utc
         if self._issued is not None and issued < self._issued:
             raise PeerCertificateError("the revocation list is older than the one held")
+        next_update = crl.next_update_utc
+        if next_update is None:
+            raise PeerCertificateError("the revocation list says no nextUpdate")
         self._serials = frozenset(entry.serial_number for entry in crl)
         self._issued = issued
-        next_update = crl.next_update_utc
-        left = (next_update - datetime.now(UTC)).total_seconds() if next_update else 0.0
-        self._fresh_until = time.monotonic() + max(left, REVOCATION_RETRY_SECONDS)
+        # a list past its nextUpdate counts only within the grace (see is_revoked)
+        now = time.monotonic()
+        self._fresh_until = now + (next_update - datetime.now(UTC)).total_seconds()
+        self._next_try = now + REVOCATION_RETRY_SECONDS
 
     async def is_revoked(self, serial: int, issuer: x509.Name | None = None) -> bool:
         """Whether the hub's CA revoked ``serial``; a certificate of another CA the hub
@@ -150,7 +154,8 @@ class RevocationList:
         now = time.monotonic()
         if now >= self._fresh_until and now >= self._next_try:
             async with self._lock:
-                if time.monotonic() >= self._fresh_until:
+                now = time.monotonic()
+                if now >= self._fresh_until and now >= self._next_try:  # not done meanwhile
                     try:
                         await self._refresh()
                     except Exception as exc:
@@ -243,31 +248,51 @@ class AgentTls:
         end = certificate.not_valid_after_utc.timestamp()
         return time.time() < start + RENEW_AFTER * (end - start)
 
+    @property
+    def usable(self) -> bool:
+        """The certificate held is unexpired and for the agent's current key."""
+        certificate = self.certificate
+        return (
+            certificate is not None
+            and self._certified_key == self.hub.key.thumbprint
+            and time.time() < certificate.not_valid_after_utc.timestamp()
+        )
+
     async def ensure(self) -> None:
+        """A certificate to present: renewed when due; while the hub cannot renew it, the
+        one held serves until it expires."""
         if self.fresh:
             return
         async with self._lock:
             if self.fresh:
                 return
-            if self.ca is None:
-                self._pin(await self.hub.ca_certificate())
-            key = self.hub.key
-            issued = await self.hub.request_certificate(key.certificate_request(self.hub.agent_id))
-            pem = (issued.certificate or "").encode()
-            certificate = x509.load_pem_x509_certificate(pem)
-            self._load_chain(pem, key.private_pem())
-            renewed = self.certificate is not None
-            self.certificate, self.certificate_pem = certificate, pem
-            self._certified_key = key.thumbprint
-            logger.info(
-                "certificate %x of %s, good until %s",
-                certificate.serial_number,
-                self.hub.agent_id,
-                certificate.not_valid_after_utc.isoformat(),
-            )
-            if renewed:  # connections made with the old one still show it: let them go
-                for callback in self._on_renewal:
-                    callback()
+            try:
+                await self._renew()
+            except Exception as exc:
+                if not self.usable:
+                    raise
+                logger.warning("could not renew the agent's certificate (kept for now): %s", exc)
+
+    async def _renew(self) -> None:
+        if self.ca is None:
+            self._pin(await self.hub.ca_certificate())
+        key = self.hub.key
+        issued = await self.hub.request_certificate(key.certificate_request(self.hub.agent_id))
+        pem = (issued.certificate or "").encode()
+        certificate = x509.load_pem_x509_certificate(pem)
+        self._load_chain(pem, key.private_pem())
+        renewed = self.certificate is not None
+        self.certificate, self.certificate_pem = certificate, pem
+        self._certified_key = key.thumbprint
+        logger.info(
+            "certificate %x of %s, good until %s",
+            certificate.serial_number,
+            self.hub.agent_id,
+            certificate.not_valid_after_utc.isoformat(),
+        )
+        if renewed:  # connections made with the old one still show it: let them go
+            for callback in self._on_renewal:
+                callback()
 
     def on_renewal(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` after each renewal (not the first certificate)."""
@@ -301,6 +326,9 @@ class AgentTls:
                 logger.warning("could not renew the agent's certificate: %s", exc)
                 await asyncio.sleep(retry_seconds)
             else:
+                if not self.fresh:  # renewal failed, the one held serves: try again later
+                    await asyncio.sleep(retry_seconds)
+                    continue
                 await asyncio.sleep(min(max(self.seconds_to_renewal(), 1.0), check_seconds))
 
     def write_files(self, folder: str | os.PathLike[str]) -> tuple[Path, Path, Path]:

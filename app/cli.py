@@ -148,19 +148,35 @@ def _keys(_: argparse.Namespace) -> None:
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
 
 
+def _days(text: str) -> int:
+    days = int(text)
+    if not 1 <= days <= 3650:
+        raise argparse.ArgumentTypeError("between 1 and 3650")
+    return days
+
+
 def _hub_certificate(args: argparse.Namespace) -> None:
     from app.auth.ca import load_or_create_ca, write_server_certificate
+    from app.errors import HubError
+    from app.services.certificates import endpoint_host
 
     settings = load_settings()
+    for name in args.names:  # a plain DNS name or an IP address, never a wildcard
+        try:
+            endpoint_host(f"https://{name}/")
+        except HubError as exc:
+            print(f"agenthub hub-certificate: {name}: {exc.detail}", file=sys.stderr)
+            raise SystemExit(2) from None
     try:
-        ca = load_or_create_ca(*settings.ca_paths, issuer=settings.issuer)
+        ca = load_or_create_ca(*settings.tls_ca_paths, issuer=settings.issuer, role="hub TLS")
         write_server_certificate(ca, args.names, args.cert, args.key, days=args.days)
     except (OSError, ValueError) as exc:
         raise SettingError("ca_key_file", f"cannot make the hub's certificate: {exc}") from exc
     print(
         f"made {args.cert} and {args.key} (mode 0600) for {', '.join(args.names)}, signed by "
-        f"the agents' CA {settings.ca_paths[1]}; serve with AGENTHUB_TLS_CERT_FILE={args.cert} "
-        f"AGENTHUB_TLS_KEY_FILE={args.key}; agents pin the CA with Agent(..., hub_ca=...)",
+        f"the hub's TLS CA {settings.tls_ca_paths[1]}; serve with "
+        f"AGENTHUB_TLS_CERT_FILE={args.cert} AGENTHUB_TLS_KEY_FILE={args.key}; agents pin "
+        f"that CA with Agent(..., hub_ca={settings.tls_ca_paths[1].name!r})",
         file=sys.stderr,
     )
 
@@ -245,13 +261,13 @@ def build_parser() -> argparse.ArgumentParser:
     command("keys", "make the signing key and agents' CA if missing; print JWKS").set_defaults(
         func=_keys
     )
-    hub_cert = command("hub-certificate", "make the hub's own TLS certificate from the agents' CA")
+    hub_cert = command("hub-certificate", "make the hub's own TLS certificate (its own CA)")
     hub_cert.add_argument("names", nargs="+", help="DNS names or IP addresses the hub answers at")
     hub_cert.add_argument(
         "--cert", type=Path, default=Path("hub-cert.pem"), help="where to write it"
     )
     hub_cert.add_argument("--key", type=Path, default=Path("hub-key.pem"), help="its key (0600)")
-    hub_cert.add_argument("--days", type=int, default=365, help="its lifetime")
+    hub_cert.add_argument("--days", type=_days, default=365, help="its lifetime (1-3650)")
     hub_cert.set_defaults(func=_hub_certificate)
     demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")
     demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")

@@ -196,6 +196,13 @@ class Settings(BaseSettings):
             self.ca_cert_file or folder / "agenthub-ca.pem",
         )
 
+    @property
+    def tls_ca_paths(self) -> tuple[Path, Path]:
+        """The CA of the hub's own TLS certificate (``agenthub hub-certificate``), beside the
+        signing key; apart from the agents' CA, so no agent's certificate passes as the hub."""
+        folder = self.signing_key_file.parent
+        return folder / "agenthub-tls-ca-key.pem", folder / "agenthub-tls-ca.pem"
+
     @field_validator("broker_url")
     @classmethod
     def _known_broker(cls, value: str) -> str:

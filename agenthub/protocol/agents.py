@@ -54,7 +54,7 @@ class AgentRegistration(WireModel):
         max_length=32_768,
         description="register under the AIC you already hold: your certificate (PEM, leaf "
         "first, then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), "
-        "for publicJwk's key; its AIC (SAN URI acps://{AIC}, or CN) becomes the id",
+        "for publicJwk's key; its AIC (SAN URI acps://{AIC}) becomes the id",
     )
 
     _skills = field_validator("skills")(_unique_skill_ids)

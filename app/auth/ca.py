@@ -123,11 +123,11 @@ class HubCA:
         return x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key())
 
 
-def _ca_certificate(key: ec.EllipticCurvePrivateKey, issuer: str) -> x509.Certificate:
+def _ca_certificate(key: ec.EllipticCurvePrivateKey, issuer: str, role: str) -> x509.Certificate:
     name = x509.Name(
         [
             x509.NameAttribute(NameOID.ORGANIZATION_NAME, issuer),
-            x509.NameAttribute(NameOID.COMMON_NAME, f"{issuer} agent CA"),
+            x509.NameAttribute(NameOID.COMMON_NAME, f"{issuer} {role} CA"),
         ]
     )
     now = datetime.now(UTC)
@@ -197,7 +197,9 @@ def read_ca(key_path: Path, cert_path: Path) -> HubCA:
     return HubCA(key, certificate)
 
 
-def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
+def load_or_create_ca(
+    key_path: Path, cert_path: Path, *, issuer: str, role: str = "agent"
+) -> HubCA:
     """Load the CA, or make it: key first (O_EXCL, so two replicas agree on one), then its
     certificate from whichever key won."""
     created = False
@@ -213,7 +215,7 @@ def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
         stored = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
         if not isinstance(stored, ec.EllipticCurvePrivateKey):
             raise ValueError(f"{key_path} does not hold an EC private key")
-        certificate = _ca_certificate(stored, issuer)
+        certificate = _ca_certificate(stored, issuer, role)
         write_once(cert_path, certificate.public_bytes(serialization.Encoding.PEM), 0o644)
     ca = read_ca(key_path, cert_path)
     return HubCA(ca.key, ca.certificate, created=created)
@@ -222,7 +224,9 @@ def load_or_create_ca(key_path: Path, cert_path: Path, *, issuer: str) -> HubCA:
 def write_server_certificate(
     ca: HubCA, names: list[str], cert_path: Path, key_path: Path, *, days: int
 ) -> x509.Certificate:
-    """A TLS server certificate for the hub itself (its own new key), for ``names``."""
+    """A TLS server certificate for the hub itself (its own new key), for ``names``, signed
+    by ``ca``: the hub's TLS CA (``Settings.tls_ca_paths``), never the agents' CA, whose
+    leaves any agent can get for a name of its choosing and so must not pass as the hub."""
     if not names:
         raise ValueError("name at least one DNS name or IP address")
     key = ec.generate_private_key(ec.SECP256R1())

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from cryptography import x509
 from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -101,7 +102,11 @@ async def register_agent(
         )
     )
     session.add_all(_labels(agent.id, body.skills))
-    await session.commit()
+    try:
+        await session.commit()
+    except IntegrityError as exc:  # the same certified AIC, registered just now
+        await session.rollback()
+        raise AicTaken(f"An agent is or was registered as {agent_id}.") from exc
     return agent
 
 

@@ -19,7 +19,6 @@ from cryptography import x509
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 from sqlalchemy import update
 from sqlmodel import col, select
@@ -210,14 +209,13 @@ def certified_aic(
     except VerificationError as exc:
         raise CertificateNotTrusted(f"No CA the hub trusts vouches for it: {exc}.") from exc
     aic = aic_of(leaf)
-    if aic is None:
-        common = leaf.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
-        aic = str(common[0].value) if common else None
     if aic is None or not is_aic(aic):
-        raise CertificateNotTrusted("The certificate names no AIC (SAN acps://{AIC} or CN).")
+        raise CertificateNotTrusted("The certificate names no AIC (SAN URI acps://{AIC}).")
     key = leaf.public_key()
-    if not isinstance(key, ec.EllipticCurvePublicKey) or jwk_thumbprint(
-        ec_public_jwk(key)
-    ) != jwk_thumbprint(public_jwk):
+    if (
+        not isinstance(key, ec.EllipticCurvePublicKey)
+        or not isinstance(key.curve, ec.SECP256R1)
+        or jwk_thumbprint(ec_public_jwk(key)) != jwk_thumbprint(public_jwk)
+    ):
         raise CertificateNotTrusted("The certificate is not for publicJwk's key.")
     return aic

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import ssl
 import stat
 import time
 from pathlib import Path
@@ -151,8 +152,9 @@ def test_the_hub_serves_https_with_a_certificate_of_the_agents_ca(tmp_path: Path
     made = run_cli("hub-certificate", "127.0.0.1", "localhost", cwd=tmp_path, env=env)
     assert made.returncode == 0, made.stderr
     assert "AGENTHUB_TLS_CERT_FILE=hub-cert.pem" in made.stderr
+    assert "hub_ca='agenthub-tls-ca.pem'" in made.stderr
     assert stat.S_IMODE(os.stat(tmp_path / "hub-key.pem").st_mode) == 0o600
-    ca = tmp_path / "agenthub-ca.pem"
+    ca = tmp_path / "agenthub-tls-ca.pem"  # the hub's TLS CA, not the agents' CA
     env |= {"AGENTHUB_TLS_CERT_FILE": "hub-cert.pem", "AGENTHUB_TLS_KEY_FILE": "hub-key.pem"}
     with ServedHub(tmp_path, env, ca=ca) as hub:
         assert hub.url.startswith("https://")
@@ -167,7 +169,11 @@ def test_the_hub_serves_https_with_a_certificate_of_the_agents_ca(tmp_path: Path
 
         assert asyncio.run(sign_in())
         with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
-            httpx.get(f"{hub.url}/healthz")  # the system's CAs do not know the agents' CA
+            httpx.get(f"{hub.url}/healthz")  # the system's CAs do not know the hub's TLS CA
+        # the agents' CA, whose leaves any agent can get, does not vouch for the hub
+        agents_ca = ssl.create_default_context(cafile=tmp_path / "agenthub-ca.pem")
+        with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+            httpx.get(f"{hub.url}/healthz", verify=agents_ca)
     alone = _store_env(AGENTHUB_TLS_CERT_FILE="hub-cert.pem")
     refused = run_cli("check", cwd=tmp_path, env=alone)
     assert refused.returncode == 2 and "AGENTHUB_TLS_KEY_FILE" in refused.stderr

@@ -49,8 +49,12 @@ class OtherCA:
         )
         self.pem = self.certificate.public_bytes(serialization.Encoding.PEM)
 
-    def leaf(self, key: AgentKey, aic: str) -> bytes:
-        public = load_pem_private_key(key.private_pem(), None).public_key()
+    def leaf(self, key: AgentKey | ec.EllipticCurvePublicKey, aic: str) -> bytes:
+        public = (
+            load_pem_private_key(key.private_pem(), None).public_key()
+            if isinstance(key, AgentKey)
+            else key
+        )
         now = datetime.now(UTC)
         certificate = (
             x509.CertificateBuilder()
@@ -156,6 +160,11 @@ async def test_registration_certificates_are_checked(live_hub: LiveHub) -> None:
         (ACPS.leaf(AgentKey.generate(), aic), 422, "certificate-not-trusted"),  # another key
         (ACPS.leaf(key, "not-an-aic"), 422, "certificate-not-trusted"),
         (garbage, 422, "certificate-not-trusted"),
+        (
+            ACPS.leaf(ec.generate_private_key(ec.SECP384R1()).public_key(), aic),
+            422,
+            "certificate-not-trusted",
+        ),
     ]
     for certificate, status, code in cases:
         with pytest.raises(HubRequestError) as refused:

@@ -209,3 +209,14 @@ async def test_the_revocation_list_fails_closed(tmp_path: Path) -> None:
 
     with pytest.raises(PeerCertificateError, match="not signed by the pinned CA"):
         await RevocationList(forged_list, lambda: ca.certificate).refresh()
+
+    # a genuine list, but long past its nextUpdate (a hub away, or a list replayed)
+    old = ca.revocation_list(
+        [], now=now - timedelta(hours=1), next_update=now - timedelta(minutes=20), number=1
+    )
+
+    async def old_list() -> bytes:
+        return old.public_bytes(serialization.Encoding.PEM)
+
+    with pytest.raises(PeerCertificateError, match="could not be fetched"):
+        await RevocationList(old_list, lambda: ca.certificate).is_revoked(1)

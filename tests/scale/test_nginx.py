@@ -15,7 +15,7 @@ import pytest
 
 from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent, parse_sse
-from app.auth.ca import read_ca, write_server_certificate
+from app.auth.ca import load_or_create_ca, write_server_certificate
 from app.config import Settings
 from tests.support.groups import team
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables, registered
@@ -35,12 +35,12 @@ class Cluster:
     redis: Redis
     replicas: list[Replica]
     lb: Nginx
-    ca_file: Path  # the agents' CA, which also signs nginx's certificate
+    ca_file: Path  # the hub's TLS CA, which signs nginx's certificate
 
 
-def read_ca_paths(signing_key_file: Path) -> tuple[Path, Path]:
-    """Where the replicas keep the agents' CA: beside their signing key."""
-    return Settings(_env_file=None, signing_key_file=signing_key_file).ca_paths
+def tls_ca_paths(signing_key_file: Path) -> tuple[Path, Path]:
+    """Where `agenthub hub-certificate` keeps the hub's TLS CA: beside the signing key."""
+    return Settings(_env_file=None, signing_key_file=signing_key_file).tls_ca_paths
 
 
 @pytest.fixture
@@ -63,10 +63,10 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
     try:
         for replica in replicas:  # the first one migrates and makes the shared key and CA
             await replica.start()
-        # TLS ends at nginx, with a certificate of the agents' CA (as the `lb-certificate`
+        # TLS ends at nginx, with a certificate of the hub's TLS CA (as the `lb-certificate`
         # service makes it in Compose)
-        key_file, ca_file = read_ca_paths(tmp_path / "shared-signing-key.pem")
-        ca = read_ca(key_file, ca_file)
+        key_file, ca_file = tls_ca_paths(tmp_path / "shared-signing-key.pem")
+        ca = load_or_create_ca(key_file, ca_file, issuer="agenthub-test", role="hub TLS")
         tls = (tmp_path / "lb-cert.pem", tmp_path / "lb-key.pem")
         write_server_certificate(ca, ["127.0.0.1", "localhost"], *tls, days=1)
         lb = Nginx(
@@ -125,7 +125,7 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
 
 
 async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cluster) -> None:
-    """Compose's `lb` serves HTTPS too: a kit agent that pins the agents' CA registers and
+    """Compose's `lb` serves HTTPS too: a kit agent that pins the hub's TLS CA registers and
     signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""
     ca_file = cluster.ca_file
     context = ssl.create_default_context(cafile=ca_file)

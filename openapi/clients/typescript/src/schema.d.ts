@@ -207,8 +207,8 @@ export interface paths {
          *     nothing from validation errors); `409` when another agent is registered with the same
          *     key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
          *     card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
-         *     or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
-         *     AIC or certifies another key.
+         *     or (`certificate-not-trusted`) a certificate no trusted CA vouches for as a TLS client's,
+         *     that names no AIC (SAN URI `acps://{AIC}`) or certifies another key.
          *
          *     An agent that already holds an AIC and a certificate for it from a CA the hub trusts
          *     (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
@@ -1222,7 +1222,7 @@ export interface components {
         AgentRegistration: {
             /**
              * Certificate
-             * @description register under the AIC you already hold: your certificate (PEM, leaf first, then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), for publicJwk's key; its AIC (SAN URI acps://{AIC}, or CN) becomes the id
+             * @description register under the AIC you already hold: your certificate (PEM, leaf first, then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), for publicJwk's key; its AIC (SAN URI acps://{AIC}) becomes the id
              */
             certificate?: string | null;
             /**

@@ -31,7 +31,7 @@ class AgentRegistration:
             public_jwk (PublicJwk): An ES256 public key. A private member (``d``) is refused: it must never leave the agent.
             certificate (None | str | Unset): register under the AIC you already hold: your certificate (PEM, leaf first,
                 then any intermediates) from a CA the hub trusts (AGENTHUB_TRUSTED_CA_FILE), for publicJwk's key; its AIC (SAN
-                URI acps://{AIC}, or CN) becomes the id
+                URI acps://{AIC}) becomes the id
             description (str | Unset):  Default: ''.
             endpoint_url (None | str | Unset):
             provider (None | str | Unset):

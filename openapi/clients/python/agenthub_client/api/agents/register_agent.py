@@ -119,8 +119,8 @@ def sync_detailed(
     nothing from validation errors); `409` when another agent is registered with the same
     key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
     card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
-    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
-    AIC or certifies another key.
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for as a TLS client's,
+    that names no AIC (SAN URI `acps://{AIC}`) or certifies another key.
 
     An agent that already holds an AIC and a certificate for it from a CA the hub trusts
     (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
@@ -169,8 +169,8 @@ def sync(
     nothing from validation errors); `409` when another agent is registered with the same
     key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
     card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
-    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
-    AIC or certifies another key.
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for as a TLS client's,
+    that names no AIC (SAN URI `acps://{AIC}`) or certifies another key.
 
     An agent that already holds an AIC and a certificate for it from a CA the hub trusts
     (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
@@ -214,8 +214,8 @@ async def asyncio_detailed(
     nothing from validation errors); `409` when another agent is registered with the same
     key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
     card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
-    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
-    AIC or certifies another key.
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for as a TLS client's,
+    that names no AIC (SAN URI `acps://{AIC}`) or certifies another key.
 
     An agent that already holds an AIC and a certificate for it from a CA the hub trusts
     (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
@@ -264,8 +264,8 @@ async def asyncio(
     nothing from validation errors); `409` when another agent is registered with the same
     key, or (`aic-taken`) when the certificate's AIC is or was registered; `422` for a bad
     card or key (a private `d`, a point off the curve, duplicate skill ids, unknown fields),
-    or (`certificate-not-trusted`) a certificate no trusted CA vouches for, that names no
-    AIC or certifies another key.
+    or (`certificate-not-trusted`) a certificate no trusted CA vouches for as a TLS client's,
+    that names no AIC (SAN URI `acps://{AIC}`) or certifies another key.
 
     An agent that already holds an AIC and a certificate for it from a CA the hub trusts
     (`AGENTHUB_TRUSTED_CA_FILE`, e.g. the ACPs CA) sends it as `certificate` and is
