@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from agenthub.hub import HubClient
 from agenthub.protocol.agents import AgentCard
@@ -23,6 +24,10 @@ class PeerDirectory:
         card = await self.hub.get_agent(agent_id)
         self._cards[agent_id] = (card, time.monotonic())
         return card
+
+    async def key_of(self, agent_id: str, refresh: bool = False) -> dict[str, Any]:
+        """The agent's registered public JWK (``agenthub.tls.CardKey``)."""
+        return (await self.card(agent_id, refresh=refresh)).public_jwk
 
     def forget(self, agent_id: str) -> None:
         self._cards.pop(agent_id, None)

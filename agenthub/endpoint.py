@@ -124,9 +124,6 @@ class AgentEndpoint:
             headers={SIGNATURE_HEADER: signature},
         )
 
-    async def _card_key(self, agent_id: str, refresh: bool) -> dict[str, Any]:
-        return (await self.directory.card(agent_id, refresh=refresh)).public_jwk
-
     async def _authenticate(self, request: Request, body: bytes, suffix: str) -> _Call:
         """The caller: proved by its verified client certificate (mutual TLS, ACPs AIA), by
         its call token, or by both, which must then name the same agent."""
@@ -138,7 +135,7 @@ class AgentEndpoint:
         if peer is not None and self.tls is not None:
             try:
                 certified = await authenticate_peer(
-                    peer, revocations=self.tls.revocations, card_key=self._card_key
+                    peer, revocations=self.tls.revocations, card_key=self.directory.key_of
                 )
             except PeerCertificateError as exc:
                 raise CallTokenError(f"The client certificate is refused: {exc}.") from exc

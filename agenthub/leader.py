@@ -153,9 +153,6 @@ class Leader:
             raise KitError(f"agent {partner_id} has no endpointUrl")
         return card.endpoint_url
 
-    async def _card_key(self, agent_id: str, refresh: bool) -> dict[str, Any]:
-        return (await self.directory.card(agent_id, refresh=refresh)).public_jwk
-
     async def _before_call(self, url: str) -> None:
         if url.startswith("http:") and not self.plain_http:
             raise KitError(
@@ -180,7 +177,10 @@ class Leader:
         if peer is None or self.tls is None:
             return False
         await authenticate_peer(
-            peer, revocations=self.tls.revocations, card_key=self._card_key, expected=partner_id
+            peer,
+            revocations=self.tls.revocations,
+            card_key=self.directory.key_of,
+            expected=partner_id,
         )
         return True
 

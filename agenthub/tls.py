@@ -241,12 +241,15 @@ class AgentTls:
 
     @property
     def fresh(self) -> bool:
-        certificate = self.certificate
-        if certificate is None or self._certified_key != self.hub.key.thumbprint:
+        if self.certificate is None or self._certified_key != self.hub.key.thumbprint:
             return False
+        return time.time() < self._renew_at(self.certificate)
+
+    @staticmethod
+    def _renew_at(certificate: x509.Certificate) -> float:
         start = certificate.not_valid_before_utc.timestamp()
         end = certificate.not_valid_after_utc.timestamp()
-        return time.time() < start + RENEW_AFTER * (end - start)
+        return start + RENEW_AFTER * (end - start)
 
     @property
     def usable(self) -> bool:
@@ -312,9 +315,7 @@ class AgentTls:
     def seconds_to_renewal(self) -> float:
         if self.certificate is None or not self.fresh:
             return 0.0
-        start = self.certificate.not_valid_before_utc.timestamp()
-        end = self.certificate.not_valid_after_utc.timestamp()
-        return max(0.0, start + RENEW_AFTER * (end - start) - time.time())
+        return max(0.0, self._renew_at(self.certificate) - time.time())
 
     async def keep_fresh(self, *, retry_seconds: float = 30.0, check_seconds: float = 60.0) -> None:
         """Renew the certificate for as long as it runs (the task is cancelled to stop); a

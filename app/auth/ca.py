@@ -53,49 +53,63 @@ class HubCA:
         not_before: datetime,
         not_after: datetime,
     ) -> x509.Certificate:
+        """An agent's leaf: good for both TLS ends, named by its AIC."""
         names: list[x509.GeneralName] = [
             x509.UniformResourceIdentifier(URI_SCHEME + aic),
             x509.DNSName(aic_host(aic)),
         ]
         if host:
-            try:
-                names.append(x509.IPAddress(ipaddress.ip_address(host)))
-            except ValueError:
-                names.append(x509.DNSName(host))
-        builder = (
+            names.append(general_name(host))
+        builder = self.leaf(
+            public_key,
+            common_name=aic,
+            names=names,
+            usages=[ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH],
+            serial=serial,
+            not_before=not_before,
+            not_after=not_after,
+        ).add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=True,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        return builder.sign(self.key, hashes.SHA256())
+
+    def leaf(
+        self,
+        public_key: ec.EllipticCurvePublicKey,
+        *,
+        common_name: str,
+        names: list[x509.GeneralName],
+        usages: list[x509.ObjectIdentifier],
+        serial: int,
+        not_before: datetime,
+        not_after: datetime,
+    ) -> x509.CertificateBuilder:
+        """What every leaf of this CA has: never past the CA's own life, not a CA."""
+        return (
             x509.CertificateBuilder()
-            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, aic)]))
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)]))
             .issuer_name(self.certificate.subject)
             .public_key(public_key)
             .serial_number(serial)
             .not_valid_before(not_before - CLOCK_SKEW)
             .not_valid_after(min(not_after, self.certificate.not_valid_after_utc))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(
-                x509.KeyUsage(
-                    digital_signature=True,
-                    content_commitment=False,
-                    key_encipherment=False,
-                    data_encipherment=False,
-                    key_agreement=True,
-                    key_cert_sign=False,
-                    crl_sign=False,
-                    encipher_only=False,
-                    decipher_only=False,
-                ),
-                critical=True,
-            )
-            .add_extension(
-                x509.ExtendedKeyUsage(
-                    [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
-                ),
-                critical=False,
-            )
+            .add_extension(x509.ExtendedKeyUsage(usages), critical=False)
             .add_extension(x509.SubjectAlternativeName(names), critical=False)
             .add_extension(x509.SubjectKeyIdentifier.from_public_key(public_key), critical=False)
             .add_extension(self.authority_key_id(), critical=False)
         )
-        return builder.sign(self.key, hashes.SHA256())
 
     def revocation_list(
         self,
@@ -121,6 +135,14 @@ class HubCA:
 
     def authority_key_id(self) -> x509.AuthorityKeyIdentifier:
         return x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key())
+
+
+def general_name(host: str) -> x509.GeneralName:
+    """An IP address or a DNS name, as a certificate's subject alternative name."""
+    try:
+        return x509.IPAddress(ipaddress.ip_address(host))
+    except ValueError:
+        return x509.DNSName(host)
 
 
 def _ca_certificate(key: ec.EllipticCurvePrivateKey, issuer: str, role: str) -> x509.Certificate:
@@ -230,28 +252,16 @@ def write_server_certificate(
     if not names:
         raise ValueError("name at least one DNS name or IP address")
     key = ec.generate_private_key(ec.SECP256R1())
-    alternatives: list[x509.GeneralName] = []
-    for name in names:
-        try:
-            alternatives.append(x509.IPAddress(ipaddress.ip_address(name)))
-        except ValueError:
-            alternatives.append(x509.DNSName(name))
     now = datetime.now(UTC)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])]))
-        .issuer_name(ca.certificate.subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - CLOCK_SKEW)
-        .not_valid_after(min(now + timedelta(days=days), ca.certificate.not_valid_after_utc))
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-        .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .add_extension(ca.authority_key_id(), critical=False)
-        .sign(ca.key, hashes.SHA256())
-    )
+    certificate = ca.leaf(
+        key.public_key(),
+        common_name=names[0],
+        names=[general_name(name) for name in names],
+        usages=[ExtendedKeyUsageOID.SERVER_AUTH],
+        serial=x509.random_serial_number(),
+        not_before=now,
+        not_after=now + timedelta(days=days),
+    ).sign(ca.key, hashes.SHA256())
     pem = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
