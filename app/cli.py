@@ -82,20 +82,23 @@ def _serve(args: argparse.Namespace) -> None:
 
     from app.http_protocol import protocol_for
     from app.main import create_app
+    from app.server import serve
 
-    uvicorn.run(
-        create_app(settings, keys=keys),
-        host=args.host,
-        port=args.port,
-        http=protocol_for(settings),
-        log_config=config,
-        log_level=level,
-        access_log=not args.no_access_log,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-        ssl_certfile=settings.tls_cert_file,
-        ssl_keyfile=settings.tls_key_file,
+    serve(
+        uvicorn.Config(
+            create_app(settings, keys=keys),
+            host=args.host,
+            port=args.port,
+            http=protocol_for(settings),
+            log_config=config,
+            log_level=level,
+            access_log=not args.no_access_log,
+            proxy_headers=True,
+            forwarded_allow_ips=settings.forwarded_allow_ips,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            ssl_certfile=settings.tls_cert_file,
+            ssl_keyfile=settings.tls_key_file,
+        )
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from agenthub import __version__
 from app.api.openapi import install_openapi
@@ -37,7 +38,7 @@ from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.db import make_engine, make_session_factory
 from app.metrics import HubMetrics, MetricsMiddleware
-from app.middleware import BodySizeLimit, RejectNul
+from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
 from app.services.ingest import Ingest
@@ -186,10 +187,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await engine.dispose()
 
 
+class Hub(FastAPI):
+    """FastAPI, with ``StreamHandoff`` outside all middleware (Starlette's own included):
+    event streams are written there, on the server's ``send``."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return StreamHandoff(super().build_middleware_stack())
+
+
 def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None) -> FastAPI:
     """The hub; ``keys`` are its signing keys when already loaded (else loaded at start)."""
     settings = settings or Settings()
-    app = FastAPI(
+    app = Hub(
         title="agenthub",
         version=__version__,
         summary="An agent interaction hub: registry, two-way authentication, sessions, groups.",

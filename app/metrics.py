@@ -7,6 +7,8 @@ import time
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.middleware import HANDOFF
+
 LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
 
 
@@ -60,19 +62,24 @@ class MetricsMiddleware:
         status = 500
         timed = False
 
-        async def observing_send(message: Message) -> None:
+        def respond(code: int) -> None:
             nonlocal status, timed
+            status = code
+            if not timed:
+                timed = True
+                self.metrics.latency.labels(scope["method"], _route(scope)).observe(
+                    time.perf_counter() - start
+                )
+
+        async def observing_send(message: Message) -> None:
             if message["type"] == "http.response.start":
-                status = message["status"]
-                if not timed:
-                    timed = True
-                    self.metrics.latency.labels(scope["method"], _route(scope)).observe(
-                        time.perf_counter() - start
-                    )
+                respond(message["status"])
             await send(message)
 
         try:
             await self.app(scope, receive, observing_send)
+            if not timed and scope.get(HANDOFF) is not None:
+                respond(200)  # an event stream, opened below the middleware (StreamHandoff)
         finally:
             self.metrics.requests.labels(scope["method"], _route(scope), str(status)).inc()
 

@@ -1,11 +1,26 @@
-"""Pure-ASGI middleware (BaseHTTPMiddleware would break streaming): the body size limit."""
+"""Pure-ASGI middleware (BaseHTTPMiddleware would break streaming): the body size limit, NUL
+refusal, and the hand-off that writes event streams below all of them."""
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.problems import problem_response
+
+HANDOFF = "agenthub.stream"
+"""The scope key by which a stream's response hands itself to ``StreamHandoff``."""
+KEPT_SCOPE = frozenset(
+    {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "root_path"}
+    | {"query_string", "headers", "client", "server", "extensions", "state", HANDOFF}
+)
+"""What a handed-off stream's scope keeps (the server holds it for the stream's life)."""
+
+
+class HandedOff(Protocol):
+    async def run(self, scope: Scope, receive: Receive, send: Send) -> None: ...
 
 
 class BodySizeLimit:
@@ -63,3 +78,25 @@ class RejectNul:
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+class StreamHandoff:
+    """The outermost ASGI layer: writes the streams that routes handed to it, on the
+    server's own ``send``, once the middleware and the route have returned (their frames,
+    wrappers and exit stacks are gone by then)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope[HANDOFF] = None
+        await self.app(scope, receive, send)
+        stream: HandedOff | None = scope.get(HANDOFF)
+        if stream is None:
+            return
+        for key in [key for key in scope if key not in KEPT_SCOPE]:
+            del scope[key]  # the route, the app, the exit stacks: nothing the stream needs
+        await stream.run(scope, receive, send)

@@ -9,7 +9,7 @@ SQL. Frames that queued up together go out in one write.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 
 from app.broker import Broker, Delivery
@@ -99,7 +99,7 @@ async def event_stream(
     on_keepalive: Callable[[], Awaitable[None]] | None = None,
     on_frames: Callable[[int], None] | None = None,
     on_overflow: Callable[[], None] | None = None,
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     subscription = await broker.subscribe(plan.channel, plan.queue_frames)
     lease = plan.lease
     if lease is not None:
@@ -111,7 +111,7 @@ async def event_stream(
             if backfill:
                 backfill = False
                 rows = FIRST_PAGE
-                while not writer.ended:
+                while not writer.ended and (lease is None or lease.valid()):
                     batch = await plan.backlog(writer.last, rows)
                     frames, _ = writer.take(batch, live=False)
                     for chunk in by_size(frames, WRITE_BYTES):

@@ -12,6 +12,8 @@ from typing import Any
 
 import uvicorn
 
+from app.server import HubServer
+
 STARTUP_SECONDS = 10.0
 
 
@@ -64,7 +66,7 @@ class LiveServer:
             timeout_graceful_shutdown=2,
             **self.options,
         )
-        self._server = uvicorn.Server(config)
+        self._server = HubServer(config)
         self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self._task = asyncio.create_task(self._server.serve(sockets=[self.sock]))
         deadline = asyncio.get_running_loop().time() + STARTUP_SECONDS

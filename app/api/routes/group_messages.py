@@ -16,7 +16,7 @@ from agenthub.protocol.messages import AnyMessage
 from app.api.params import After, GroupIdPath, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.api.sse import SSE_RESPONSE, resume_point, stream_response
+from app.api.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
 from app.auth.current import Principal
 from app.broker import Delivery
 from app.deps import AccessClaims, AdmissionDep, CurrentAgent, IngestDep, SessionDep
@@ -118,7 +118,7 @@ async def stream_group_events(
     db: SessionDep,
     after: After | None = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
-) -> EventSourceResponse:
+) -> HubEventStream:
     """The group's events, as server-sent events, after a seq: `message` (another member's
     post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
     Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in

@@ -10,7 +10,7 @@ from sse_starlette import EventSourceResponse
 
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.api.sse import SSE_RESPONSE, resume_point, stream_response
+from app.api.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
 from app.broker import Delivery
 from app.deps import AccessClaims, CurrentAgent, SessionDep
 from app.services.events import inbox_backlog, inbox_channel
@@ -30,7 +30,7 @@ async def stream_inbox(
     db: SessionDep,
     after: Annotated[int | None, Query(ge=0, le=2**62)] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
-) -> EventSourceResponse:
+) -> HubEventStream:
     """The caller's inbox, as server-sent events: what is addressed to it. `member`: an
     invitation, or any change of its own membership; `application`: an application to a
     group it manages; `task`: a task command for it as partner; `trigger.fired`: a trigger it
