@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,14 +30,15 @@ class Subscription:
     reading costs at most ``maxlen`` frames of hub memory.
     """
 
-    __slots__ = ("_due", "_items", "_timer", "_wake", "channel", "maxlen", "overflowed")
+    __slots__ = ("_due", "_items", "_set", "_timer", "_waiter", "channel", "maxlen", "overflowed")
 
     def __init__(self, channel: str, maxlen: int = DEFAULT_QUEUE_FRAMES) -> None:
         self.channel = channel
         self.maxlen = maxlen
         self.overflowed = False
-        self._items: deque[Delivery] = deque()
-        self._wake = asyncio.Event()
+        self._items: list[Delivery] = []  # a list, handed over whole by drain (no copy)
+        self._set = False  # woken since the last drain (an Event's state, without its deque)
+        self._waiter: asyncio.Future[None] | None = None  # only while the reader waits
         self._due = 0.0  # when the current wait times out (loop time)
         self._timer: asyncio.TimerHandle | None = None
 
@@ -52,28 +52,33 @@ class Subscription:
             self.fall_behind()
         else:
             self._items.append(delivery)
-            self._wake.set()
+            self._signal()
 
     def fall_behind(self) -> None:
         """Make the reader catch up from SQL, as after an overflow."""
         self.overflowed = True
-        self._items.clear()
-        self._wake.set()
+        self._items = []
+        self._signal()
 
     def wake(self) -> None:
         """End the reader's current wait with nothing new (it then looks at why)."""
-        self._wake.set()
+        self._signal()
 
     def drain(self) -> list[Delivery]:
-        items = list(self._items)
-        self._items.clear()
-        self._wake.clear()
+        items, self._items = self._items, []
+        self._set = False
         return items
 
     def reset(self) -> None:
         """Forget the overflow; what is published from now on is queued again."""
-        self._items.clear()
+        self._items = []
         self.overflowed = False
+
+    def _signal(self) -> None:
+        self._set = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def wait(self, timeout: float) -> bool:
         """True when something arrived (or the queue overflowed) within ``timeout``.
@@ -88,10 +93,15 @@ class Subscription:
         self._due = loop.time() + timeout
         if self._timer is None:
             self._timer = loop.call_at(self._due, self._ring)
-        await self._wake.wait()
+        if not self._set:
+            self._waiter = loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         if self._items or self.overflowed:
             return True
-        self._wake.clear()
+        self._set = False
         return False
 
     def _ring(self) -> None:
@@ -100,7 +110,7 @@ class Subscription:
             self._timer = loop.call_at(self._due, self._ring)
             return
         self._timer = None
-        self._wake.set()
+        self._signal()
 
     def close(self) -> None:
         """Stop the timer (the broker calls this when the subscriber leaves)."""
