@@ -65,6 +65,39 @@ def free_port() -> int:
     return port
 
 
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid``, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def healthz_p99(url: str, seconds: float) -> float:
+    """p99 of /healthz over ``seconds`` of back-to-back requests, in ms."""
+    samples: list[float] = []
+    async with httpx.AsyncClient(timeout=10) as http:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            await http.get(f"{url}/healthz")
+            samples.append((time.perf_counter() - started) * 1000)
+    return round(percentile(samples, 99), 2)
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """Raise this process's open-file limit (inherited by what it starts) towards ``wanted``,
+    as far as the hard limit allows; returns the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
 def percentile(samples: Sequence[float], p: float) -> float:
     """The nearest-rank percentile (p in 0..100); 0 for no samples."""
     if not samples:
@@ -104,6 +137,24 @@ def start(
 def uvicorn_args(app: str, port: int) -> list[str]:
     """One uvicorn worker, as the hub runs (uvloop and httptools when installed)."""
     return ["-m", "uvicorn", app, "--port", str(port), "--log-level", "warning"]
+
+
+ASGI_SERVERS = ("uvicorn", "granian", "hypercorn")
+
+
+def asgi_server_args(server: str, app: str, port: int) -> list[str]:
+    """One worker of ``server`` (uvloop for all three) serving ``app`` on loopback."""
+    if server == "granian":
+        return [
+            *("-m", "granian", "--interface", "asgi", "--host", "127.0.0.1"),
+            *("--port", str(port), "--loop", "uvloop", "--log-level", "warning", app),
+        ]
+    if server == "hypercorn":
+        return [
+            *("-m", "hypercorn", "--bind", f"127.0.0.1:{port}", "--worker-class", "uvloop"),
+            *("--log-level", "warning", app),
+        ]
+    return uvicorn_args(app, port)
 
 
 def hub_args(port: int) -> list[str]:

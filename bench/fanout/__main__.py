@@ -36,20 +36,26 @@ from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
     UNLIMITED,
+    asgi_server_args,
     free_port,
+    healthz_p99,
     hub_args,
     machine,
     message_body,
     percentile,
     processes,
     publish_report,
+    raise_fd_limit,
+    rss_kib,
     start,
-    uvicorn_args,
     wait_up,
 )
 
 TEXT = "x" * 200
 SERVERS = ("raw", "sse-starlette", "hub")
+OTHER_ASGI_SERVERS = ("raw@granian", "raw@hypercorn")
+"""The raw app under the other maintained ASGI servers (``--servers``; the full run adds
+them at N=1000): what the stack's limit would be with each."""
 Publish = Callable[[bytes], Coroutine[Any, Any, None]]
 
 
@@ -59,6 +65,7 @@ class Plan:
     burst_deliveries: int  # per size: burst messages = this / N, within [20, 1000]
     paced_seconds: float
     paced_deliveries_per_second: int  # paced rate = this / N messages/s, at most 50
+    held: int = 0  # streams held open on one hub process (0: not measured)
 
     def burst_messages(self, n: int) -> int:
         return max(20, min(1000, self.burst_deliveries // n))
@@ -67,14 +74,19 @@ class Plan:
         return min(50.0, self.paced_deliveries_per_second / n)
 
 
-FULL = Plan((10, 100, 1000), 40_000, 5.0, 2_000)
+FULL = Plan((10, 100, 1000), 40_000, 5.0, 2_000, held=10_000)
 QUICK = Plan((10, 100, 1000), 8_000, 2.0, 2_000)
+HELD_LISTENERS = 4
+HELD_BURST_MESSAGES = 10
+HELD_PACED_RATE = 1.0  # messages/s: 10,000 deliveries/s at 10,000 streams
 
 
 @dataclass
 class Setup:
     streams: list[dict[str, Any]]  # what a listener opens: port, path, token
     publish: Publish  # posts one message body
+    url: str = ""
+    pid: int = 0  # the server's process
 
 
 def message(sender: str, phase: int) -> bytes:
@@ -86,10 +98,10 @@ def message(sender: str, phase: int) -> bytes:
 
 
 @asynccontextmanager
-async def baseline(app: str, n: int) -> AsyncIterator[tuple[Setup, str]]:
+async def baseline(app: str, n: int, asgi: str = "uvicorn") -> AsyncIterator[tuple[Setup, str]]:
     port = free_port()
     with processes() as procs:
-        procs.append(start(uvicorn_args(app, port)))
+        procs.append(start(asgi_server_args(asgi, app, port)))
         await wait_up(f"http://127.0.0.1:{port}/publish", procs[0])
         async with httpx.AsyncClient(timeout=60) as http:
 
@@ -98,7 +110,7 @@ async def baseline(app: str, n: int) -> AsyncIterator[tuple[Setup, str]]:
                 response.raise_for_status()
 
             streams = [{"port": port, "path": "/stream"} for _ in range(n)]
-            yield Setup(streams, publish), "bench"
+            yield Setup(streams, publish, f"http://127.0.0.1:{port}", procs[0].pid), "bench"
 
 
 async def _member(url: str, http: httpx.AsyncClient, group_id: str) -> str:
@@ -144,14 +156,15 @@ async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
             last_seq = (await leader.groups.get(group.id)).last_seq
             path = f"/v1/groups/{group.id}/events?after={last_seq}"
             streams = [{"port": port, "path": path, "token": t} for t in tokens]
-            yield Setup(streams, publish), str(leader.agent_id)
+            yield Setup(streams, publish, url, procs[0].pid), str(leader.agent_id)
 
 
 def server(name: str, n: int) -> Any:
     if name == "hub":
         return hub(n)
-    app = "bench.fanout.raw_asgi:app" if name == "raw" else "bench.fanout.bare_sse:app"
-    return baseline(app, n)
+    base, _, asgi = name.partition("@")
+    app = "bench.fanout.raw_asgi:app" if base == "raw" else "bench.fanout.bare_sse:app"
+    return baseline(app, n, asgi or "uvicorn")
 
 
 # -- listeners -----------------------------------------------------------------------------
@@ -164,7 +177,9 @@ class Listeners:
         self.procs = procs
 
     @classmethod
-    async def open(cls, streams: list[dict[str, Any]], count: int) -> Listeners:
+    async def open(
+        cls, streams: list[dict[str, Any]], count: int, timeout: float = 120
+    ) -> Listeners:
         procs = []
         for i in range(count):
             share = streams[i::count]
@@ -181,7 +196,7 @@ class Listeners:
             proc.stdin.write(orjson.dumps({"streams": share}) + b"\n")
             procs.append(proc)
         listeners = cls(procs)
-        for line in await listeners._read_all(120):
+        for line in await listeners._read_all(timeout):
             if line.strip() != b"ready":
                 raise RuntimeError(f"a listener did not get ready: {line[:300]!r}")
         return listeners
@@ -276,19 +291,60 @@ async def measure(name: str, n: int, plan: Plan) -> dict[str, Any]:
     return result
 
 
+async def held(name: str, n: int) -> dict[str, Any]:
+    """``n`` streams on one process of server ``name``: its RSS per stream, a burst and a
+    paced phase over all of them, and for the hub ``/healthz`` p99 while they are open (idle,
+    and while messages fan out)."""
+    fd_limit = raise_fd_limit(n + 1024)  # the server's and the listeners' limits are inherited
+    probe = name == "hub"
+    async with server(name, n) as (setup, sender):
+        quiet = await healthz_p99(setup.url, 3) if probe else None
+        before = rss_kib(setup.pid)
+        opened = time.monotonic()
+        listeners = await Listeners.open(setup.streams, HELD_LISTENERS, timeout=600)
+        try:
+            open_seconds = time.monotonic() - opened
+            await asyncio.sleep(2)
+            after = rss_kib(setup.pid)
+            idle = await healthz_p99(setup.url, 5) if probe else None
+            await setup.publish(message(sender, 0))  # warm up the path
+            result = {"burst": await burst(setup, sender, listeners, n, HELD_BURST_MESSAGES)}
+            paced_phase = paced(setup, sender, listeners, n, HELD_PACED_RATE, 5.0)
+            if probe:
+                result["paced"], busy = await asyncio.gather(paced_phase, healthz_p99(setup.url, 4))
+            else:
+                result["paced"], busy = await paced_phase, None
+        finally:
+            await listeners.close()
+    return {
+        "streams": n,
+        "fd_limit": fd_limit,
+        "open_seconds": round(open_seconds, 1),
+        "rss_kib_per_stream": round((after - before) / n, 1),
+        "rss_mib": {"before": round(before / 1024, 1), "held": round(after / 1024, 1)},
+        "healthz_p99_ms": {"quiet": quiet, "streams_open": idle, "while_delivering": busy},
+        **result,
+    }
+
+
 async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine(), "sizes": {}}
+    if plan.held:
+        report["held"] = {name: await held(name, plan.held) for name in ("raw", "hub")}
     for n in plan.sizes:
         by_server = {name: await measure(name, n, plan) for name in servers}
         report["sizes"][str(n)] = by_server
-        if set(servers) != set(SERVERS):
+        if not set(SERVERS) <= set(servers):
             continue
-        hub_rate = by_server["hub"]["burst"]["deliveries_per_second"]
+        rate = {name: by_server[name]["burst"]["deliveries_per_second"] for name in servers}
         by_server["ratios"] = {
-            "hub_over_sse_starlette": round(
-                hub_rate / by_server["sse-starlette"]["burst"]["deliveries_per_second"], 2
-            ),
-            "hub_over_raw": round(hub_rate / by_server["raw"]["burst"]["deliveries_per_second"], 2),
+            "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
+            "hub_over_raw": round(rate["hub"] / rate["raw"], 2),
+            **{
+                f"{name}_over_raw": round(rate[name] / rate["raw"], 2)
+                for name in OTHER_ASGI_SERVERS
+                if name in rate
+            },
         }
     return report
 
@@ -296,15 +352,23 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.fanout", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer messages per size")
-    parser.add_argument("--sizes", type=lambda s: tuple(int(x) for x in s.split(",")))
+    parser.add_argument("--sizes", type=lambda s: tuple(int(x) for x in s.split(",") if x))
     parser.add_argument(
-        "--servers", type=lambda s: tuple(s.split(",")), default=SERVERS, help="default: all"
+        "--held", type=int, help="streams held on one hub (default: 10,000; --quick: none)"
+    )
+    parser.add_argument(
+        "--servers",
+        type=lambda s: tuple(s.split(",")),
+        default=SERVERS + OTHER_ASGI_SERVERS,
+        help="default: all",
     )
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
-    if args.sizes:
-        plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000)
+    if args.sizes is not None:
+        plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000, plan.held)
+    if args.held is not None:
+        plan.held = args.held
     report = asyncio.run(run(plan, args.servers))
     return publish_report(report, args.json)
 

@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -35,34 +34,16 @@ from bench.harness import (
     ROOT,
     UNLIMITED,
     free_port,
+    healthz_p99,
     hub_args,
     machine,
-    percentile,
     processes,
     publish_report,
+    rss_kib,
     wait_up,
 )
 
 BIG_MESSAGE_BYTES = 900_000
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-async def healthz_p99(url: str, seconds: float) -> float:
-    """p99 of /healthz over ``seconds`` of back-to-back requests, in ms."""
-    samples: list[float] = []
-    async with httpx.AsyncClient(timeout=10) as http:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            started = time.perf_counter()
-            await http.get(f"{url}/healthz")
-            samples.append((time.perf_counter() - started) * 1000)
-    return round(percentile(samples, 99), 2)
 
 
 def listener(streams: list[dict[str, Any]]) -> subprocess.Popen[bytes]:

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from bench.fanout.__main__ import SERVERS, Plan, run
+from bench.fanout.__main__ import OTHER_ASGI_SERVERS, SERVERS, Plan, run
 
 pytestmark = pytest.mark.slow
 
 
 async def test_every_listener_gets_every_message_from_each_server() -> None:
     plan = Plan(sizes=(6,), burst_deliveries=120, paced_seconds=0.5, paced_deliveries_per_second=60)
-    report = await run(plan)
+    report = await run(plan, SERVERS + OTHER_ASGI_SERVERS)
 
     by_server = report["sizes"]["6"]
-    for name in SERVERS:
+    for name in SERVERS + OTHER_ASGI_SERVERS:
         for phase in ("burst", "paced"):
             numbers = by_server[name][phase]
             assert numbers["deliveries"] == numbers["expected"] == 6 * numbers["messages"]
             assert numbers["p99_ms"] >= numbers["p50_ms"] > 0, (name, phase)
             assert numbers["deliveries_per_second"] > 0
     assert by_server["ratios"]["hub_over_sse_starlette"] > 0
+    assert by_server["ratios"]["raw@granian_over_raw"] > 0
