@@ -67,6 +67,10 @@ class _Writer:
         return frames, False
 
 
+def _seq(delivery: Delivery) -> int:
+    return delivery.seq
+
+
 def by_size(frames: list[bytes], limit: int) -> list[list[bytes]]:
     """``frames`` in runs of about ``limit`` bytes (a larger frame is a run of its own)."""
     runs: list[list[bytes]] = []
@@ -142,7 +146,8 @@ async def event_stream(
                     # a network broker can lose events: a quiet stream looks at the record
                     backfill = broker.polls_sql_when_idle
                 continue
-            live.sort(key=lambda d: d.seq)
+            if len(live) > 1:
+                live.sort(key=_seq)
             frames, backfill = writer.take(live, live=True)
             if frames:
                 if on_frames:

@@ -7,6 +7,7 @@ import contextlib
 import socket
 from typing import Any
 
+import httpx
 import pytest
 
 from agenthub import AgentKey, HubClient
@@ -303,3 +304,57 @@ async def test_a_reader_that_takes_nothing_is_let_go_after_the_send_timeout(
             await kit.aclose()
         await server.stop()
         await empty_tables(settings.database_url)
+
+
+async def test_a_server_shutting_down_ends_its_streams_cleanly_at_once(
+    settings: Settings,
+) -> None:
+    """HubServer ends the streams first: the client reads the body's last chunk, and the
+    shutdown does not wait out the graceful timeout (LiveServer's is 2 s)."""
+    server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
+    app: Any = server.app
+    kit = HubClient(server.url, key=AgentKey.generate())
+    try:
+        await kit.register(card("reader", kit.key), registration_token=REGISTRATION_TOKEN)
+        gid = await form_team(kit)
+        reader, writer = await _raw_stream(
+            server, f"/v1/groups/{gid}/events", await kit.access_token()
+        )
+        try:
+            data = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WAIT_SECONDS)
+            assert data.startswith(b"HTTP/1.1 200")
+            started = asyncio.get_running_loop().time()
+            await server.stop()
+            assert asyncio.get_running_loop().time() - started < 1.5
+            rest = await asyncio.wait_for(reader.read(), WAIT_SECONDS)  # up to EOF
+            assert rest.endswith(b"0\r\n\r\n"), rest[-40:]  # the chunked body's proper end
+            assert app.state.metrics.open_streams._value.get() == 0
+        finally:
+            writer.close()
+    finally:
+        await kit.aclose()
+        await server.stop()
+        await empty_tables(settings.database_url)
+
+
+async def test_a_stream_is_counted_in_the_metrics_as_a_200(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """Streams are written below the middleware; the request metrics still see them."""
+    reader = await make_member("reader")
+    stream = reader.inbox()
+    follower = asyncio.create_task(collect(stream, 1))
+    try:
+        async with httpx.AsyncClient(base_url=live.url) as http:
+            route = 'route="/v1/agents/me/events",status="200"'
+            for _ in range(100):
+                if route in (await http.get("/metrics")).text:
+                    break
+                await asyncio.sleep(0.05)
+            text = (await http.get("/metrics")).text
+        assert f'agenthub_http_requests_total{{method="GET",{route}}} 1.0' in text
+        assert 'route="/v1/agents/me/events",status="500"' not in text
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
