@@ -7,12 +7,11 @@ cancelled the streams, whose clients saw a connection cut mid-body. Ended first,
 finishes its body cleanly, and its client resumes (elsewhere) with ``Last-Event-ID``.
 
 The collector: a fan-out of one message to 1,000 streams allocates a few thousand objects,
-so with Python's default thresholds (700, 10, 10) collections ran all through it, and the
-full ones walked the whole heap (the app, SQLAlchemy, every stream). What the hub holds
-after start is frozen (never walked again), the youngest generation is collected every
-100,000 allocations and a full collection is rarer (``GC_THRESHOLDS``): at N = 1,000 that
-took deliveries/s from ~34k to ~51k and burst p99 from ~300 to ~100 ms (BENCHMARKS.md).
-Reference counting still frees everything that is not in a cycle at once.
+so collections ran all through it, and the older generations' walked everything the hub had
+made at start (its app, routes, models, SQLAlchemy's caches). Frozen once the hub has
+started (``gc.freeze``), that is never walked again: at N = 1,000, deliveries/s rose by ~15 %
+and the burst's p99 halved (BENCHMARKS.md). The thresholds stay Python's: raising them too
+gained no more here and slowed ingest.
 """
 
 from __future__ import annotations
@@ -28,20 +27,18 @@ import uvicorn
 logger = logging.getLogger(__name__)
 
 STARTUP_FAILURE = 3  # uvicorn's exit status when the server did not start
-GC_THRESHOLDS = (100_000, 50, 100)
 
 
 class HubServer(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, *, tune_gc: bool = False) -> None:
+    def __init__(self, config: uvicorn.Config, *, freeze_at_start: bool = False) -> None:
         super().__init__(config)
-        self.tune_gc = tune_gc
+        self.freeze_at_start = freeze_at_start
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
-        if self.tune_gc and self.started:
+        if self.freeze_at_start and self.started:
             gc.collect()
             gc.freeze()  # what the hub holds once started is never walked by a collection again
-            gc.set_threshold(*GC_THRESHOLDS)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         state = getattr(self.config.app, "state", None)
@@ -56,7 +53,7 @@ class HubServer(uvicorn.Server):
 def serve(config: uvicorn.Config) -> None:
     """``uvicorn.run`` for one process, with ``HubServer``."""
     config.load_app()
-    server = HubServer(config, tune_gc=True)
+    server = HubServer(config, freeze_at_start=True)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:

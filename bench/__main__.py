@@ -47,8 +47,18 @@ def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
     if "fanout" in reports and "1000" in reports["fanout"]["sizes"]:
         ratios = reports["fanout"]["sizes"]["1000"]["ratios"]
         sse, raw = ratios["hub_over_sse_starlette"], ratios["hub_over_raw"]
-        lines.append(_check("fan-out N=1000, hub / sse-starlette", sse, ">= 1.5", sse >= 1.5))
-        lines.append(_check("fan-out N=1000, hub / raw ASGI", raw, ">= 0.5", raw >= 0.5))
+        lines.append(_check("fan-out N=1000, hub / sse-starlette", sse, ">= 2.5", sse >= 2.5))
+        lines.append(_check("fan-out N=1000, hub / raw ASGI", raw, ">= 0.9", raw >= 0.9))
+        paced = reports["fanout"]["sizes"]["1000"]["hub"]["paced"]["p99_ms"]
+        lines.append(_check("fan-out N=1000, paced p99 ms", paced, "< 50", paced < 50))
+    if "fanout" in reports and "held" in reports["fanout"]:
+        held = reports["fanout"]["held"]["hub"]
+        n, rss = held["streams"], held["rss_kib_per_stream"]
+        every = all(held[p]["deliveries"] == held[p]["expected"] for p in ("burst", "paced"))
+        lines.append(_check(f"{n} streams held, all delivered once", int(every), "1", every))
+        lines.append(_check(f"hub RSS KiB per stream, {n} open", rss, "<= 20", rss <= 20))
+        worst = max(v for v in held["healthz_p99_ms"].values() if v is not None)
+        lines.append(_check(f"/healthz p99 ms, {n} streams open", worst, "< 20", worst < 20))
     if "fanout" in reports and "100" in reports["fanout"]["sizes"]:
         p99 = reports["fanout"]["sizes"]["100"]["hub"]["paced"]["p99_ms"]
         lines.append(_check("fan-out N=100, p99 publish->receive ms", p99, "< 100", p99 < 100))

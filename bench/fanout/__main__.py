@@ -11,7 +11,13 @@ Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; me
 to one group, each stream an authenticated ``GET /v1/groups/{id}/events``, each message a
 durable ``POST /v1/groups/{id}/messages``); **sse-starlette** (``bench/fanout/bare_sse.py``:
 in-memory queues, no store, no auth); **raw** (``bench/fanout/raw_asgi.py``: pre-encoded
-frames written by a bare ASGI app, the stack's limit).
+frames written by a bare ASGI app, the stack's limit); **raw@granian**, **raw@hypercorn**
+(the raw app under the other maintained ASGI servers).
+
+**held** (the full run, or ``--held N``): N = 10,000 streams on one process of the raw app and
+of the hub, from 4 listener processes, with the open-file limit raised: RSS per stream, a
+burst of 10 messages and 5 s paced at 1 message/s over all of them, and for the hub
+``/healthz`` p99 while they are open, idle and while delivering.
 """
 
 from __future__ import annotations
