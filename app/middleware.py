@@ -22,6 +22,9 @@ KEPT_SCOPE = frozenset(
 class HandedOff(Protocol):
     async def run(self, scope: Scope, receive: Receive, send: Send) -> None: ...
 
+    def abandon(self) -> None:
+        """Let go of what it holds without writing (the request ended another way)."""
+
 
 class BodySizeLimit:
     """Refuses request bodies over ``max_bytes`` with 413, by header or by counting."""
@@ -83,7 +86,12 @@ class RejectNul:
 class StreamHandoff:
     """The outermost ASGI layer: writes the streams that routes handed to it, on the
     server's own ``send``, once the middleware and the route have returned (their frames,
-    wrappers and exit stacks are gone by then)."""
+    wrappers and exit stacks are gone by then).
+
+    A stream handed over is abandoned (its lease let go, nothing written) when the request
+    failed or was answered otherwise after the route returned it: an exception, or an error
+    handler's response, from what ran after the route (a dependency's clean-up).
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -93,9 +101,25 @@ class StreamHandoff:
             await self.app(scope, receive, send)
             return
         scope[HANDOFF] = None
-        await self.app(scope, receive, send)
-        stream: HandedOff | None = scope.get(HANDOFF)
+        answered = False
+
+        async def answering(message: Message) -> None:
+            nonlocal answered
+            answered = answered or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, answering)
+        except BaseException:
+            stream: HandedOff | None = scope.get(HANDOFF)
+            if stream is not None:
+                stream.abandon()
+            raise
+        stream = scope.get(HANDOFF)
         if stream is None:
+            return
+        if answered:
+            stream.abandon()
             return
         for key in [key for key in scope if key not in KEPT_SCOPE]:
             del scope[key]  # the route, the app, the exit stacks: nothing the stream needs

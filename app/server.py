@@ -24,6 +24,8 @@ import sys
 
 import uvicorn
 
+from app.api.sse import SendWatchdog
+
 logger = logging.getLogger(__name__)
 
 STARTUP_FAILURE = 3  # uvicorn's exit status when the server did not start
@@ -36,18 +38,25 @@ class HubServer(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
+        watchdog = self._watchdog()
+        if watchdog is not None:
+            watchdog.server_ends_streams = True  # shutdown() ends them
         if self.freeze_at_start and self.started:
             gc.collect()
             gc.freeze()  # what the hub holds once started is never walked by a collection again
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        state = getattr(self.config.app, "state", None)
-        watchdog = getattr(state, "send_watchdog", None)
+        watchdog = self._watchdog()
         if watchdog is not None:
             ended = watchdog.end_all()
             if ended:
                 logger.info("ended %d event streams: their clients resume elsewhere", ended)
         await super().shutdown(sockets)
+
+    def _watchdog(self) -> SendWatchdog | None:
+        """The hub's stream watchdog, when the app served is a hub (it has one once started)."""
+        watchdog = getattr(getattr(self.config.app, "state", None), "send_watchdog", None)
+        return watchdog if isinstance(watchdog, SendWatchdog) else None
 
 
 def serve(config: uvicorn.Config) -> None:

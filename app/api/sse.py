@@ -137,6 +137,10 @@ class SendWatchdog:
         self.interval = interval_seconds
         self._streams: set[StreamWriter] = set()
         self._task: asyncio.Task[None] | None = None
+        self.closing = False  # the server is shutting down: streams end, new ones at once
+        self.server_ends_streams = False
+        """Set by ``HubServer``, which calls ``end_all`` itself: the sweep then does not look
+        for uvicorn's exit signal, which is process-wide (another server's, in tests)."""
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="sse-send-watchdog")
@@ -149,6 +153,8 @@ class SendWatchdog:
 
     def watch(self, stream: StreamWriter) -> None:
         self._streams.add(stream)
+        if self.closing:  # it got past its route while the server began to shut down
+            stream.stop()
 
     def forget(self, stream: StreamWriter) -> None:
         self._streams.discard(stream)
@@ -156,6 +162,7 @@ class SendWatchdog:
     def end_all(self) -> int:
         """End every stream after what it is writing (the server is shutting down): each
         client sees a clean end, and resumes with ``Last-Event-ID``. Returns how many."""
+        self.closing = True
         streams = list(self._streams)
         for stream in streams:
             stream.stop()
@@ -165,8 +172,8 @@ class SendWatchdog:
         while True:
             await asyncio.sleep(self.interval)
             now = time.monotonic()
-            if server_exiting():  # streams end, so the server need not wait for them
-                self.end_all()
+            if not self.server_ends_streams and server_exiting():
+                self.end_all()  # streams end, so the server need not wait for them
             for stream in list(self._streams):
                 stream.check_send(now)
 
@@ -278,6 +285,10 @@ class StreamWriter:
             self.watchdog.forget(self)
             self.presence.release(self.lease)
             metrics.open_streams.dec()
+
+    def abandon(self) -> None:
+        """The request ended without this stream being written: let its lease go."""
+        self.presence.release(self.lease)
 
     async def _listen(self, receive: Receive) -> None:
         """Until the client goes away: then the stream's lease ends, and with it the stream."""
