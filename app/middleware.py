@@ -22,8 +22,8 @@ KEPT_SCOPE = frozenset(
 class HandedOff(Protocol):
     async def run(self, scope: Scope, receive: Receive, send: Send) -> None: ...
 
-    def abandon(self) -> None:
-        """Let go of what it holds without writing (the request ended another way)."""
+    def release(self) -> None:
+        """Let go of what it holds (here: without writing; the request ended another way)."""
 
 
 class BodySizeLimit:
@@ -88,7 +88,7 @@ class StreamHandoff:
     server's own ``send``, once the middleware and the route have returned (their frames,
     wrappers and exit stacks are gone by then).
 
-    A stream handed over is abandoned (its lease let go, nothing written) when the request
+    A stream handed over is released (its lease let go, nothing written) when the request
     failed or was answered otherwise after the route returned it: an exception, or an error
     handler's response, from what ran after the route (a dependency's clean-up).
     """
@@ -113,13 +113,13 @@ class StreamHandoff:
         except BaseException:
             stream: HandedOff | None = scope.get(HANDOFF)
             if stream is not None:
-                stream.abandon()
+                stream.release()
             raise
         stream = scope.get(HANDOFF)
         if stream is None:
             return
         if answered:
-            stream.abandon()
+            stream.release()
             return
         for key in [key for key in scope if key not in KEPT_SCOPE]:
             del scope[key]  # the route, the app, the exit stacks: nothing the stream needs

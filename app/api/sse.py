@@ -246,11 +246,6 @@ class StreamWriter:
 
     async def run(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = {"type": "http.response.start", "status": 200, "headers": RAW_HEADERS}
-        if scope.get("method") == "HEAD":
-            self.presence.release(self.lease)
-            await send(start)
-            await send(END)
-            return
         self._sender = sender = asyncio.current_task()
         assert sender is not None
         listener: asyncio.Task[None] | None = None
@@ -283,11 +278,12 @@ class StreamWriter:
             if listener is not None:
                 listener.cancel()
             self.watchdog.forget(self)
-            self.presence.release(self.lease)
+            self.release()
             metrics.open_streams.dec()
 
-    def abandon(self) -> None:
-        """The request ended without this stream being written: let its lease go."""
+    def release(self) -> None:
+        """Let the stream's lease go: once it has ended, or when its request ended another
+        way before it was written (``StreamHandoff``). Releasing twice is harmless."""
         self.presence.release(self.lease)
 
     async def _listen(self, receive: Receive) -> None:

@@ -21,8 +21,8 @@ class Writer:
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    def abandon(self) -> None:
-        self.calls.append("abandon")
+    def release(self) -> None:
+        self.calls.append("release")
 
     def stop(self) -> None:
         self.calls.append("stop")
@@ -55,12 +55,12 @@ async def test_a_stream_handed_over_is_written_on_the_servers_send() -> None:
     assert writer.calls == ["run"] and statuses == [200]
 
 
-async def test_a_request_answered_after_the_handoff_abandons_the_stream() -> None:
+async def test_a_request_answered_after_the_handoff_releases_the_stream() -> None:
     writer, statuses = await drive("answer")
-    assert writer.calls == ["abandon"] and statuses == [400]  # one response, not two
+    assert writer.calls == ["release"] and statuses == [400]  # one response, not two
 
 
-async def test_a_request_failing_after_the_handoff_abandons_the_stream() -> None:
+async def test_a_request_failing_after_the_handoff_releases_the_stream() -> None:
     writer = Writer()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -69,7 +69,7 @@ async def test_a_request_failing_after_the_handoff_abandons_the_stream() -> None
 
     with pytest.raises(RuntimeError):
         await StreamHandoff(app)({"type": "http"}, None, None)  # type: ignore[arg-type]
-    assert writer.calls == ["abandon"]  # its lease let go, nothing written
+    assert writer.calls == ["release"]  # its lease let go, nothing written
 
 
 async def test_a_stream_that_arrives_while_the_server_shuts_down_ends_at_once() -> None:
