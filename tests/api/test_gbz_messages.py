@@ -1,0 +1,67 @@
+"""GB/Z 185.6 Table 3 (Message) on a session: every field the table names is kept as sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agenthub import HubClient
+from app.models import StoredMessage
+from tests.api.test_sessions import count, open_session
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import chat
+
+
+async def history(agent: HubClient, session_id: str) -> list[dict[str, Any]]:
+    response = await agent.request("GET", f"/v1/sessions/{session_id}/messages")
+    assert response.status_code == 200, response.text
+    return list(response.json()["items"])
+
+
+async def test_a_message_keeps_every_table_3_field(make_agent: MakeAgent) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    session = await open_session(leader, partner)
+    path = f"/v1/sessions/{session['id']}/messages"
+    chunks = [
+        chat(
+            partner.agent_id or "",
+            words,
+            role="partner",
+            artifact="result",
+            final=index == 1,
+            chunkIndex=index,
+            lastChunk=index == 1,
+        )
+        for index, words in enumerate(("first half, ", "second half"))
+    ]
+    talk = chat(leader.agent_id or "", "how is it going?", artifact="communication")
+    for agent, body in ((partner, chunks[0]), (leader, talk), (partner, chunks[1])):
+        response = await agent.request("POST", path, json=body)
+        assert response.status_code == 201, response.text
+    stored = await history(leader, session["id"])
+    assert [m["id"] for m in stored] == [chunks[0]["id"], talk["id"], chunks[1]["id"]]
+    for sent, kept in zip((chunks[0], talk, chunks[1]), stored, strict=True):
+        assert kept["sessionId"] == session["id"]  # Table 3: required, filled from the path
+        for field in ("senderRole", "senderId", "id", "dataItems", "artifact"):
+            assert kept[field] == sent[field], field
+        for field in ("final", "chunkIndex", "lastChunk"):
+            assert kept.get(field) == sent.get(field), field
+    assert await history(partner, session["id"]) == stored
+
+
+async def test_table_3_fields_of_the_wrong_kind_are_refused(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    session = await open_session(leader, partner)
+    path = f"/v1/sessions/{session['id']}/messages"
+    sender = leader.agent_id or ""
+    for extra in (
+        {"artifact": "gossip"},
+        {"final": "yes"},
+        {"chunkIndex": -1},
+        {"lastChunk": 1},
+        {"senderRole": "observer"},
+        {"dataItems": [{"type": "text"}]},
+    ):
+        problem(await leader.request("POST", path, json=chat(sender, "x", **extra)), 422)
+    assert await count(hub, StoredMessage) == 0
