@@ -7,8 +7,9 @@ from typing import Any
 from agenthub import HubClient
 from app.models import StoredMessage
 from tests.api.test_sessions import count, open_session
+from tests.api.test_tasks import Pair
 from tests.support.hub import MakeAgent, problem
-from tests.support.messages import chat
+from tests.support.messages import chat, result, text
 
 
 async def history(agent: HubClient, session_id: str) -> list[dict[str, Any]]:
@@ -65,3 +66,22 @@ async def test_table_3_fields_of_the_wrong_kind_are_refused(
     ):
         problem(await leader.request("POST", path, json=chat(sender, "x", **extra)), 422)
     assert await count(hub, StoredMessage) == 0
+
+
+async def test_an_agent_leads_one_task_and_serves_another(make_agent: MakeAgent) -> None:
+    """GB/Z §6.1: an agent may be the requester in one task and the service agent in another."""
+    alice, bob = await make_agent("alice"), await make_agent("bob")
+    mine = Pair(alice, bob, (await open_session(alice, bob))["id"])
+    theirs = Pair(bob, alice, (await open_session(bob, alice))["id"])
+    for p in (mine, theirs):
+        response = await p.lead("start", "job", partnerId=p.pid, dataItems=text("do it"))
+        assert response.status_code == 201, response.text
+        assert (await p.report("job", "accepted")).status_code == 201
+    # the roles are the task's, not the agent's: alice may not report on her own task
+    problem(
+        await mine.leader.request("POST", mine.path, json=result(mine.lid, "job", "working")), 409
+    )
+    for p in (mine, theirs):
+        tasks = await p.leader.request("GET", "/v1/tasks", params={"sessionId": p.session_id})
+        [task] = tasks.json()["items"]
+        assert (task["leaderId"], task["partnerId"], task["state"]) == (p.lid, p.pid, "accepted")
