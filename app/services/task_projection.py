@@ -8,7 +8,10 @@ sent (``sentAt``, then sender and id), and a move that the AIP state table does 
 waits (``NOT_YET``) until a move that makes it legal has been applied, then goes in. A record
 of the move the task already made (both sides recording one move) is the ``SAME`` move, a
 no-op. A move that no state the task can still reach allows (the task is final, or has gone
-past it) is ``NEVER``: refused, not stored.
+past it) is ``NEVER``: refused, not stored. A leader command that no state the task can
+still reach allows is ``IGNORED``: AIP §4.5 has the partner ignore an out-of-state command
+(``complete`` or ``continue`` on an ended task, ``cancel`` on one ended), so the hub keeps it
+in the session's history as it was sent, and it moves nothing.
 
 In the usual case a message sorts after everything applied and nothing waits: ``step`` applies
 it alone. Otherwise the task is folded again from all its messages (a few per task).
@@ -109,6 +112,7 @@ class Outcome(enum.Enum):
     SAME = "same"  # the move the task already made, recorded again (by the other side)
     NOT_YET = "not-yet"  # not allowed from the task's state now; applied once it is
     NEVER = "never"  # cannot apply: the task is final, or the sender has no part in it
+    IGNORED = "ignored"  # a leader command AIP ignores where the task is: kept, moves nothing
 
 
 @dataclass
@@ -153,7 +157,13 @@ def _set_status(facts: TaskFacts, status: TaskStatus) -> None:
 
 def _not_now(facts: TaskFacts, message: AnyTaskMessage, why: str) -> Outcome:
     facts.why = why
-    return Outcome.NOT_YET if could_apply_later(facts.state, message) else Outcome.NEVER
+    return Outcome.NOT_YET if could_apply_later(facts.state, message) else _dead(message)
+
+
+def _dead(message: AnyTaskMessage) -> Outcome:
+    """The outcome of a message the task can no longer take: a leader's command is ignored
+    (AIP §4.5), a report is refused."""
+    return Outcome.IGNORED if isinstance(message, TaskCommand) else Outcome.NEVER
 
 
 def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
@@ -244,7 +254,7 @@ def fold(
             _retry(facts, waiting, outcomes)
     for message in waiting:  # what the task can no longer come to take, it never will
         if not could_apply_later(facts.state, message):
-            outcomes[(message.sender_id, message.id)] = Outcome.NEVER
+            outcomes[(message.sender_id, message.id)] = _dead(message)
     return facts, outcomes
 
 
@@ -268,7 +278,7 @@ def fold_on(
         if could_apply_later(facts.state, kept):
             still.append(kept)
         else:
-            outcomes[(kept.sender_id, kept.id)] = Outcome.NEVER
+            outcomes[(kept.sender_id, kept.id)] = _dead(kept)
     return outcomes, still
 
 
