@@ -17,7 +17,7 @@ from acps_sdk.aip.aip_rpc_client import AipRpcClient
 from acps_sdk.aip.aip_rpc_model import JSONRPCResponse, RpcResponse
 from acps_sdk.aip.aip_stream_model import StreamResponse
 
-from agenthub import Agent
+from agenthub import Agent, CallFailed
 from tests.support.acps import acps_client, acps_command, rpc_body
 from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
 
@@ -167,3 +167,195 @@ async def test_max_products_bytes_fails_a_task_whose_products_pass_it(echo: Peer
     assert not failed.products
     fits = await echo.rpc(echo.command("start", "t-fit", text="five!", params=params))
     assert fits.status.state == TaskState.AwaitingCompletion
+
+
+# -- AIP 6.2 and GB/Z A.2: streams -----------------------------------------------------------
+
+
+async def _events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    async for line in response.aiter_lines():
+        if line.startswith("data:"):
+            yield json.loads(line[5:])
+
+
+async def _until(events: AsyncIterator[dict[str, Any]], state: TaskState) -> list[Any]:
+    """Stream events (as acps-sdk's StreamResponse) up to the task result in ``state``."""
+    seen = []
+    async with asyncio.timeout(READ_SECONDS):
+        while True:
+            event = StreamResponse.model_validate(await anext(events)).result.eventData
+            seen.append(event)
+            if isinstance(event, TaskResult) and event.status.state == state:
+                return seen
+
+
+def _stream(p: Peers, command: dict[str, Any]) -> Any:
+    body = json.dumps(rpc_body("stream", {"message": command})).encode()
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    return p.client.http_client.stream("POST", p.url, content=body, headers=headers)
+
+
+async def test_stream_stays_open_while_the_task_waits_for_the_leader(ask: Peers) -> None:
+    async with _stream(ask, ask.command("start", "t-s", text="go")) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = _events(response)
+        first = await _until(events, TaskState.AwaitingInput)
+        assert [e.status.state for e in first] == [
+            TaskState.Accepted,
+            TaskState.Working,
+            TaskState.AwaitingInput,
+        ]
+        # the leader answers on a new connection; the events come on the open stream
+        await ask.client.continue_task("t-s", ask.session_id, "forty-two")
+        more = await _until(events, TaskState.AwaitingCompletion)
+        types = [e.type for e in more]
+        assert types[0] == "task-result" and "product-chunk" in types
+        await ask.client.complete_task("t-s", ask.session_id)
+        last = await _until(events, TaskState.Completed)
+        assert len(last) == 1
+        with pytest.raises(StopAsyncIteration):  # the task ended: the partner closed it
+            async with asyncio.timeout(READ_SECONDS):
+                await anext(events)
+
+
+async def test_re_stream_from_the_last_event_waits_for_the_next(ask: Peers) -> None:
+    async with _stream(ask, ask.command("start", "t-r", text="go")) as response:
+        seen = await _until(_events(response), TaskState.AwaitingInput)
+    resume = ask.command("re-stream", "t-r", params={"lastEventSeq": len(seen)})
+    async with _stream(ask, resume) as response:  # was -32603: it opens, with nothing yet
+        assert response.status_code == 200
+        events = _events(response)
+        await ask.client.continue_task("t-r", ask.session_id, "now")
+        more = await _until(events, TaskState.AwaitingCompletion)
+        assert more[0].status.state == TaskState.Working
+    past = ask.command("re-stream", "t-r", params={"lastEventSeq": 10_000})
+    answer = JSONRPCResponse.model_validate(
+        (await ask.post(rpc_body("stream", {"message": past}))).json()
+    )
+    assert answer.error is not None and answer.error.code == -32602
+
+
+async def test_re_stream_of_expired_events_is_an_sse_error(
+    ask: Peers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partner that keeps two events (its limit set low, not mocked: the same code path)."""
+    monkeypatch.setattr("agenthub.partner.MAX_EVENTS_PER_TASK", 2)
+    await ask.client.start_task(ask.session_id, "go", task_id="t-x")  # three events
+    resume = ask.command("re-stream", "t-x", params={"lastEventSeq": 0})
+    async with _stream(ask, resume) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        frames = [e async for e in _events(response)]  # one, then the stream is closed
+    assert len(frames) == 1
+    error = JSONRPCResponse.model_validate(frames[0]).error
+    assert error is not None and error.code == -32001 and error.data["lastAvailableSeq"] == 3
+    with pytest.raises(CallFailed) as refused:  # the kit leader reads it the same way
+        async for _ in ask.leader.leader.resume_stream(
+            ask.partner.agent_id, session_id=ask.session_id, task_id="t-x", last_event_seq=0
+        ):
+            pass
+    assert refused.value.code == -32001
+
+
+# -- AIP 6.3: notifications -----------------------------------------------------------------
+
+
+async def test_notification_start_reads_params_message(echo: Peers) -> None:
+    config = {"url": echo.leader.notifications_url, "token": "tok-1", "taskId": "t-n"}
+    answer = (await echo.post(rpc_body("notification/set", config))).json()
+    assert answer["result"]["token"] == "tok-1"  # AIP 6.3.1: the whole config
+    config_id = answer["result"]["id"]
+    echo.leader.inbox.expect("t-n", partner_id=echo.partner.agent_id, token="tok-1")
+    start = echo.command("start", "t-n", text="ping", params={"notificationConfigId": config_id})
+    started = RpcResponse.model_validate(
+        (await echo.post(rpc_body("notification/start", {"message": start}))).json()
+    )
+    assert started.result is not None and started.result.taskId == "t-n"
+    pushed = await echo.leader.inbox.wait(
+        "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+    )
+    assert TaskResult.model_validate(pushed).senderId == echo.partner.agent_id
+
+
+async def test_notification_get_answers_a_list_and_delete_success(echo: Peers) -> None:
+    config = {"url": echo.leader.notifications_url, "token": "tok-2", "taskId": "t-g"}
+    made = (await echo.post(rpc_body("notification/set", config))).json()["result"]
+    query = {"taskId": "t-g", "notificationConfigId": made["id"]}
+    listed = (await echo.post(rpc_body("notification/get", query))).json()["result"]
+    assert listed == [made] and listed[0]["token"] == "tok-2"
+    deleted = (await echo.post(rpc_body("notification/delete", query))).json()
+    assert deleted["result"] == {"success": True}
+    assert (await echo.post(rpc_body("notification/get", {"taskId": "t-g"}))).json()["result"] == []
+
+
+async def test_an_aip_push_proved_by_its_notification_token_is_received(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A leader behind a proxy that ends TLS takes an AIP partner's push (AIP 6.3.5: a
+    TaskResult with X-ACPs-AIP-Notification-Token, no call token, no certificate)."""
+    leader = await make_live_agent("leader", https=False)
+    partner = await make_live_agent("partner", serve=False)
+    leader.inbox.expect("t-push", partner_id=partner.agent_id, token="tok-3")
+    result = TaskResult.model_validate(
+        {
+            "id": "r-1",
+            "sentAt": "2026-12-02T10:00:00+08:00",
+            "senderRole": "partner",
+            "senderId": partner.agent_id,
+            "taskId": "t-push",
+            "status": {"state": "completed", "stateChangedAt": "2026-12-02T10:00:00+08:00"},
+        }
+    ).model_dump(exclude_none=True)
+
+    async def push(token: str | None, body: dict[str, Any] = result) -> httpx.Response:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-ACPs-AIP-Notification-Token"] = token
+        async with httpx.AsyncClient(timeout=10) as http:
+            return await http.post(leader.notifications_url, json=body, headers=headers)
+
+    assert (await push("tok-3")).status_code == 200
+    assert [e["id"] for e in leader.inbox.results["t-push"]] == ["r-1"]
+    assert (await push("wrong")).status_code == 401
+    assert (await push(None)).status_code == 401
+    stranger = {**result, "id": "r-2", "senderId": leader.agent_id}
+    assert (await push("tok-3", stranger)).status_code == 401
+    assert len(leader.inbox.results["t-push"]) == 1
+
+
+# -- AIP 5.1 and JSON-RPC 2.0: framing -------------------------------------------------------
+
+
+async def test_bad_json_is_a_parse_error(echo: Peers) -> None:
+    answer = JSONRPCResponse.model_validate((await echo.post(b'{"jsonrpc": "2.0", nope')).json())
+    assert answer.id is None and answer.error is not None and answer.error.code == -32700
+    not_rpc = JSONRPCResponse.model_validate((await echo.post({"hello": "there"})).json())
+    assert not_rpc.error is not None and not_rpc.error.code == -32600
+
+
+async def test_a_request_without_id_gets_no_body(echo: Peers) -> None:
+    start = echo.command("start", "t-quiet", text="shh")
+    answer = await echo.post(rpc_body("rpc", {"command": start}, request_id=None))
+    assert answer.status_code == 204 and answer.content == b""
+    for _ in range(50):  # done all the same
+        runtime = echo.partner.endpoint.runtime
+        if runtime is not None and runtime.task_of(echo.leader.agent_id, "t-quiet"):
+            break
+        await asyncio.sleep(0.05)
+    got = await echo.client.get_task("t-quiet", echo.session_id)
+    assert got.taskId == "t-quiet"
+
+
+async def test_a_batch_is_answered_in_one_array(echo: Peers) -> None:
+    batch = [
+        rpc_body("rpc", {"command": echo.command("start", "t-b", text="one")}, "a"),
+        rpc_body("rpc", {"command": echo.command("get", "t-b")}, "b"),
+        rpc_body("rpc", {"command": echo.command("get", "t-b")}, None),  # no answer
+        rpc_body("teleport", {}, "c"),
+    ]
+    answers = (await echo.post(batch)).json()
+    assert [a["id"] for a in answers] == ["a", "b", "c"]
+    assert RpcResponse.model_validate(answers[1]).result.taskId == "t-b"  # type: ignore[union-attr]
+    assert answers[2]["error"]["code"] == -32601
+    empty = JSONRPCResponse.model_validate((await echo.post([])).json())
+    assert empty.error is not None and empty.error.code == -32600
