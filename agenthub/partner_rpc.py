@@ -21,7 +21,8 @@ from agenthub.protocol.jsonrpc import (
     rpc_result,
 )
 from agenthub.protocol.messages import GetCommandParams, TaskCommand, TaskCommandType
-from agenthub.runtime import PRIVATE_CONFIG_KEYS, EventsExpired, PartnerRuntime, RpcFault
+from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
+from agenthub.task_events import EventsExpired, check_resume, task_events
 
 Event = tuple[int, dict[str, Any]]
 
@@ -130,7 +131,7 @@ class PartnerMethods:
                 after = 0
             fresh = moved
         try:
-            runtime.check_resume(task, after)
+            check_resume(task, after)
         except EventsExpired as expired:  # AIP 6.2.2: the error is the stream's one event
 
             async def nothing() -> AsyncIterator[tuple[int, bytes] | None]:
@@ -139,7 +140,7 @@ class PartnerMethods:
 
             error = rpc_error(rpc.id, expired.code, expired.message, expired.data)
             return StreamOpening(orjson.dumps(error), None, nothing())
-        events = runtime.events(task, after_seq=after)
+        events = task_events(task, after_seq=after)
         due = fresh or (bool(task.events) and after < task.events[-1][0])
         first = await _first(events, wait=due)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agenthub.notify import NotificationSender
@@ -22,7 +21,6 @@ logger = logging.getLogger(__name__)
 
 RECORD_FLUSH_SECONDS = 2.0
 RPC_WAIT_SECONDS = 30.0
-KEEPALIVE_SECONDS = 15.0
 MAX_TASKS = 10_000
 """Tasks a partner holds at most; past it (after dropping ended and idle ones) starts wait."""
 MAX_TASKS_PER_CALLER = 1_000
@@ -44,11 +42,6 @@ class RpcFault(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class EventsExpired(RpcFault):
-    """A ``re-stream`` from events the partner no longer keeps: AIP 6.2.2 answers it on
-    the stream itself, as its one event."""
 
 
 class PartnerRuntime:
@@ -256,62 +249,6 @@ class PartnerRuntime:
         async with task.changed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(task.changed.wait_for(ready), seconds)
-
-    @staticmethod
-    def check_resume(task: PartnerTask, after_seq: int) -> None:
-        """Refuse to stream from a point past the task's last event, or from events it
-        no longer keeps (``EventsExpired``, AIP 6.2.2)."""
-        newest = task.next_seq - 1
-        if after_seq > newest:
-            raise RpcFault(
-                RpcErrorCode.INVALID_PARAMS,
-                f"lastEventSeq {after_seq} is past the task's last event.",
-                {"lastAvailableSeq": newest},
-            )
-        if task.events and after_seq < task.events[0][0] - 1:
-            raise EventsExpired(
-                RpcErrorCode.TASK_NOT_FOUND,
-                "Stream events expired",
-                {"lastAvailableSeq": newest, "oldestAvailableSeq": task.events[0][0]},
-            )
-
-    async def events(
-        self, task: PartnerTask, *, after_seq: int, keepalive_seconds: float = KEEPALIVE_SECONDS
-    ) -> AsyncIterator[tuple[int, dict[str, Any]] | None]:
-        """Events after ``after_seq`` until the task ends (AIP 6.2, GB/Z A.2: the stream
-        stays open while the task waits for its leader); None = ping."""
-        self.check_resume(task, after_seq)
-        last = after_seq
-        while True:
-            async with task.changed:
-                try:
-                    await asyncio.wait_for(
-                        task.changed.wait_for(functools.partial(self._has_news, task, last)),
-                        keepalive_seconds,
-                    )
-                except TimeoutError:
-                    pending: list[tuple[int, dict[str, Any]]] = []
-                else:
-                    pending = [(s, e) for s, e in task.events if s > last]
-            if not pending:
-                if self.stream_done(task, last):
-                    return
-                yield None
-                continue
-            for seq, event in pending:
-                yield seq, event
-                last = seq
-            if self.stream_done(task, last):
-                return
-
-    @classmethod
-    def _has_news(cls, task: PartnerTask, last: int) -> bool:
-        return task.next_seq - 1 > last or cls.stream_done(task, last)
-
-    @staticmethod
-    def stream_done(task: PartnerTask, last: int) -> bool:
-        """Caught up with a task that ended."""
-        return last >= task.next_seq - 1 and is_final(task.published_state)
 
     # -- notification configs -------------------------------------------------------------
 
