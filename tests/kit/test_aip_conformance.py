@@ -159,6 +159,28 @@ async def test_start_timeout_completes_a_task_left_awaiting_completion(echo: Pee
     assert late.status.state == TaskState.Completed
 
 
+class Slow(EchoHandler):
+    """Accepts at once, then takes its time."""
+
+    async def on_start(self, task: Any) -> None:
+        await task.accept()
+        await asyncio.sleep(3)
+        await super().on_start(task)
+
+
+async def test_start_timeout_bounds_the_wait_for_the_starts_answer(
+    make_live_agent: MakeLiveAgent, tmp_path: Path
+) -> None:
+    p = await peers(make_live_agent, tmp_path, Slow())
+    try:
+        started = asyncio.get_running_loop().time()
+        answer = await p.rpc(p.command("start", "t-slow", text="x", params={"timeout": 200}))
+        assert asyncio.get_running_loop().time() - started < 2
+        assert answer.status.state == TaskState.Accepted  # where it is when the time is up
+    finally:
+        await p.client.close()
+
+
 async def test_max_products_bytes_fails_a_task_whose_products_pass_it(echo: Peers) -> None:
     params = {"maxProductsBytes": 5}
     failed = await echo.rpc(echo.command("start", "t-big", text="more than five", params=params))
