@@ -13,6 +13,11 @@ still reach allows is ``IGNORED``: AIP §4.5 has the partner ignore an out-of-st
 (``complete`` or ``continue`` on an ended task, ``cancel`` on one ended), so the hub keeps it
 in the session's history as it was sent, and it moves nothing.
 
+A leader command waits only for clocks apart (``CLOCK_SKEW_SECONDS``): one sent longer than
+that before the report that would allow it was sent while the task could not take it, so its
+partner ignored it, and so does the hub (``IGNORED``), where applying it would leave the hub's
+task ahead of the partner's.
+
 In the usual case a message sorts after everything applied and nothing waits: ``step`` applies
 it alone. Otherwise the task is folded again from all its messages (a few per task).
 """
@@ -48,6 +53,8 @@ AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | Product
 # there is the same move
 _COMMAND_STATE = {command: to for (_, command), to in LEADER_MOVES.items() if is_final(to)}
 NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
+CLOCK_SKEW_SECONDS = 5.0
+"""How far apart a leader's and a partner's clocks may be."""
 
 
 def role_error(leader_id: str, partner_id: str, message: AnyTaskMessage) -> str | None:
@@ -251,7 +258,7 @@ def fold(
         if outcome is Outcome.NOT_YET:
             waiting.append(message)
         elif outcome is Outcome.APPLIED and waiting:
-            _retry(facts, waiting, outcomes)
+            _retry(facts, waiting, outcomes, message)
     for message in waiting:  # what the task can no longer come to take, it never will
         if not could_apply_later(facts.state, message):
             outcomes[(message.sender_id, message.id)] = _dead(message)
@@ -272,7 +279,7 @@ def fold_on(
     if outcome is Outcome.NOT_YET:
         waiting.append(message)
     elif outcome is Outcome.APPLIED and waiting:
-        _retry(facts, waiting, outcomes)
+        _retry(facts, waiting, outcomes, message)
     still = []
     for kept in waiting:  # what the task can no longer come to take, it never will
         if could_apply_later(facts.state, kept):
@@ -283,18 +290,33 @@ def fold_on(
 
 
 def _retry(
-    facts: TaskFacts, waiting: list[AnyTaskMessage], outcomes: dict[tuple[str, str], Outcome]
+    facts: TaskFacts,
+    waiting: list[AnyTaskMessage],
+    outcomes: dict[tuple[str, str], Outcome],
+    applied: AnyTaskMessage,
 ) -> None:
-    """Apply waiting messages, in order, for as long as one of them goes in."""
+    """Apply waiting messages, in order, for as long as one of them goes in (``applied``:
+    the one that went in last). A leader command sent well before it is ignored instead."""
     progress = True
     while progress and waiting:
         progress = False
         for message in list(waiting):
+            if _too_early(message, applied):
+                outcomes[(message.sender_id, message.id)] = Outcome.IGNORED
+                waiting.remove(message)
+                continue
             outcome = step(facts, message)
             if outcome is Outcome.NOT_YET:
                 continue
             outcomes[(message.sender_id, message.id)] = outcome
             waiting.remove(message)
             if outcome is Outcome.APPLIED:
-                progress = True
+                applied, progress = message, True
                 break
+
+
+def _too_early(message: AnyTaskMessage, applied: AnyTaskMessage) -> bool:
+    """A leader command sent longer before ``applied`` (which sorts after it) than clocks
+    can be apart: sent while the task could not take it (AIP §4.5: ignored)."""
+    early = (applied.sent_at - message.sent_at).total_seconds()
+    return isinstance(message, TaskCommand) and early > CLOCK_SKEW_SECONDS

@@ -108,6 +108,26 @@ def test_a_partners_timeout_move_is_its_own_and_a_late_command_is_ignored() -> N
             assert outcomes[("L", "l5")] is Outcome.IGNORED
 
 
+def test_a_command_sent_well_before_its_state_is_ignored_not_kept_for_later() -> None:
+    """A complete sent while the task worked (a minute before it awaited completion) was
+    ignored by the partner; the hub ignores it too, whatever order the records come in, and
+    the partner's later moves go in."""
+    messages = [
+        leader(0, "start", partnerId="P"),
+        partner(1, "accepted"),
+        partner(2, "working"),
+        leader(3, "complete"),  # too early
+        partner(63, "awaiting-completion"),
+        leader(64, "continue"),
+        partner(65, "working"),
+    ]
+    for order in (messages, messages[::-1], [messages[3], *messages[:3], *messages[4:]]):
+        facts, outcomes = fold("L", "P", list(order))
+        assert outcomes[("L", "l3")] is Outcome.IGNORED
+        assert facts.state is not None and facts.state.value == "working"
+        assert outcomes[("P", "p65")] is Outcome.APPLIED
+
+
 def test_a_hundred_shuffles_of_a_long_task_agree() -> None:
     messages = [leader(0, "start", partnerId="P"), partner(1, "accepted"), partner(2, "working")]
     n = 3
