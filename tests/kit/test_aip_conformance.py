@@ -381,3 +381,53 @@ async def test_a_batch_is_answered_in_one_array(echo: Peers) -> None:
     assert answers[2]["error"]["code"] == -32601
     empty = JSONRPCResponse.model_validate((await echo.post([])).json())
     assert empty.error is not None and empty.error.code == -32600
+
+
+class Gated(EchoHandler):
+    """Works until the test lets it finish."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+
+    async def on_start(self, task: Any) -> None:
+        await task.working("thinking")
+        await self.go.wait()
+        await super().on_start(task)
+
+
+async def test_a_command_the_partner_ignored_is_no_409_at_the_hub(
+    make_live_agent: MakeLiveAgent, live_hub: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kit leader completes too early (the partner works: ignored) and records it; the
+    partner's later moves are not refused for it. The hub's clock-skew allowance is set low
+    so the test need not wait 5 s."""
+    monkeypatch.setattr("app.services.task_projection.CLOCK_SKEW_SECONDS", 0.5)
+    gated = Gated()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", gated)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    partner.endpoint.runtime.rpc_wait_seconds = 0.5  # type: ignore[union-attr]
+    first = await lead.start(partner.agent_id, session_id=session.id, task_id="t-early", text="x")
+    assert first["status"]["state"] == "working"
+    early = await lead.complete(partner.agent_id, session_id=session.id, task_id="t-early")
+    assert early["status"]["state"] == "working"  # ignored
+    await asyncio.sleep(1.0)
+    gated.go.set()
+    await asyncio.sleep(0.5)
+    again = await lead.continue_task(partner.agent_id, session_id=session.id, task_id="t-early")
+    assert again["status"]["state"] == "awaiting-completion"
+    await lead.complete(partner.agent_id, session_id=session.id, task_id="t-early")
+    for agent in (leader, partner):
+        assert await agent.recorder.flush(10) and not agent.recorder.failures
+    task = (await leader.hub.request("GET", "/v1/tasks/t-early")).json()
+    states = [s["state"] for s in task["statusHistory"]]
+    assert [s for n, s in enumerate(states) if n == 0 or states[n - 1] != s] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert await live_hub.answered(409) == 0
