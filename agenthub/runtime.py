@@ -151,8 +151,10 @@ class PartnerRuntime:
             command = command.model_copy(update={"task_id": f"task-{uuid.uuid4().hex}"})
         assert command.task_id is not None
         existing = self.task_of(caller_id, command.task_id)
-        if existing is not None:
-            return existing, False  # a start again: ignored (AIP §4.5)
+        if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
+            if all(c.id != command.id for c in existing.command_history):
+                existing.command_history.append(command)
+            return existing, False
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()

@@ -107,6 +107,10 @@ async def test_cancel_on_ended_task_is_ignored(echo: Peers) -> None:
     await echo.client.complete_task("t-end", echo.session_id)
     canceled = await echo.client.cancel_task("t-end", echo.session_id)  # was -32002
     assert canceled.status.state == TaskState.Completed
+    restarted = await echo.client.start_task(echo.session_id, "again", task_id="t-end")
+    assert restarted.status.state == TaskState.Completed  # a start again is ignored too
+    history = (await echo.client.get_task("t-end", echo.session_id)).commandHistory or []
+    assert [c.command.value for c in history] == ["start", "complete", "cancel", "start"]
 
 
 # -- AIP §4.4: get's and start's params -----------------------------------------------------
