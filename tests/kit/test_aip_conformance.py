@@ -193,6 +193,12 @@ async def test_max_products_bytes_fails_a_task_whose_products_pass_it(echo: Peer
     assert not failed.products
     fits = await echo.rpc(echo.command("start", "t-fit", text="five!", params=params))
     assert fits.status.state == TaskState.AwaitingCompletion
+    for bad in ({"maxProductsBytes": "lots"}, {"timeout": 0}):
+        start = echo.command("start", "t-bad", text="x", params=bad)
+        answer = (await echo.post(rpc_body("rpc", {"command": start}))).json()
+        assert JSONRPCResponse.model_validate(answer).error.code == -32602  # type: ignore[union-attr]
+    runtime = echo.partner.endpoint.runtime
+    assert runtime is not None and runtime.task_of(echo.leader.agent_id, "t-bad") is None
 
 
 # -- AIP 6.2 and GB/Z A.2: streams -----------------------------------------------------------
