@@ -7,6 +7,7 @@ objects are in ``agenthub.protocol``. The kit imports nothing of the hub service
 from agenthub.agent import Agent
 from agenthub.callbacks import CallbackPolicy
 from agenthub.errors import (
+    AnswerMismatchError,
     AnswerSignatureError,
     CallFailed,
     CallTokenError,
@@ -29,6 +30,7 @@ __all__ = [
     "Agent",
     "AgentKey",
     "AgentState",
+    "AnswerMismatchError",
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",

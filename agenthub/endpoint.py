@@ -19,38 +19,33 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallTokenError, HubRequestError
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner import TaskMoveError
-from agenthub.protocol.jsonrpc import (
-    NotificationConfig,
-    NotificationQuery,
-    RpcErrorCode,
-    RpcRequest,
-    rpc_error,
-    rpc_result,
-)
-from agenthub.protocol.messages import TaskCommand, TaskCommandType
-from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
+from agenthub.partner_rpc import PartnerMethods
+from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
+from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
 from agenthub.tls import AgentTls, PeerCertificateError, authenticate_peer, client_certificate
 
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1_048_576
+MAX_BATCH = 100
+"""Requests one JSON-RPC batch may hold."""
+STREAM_SIGNED_HEADER = "X-Agent-Signature-Covers"
+"""What a stream's signature covers: ``first-event`` (its first data) or ``nothing`` (it
+opened with no event due: the empty body)."""
 
 
 class _Call:
-    def __init__(
-        self, caller_id: str, nonce: str | None, request_id: str | int | None = None
-    ) -> None:
+    def __init__(self, caller_id: str, nonce: str | None) -> None:
         self.caller_id = caller_id
         self.nonce = nonce
-        self.request_id = request_id
 
 
 STREAM_MAX_SECONDS = 3600.0
@@ -98,6 +93,7 @@ class AgentEndpoint:
         self.inbox = inbox
         self.public_url = public_url
         self.callbacks = callbacks or CallbackPolicy()
+        self.methods = PartnerMethods(runtime, self.callbacks)
         self.jtis = JtiCache(started_at)
         self.app = Starlette(
             routes=[
@@ -206,6 +202,9 @@ class AgentEndpoint:
     # -- JSON-RPC -------------------------------------------------------------------------
 
     async def _rpc(self, request: Request) -> Response:
+        """JSON-RPC 2.0 over HTTP: one request, or a batch of them (answered in one array);
+        a request without an ``id`` (or with a null one, AIP 5.1) is a notification, done
+        and not answered (204 when nothing is answered)."""
         body = await self._read(request)
         if isinstance(body, Response):
             return body
@@ -214,94 +213,72 @@ class AgentEndpoint:
         except CallTokenError as exc:
             return self._refused(exc, missing="required" in str(exc))
         try:
-            rpc = RpcRequest.model_validate_json(body)
-        except ValidationError:
-            return self._signed(
-                rpc_error(None, RpcErrorCode.INVALID_REQUEST, "Not a JSON-RPC 2.0 request."), call
-            )
-        call.request_id = rpc.id
+            parsed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return self._signed(rpc_error(None, RpcErrorCode.PARSE_ERROR, "Parse error"), call)
+        if isinstance(parsed, list):
+            if not parsed or len(parsed) > MAX_BATCH:
+                why = f"A batch holds 1 to {MAX_BATCH} requests."
+                return self._signed(rpc_error(None, RpcErrorCode.INVALID_REQUEST, why), call)
+            answers = [a for item in parsed if (a := await self._one(item, call, True))]
+            return self._signed(answers, call) if answers else Response(status_code=204)
+        answer = await self._one(parsed, call, False)
+        if isinstance(answer, Response):
+            return answer
+        return self._signed(answer, call) if answer else Response(status_code=204)
+
+    async def _one(self, item: Any, call: _Call, batched: bool) -> dict[str, Any] | Response | None:
+        """One request's answer: a JSON-RPC response, a stream, or None for a notification."""
+        request_id = item.get("id") if isinstance(item, dict) else None
+        if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+            request_id = None
         try:
-            return await self._dispatch(rpc, call)
+            rpc = RpcRequest.model_validate(item)
+        except ValidationError:
+            why = "Not a JSON-RPC 2.0 request."
+            return rpc_error(request_id, RpcErrorCode.INVALID_REQUEST, why)
+        notice = rpc.id is None
+        try:
+            if rpc.method == "stream" and not notice:
+                if batched:
+                    why = "A stream is a request of its own, never part of a batch."
+                    raise RpcFault(RpcErrorCode.INVALID_REQUEST, why)
+                return await self._stream(rpc, call)
+            result = await self.methods.result(rpc, call.caller_id)
+            answer = rpc_result(rpc.id, result)
         except RpcFault as fault:
-            return self._signed(rpc_error(rpc.id, fault.code, fault.message, fault.data), call)
+            answer = rpc_error(rpc.id, fault.code, fault.message, fault.data)
         except ValidationError as exc:
             errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"]} for e in exc.errors()]
-            return self._signed(
-                rpc_error(rpc.id, RpcErrorCode.INVALID_PARAMS, "Invalid params", errors), call
-            )
+            answer = rpc_error(rpc.id, RpcErrorCode.INVALID_PARAMS, "Invalid params", errors)
         except TaskMoveError as exc:
-            return self._signed(
-                rpc_error(rpc.id, RpcErrorCode.UNSUPPORTED_OPERATION, str(exc)), call
-            )
+            answer = rpc_error(rpc.id, RpcErrorCode.UNSUPPORTED_OPERATION, str(exc))
         except Exception:
             logger.exception("agent endpoint failed on %s", rpc.method)
-            return self._signed(
-                rpc_error(rpc.id, RpcErrorCode.INTERNAL_ERROR, "Internal error"), call
-            )
+            answer = rpc_error(rpc.id, RpcErrorCode.INTERNAL_ERROR, "Internal error")
+        return None if notice else answer
 
-    async def _dispatch(self, rpc: RpcRequest, call: _Call) -> Response:
-        params = rpc.params or {}
-        if rpc.method.startswith("notification/") and rpc.method != "notification/start":
-            return self._signed(rpc_result(rpc.id, await self._notification_rpc(rpc, call)), call)
-        runtime = self._need_runtime()
-        if rpc.method in ("rpc", "notification/start"):
-            command = TaskCommand.model_validate(params.get("command"))
-            task = await runtime.apply(command, caller_id=call.caller_id)
-            if command.command == TaskCommandType.GET:
-                return self._signed(rpc_result(rpc.id, task.snapshot()), call)
-            notified = "notificationConfigId" in (command.command_params or {})
-            await runtime.settle(task, first_state_only=notified)
-            if task.published_result is None:
-                raise RpcFault(RpcErrorCode.INTERNAL_ERROR, "The task has no state yet.")
-            return self._signed(rpc_result(rpc.id, task.published_result), call)
-        if rpc.method == "stream":
-            return await self._stream(rpc, call, runtime)
-        raise RpcFault(RpcErrorCode.METHOD_NOT_FOUND, f"Method {rpc.method!r} not found.")
-
-    def _need_runtime(self) -> PartnerRuntime:
-        if self.runtime is None:
-            raise RpcFault(RpcErrorCode.UNSUPPORTED_OPERATION, "This agent takes no tasks.")
-        return self.runtime
-
-    async def _stream(self, rpc: RpcRequest, call: _Call, runtime: PartnerRuntime) -> Response:
-        params = rpc.params or {}
-        command = TaskCommand.model_validate(params.get("message"))
-        if command.command == TaskCommandType.RE_STREAM:
-            task = await runtime.apply(command, caller_id=call.caller_id)
-            after = int((command.command_params or {}).get("lastEventSeq") or 0)
-        else:
-            known = runtime.task_of(call.caller_id, command.task_id)
-            after = known.next_seq - 1 if known is not None else 0
-            task = await runtime.apply(command, caller_id=call.caller_id)
-            if command.command == TaskCommandType.START and known is None:
-                after = 0
-        events = runtime.events(task, after_seq=after)
-        first = None
-        async for item in events:
-            if item is not None:
-                first = item
-                break
-        if first is None:
-            raise RpcFault(RpcErrorCode.INTERNAL_ERROR, "The task produced no event.")
-
-        def frame(seq: int, event: dict[str, Any]) -> bytes:
-            data = orjson.dumps(rpc_result(rpc.id, {"eventSeq": seq, "eventData": event}))
-            return b"id: %d\ndata: %s\n\n" % (seq, data)
-
-        first_data = orjson.dumps(rpc_result(rpc.id, {"eventSeq": first[0], "eventData": first[1]}))
+    async def _stream(self, rpc: RpcRequest, call: _Call) -> Response:
+        """The stream's first data is signed: its first event, the error it carries
+        (expired events), or, when nothing is due yet, nothing (``STREAM_SIGNED_HEADER``
+        says which)."""
+        opening = await self.methods.stream(rpc, call.caller_id)
         signature = sign_answer(
             self.key,
             callee_id=self.agent_id,
             caller_id=call.caller_id,
             nonce=call.nonce,
-            signed_bytes=first_data,
+            signed_bytes=opening.first,
         )
-
         ends = time.monotonic() + STREAM_MAX_SECONDS
 
+        def frame(seq: int | None, data: bytes) -> bytes:
+            return (b"" if seq is None else b"id: %d\n" % seq) + b"data: %s\n\n" % data
+
         async def body() -> AsyncIterator[bytes]:
-            yield frame(*first)
-            async for item in events:
+            if opening.first:
+                yield frame(opening.first_seq, opening.first)
+            async for item in opening.rest:
                 yield b": keep-alive\n\n" if item is None else frame(*item)
                 if time.monotonic() > ends:  # the leader goes on with re-stream
                     return
@@ -311,63 +288,51 @@ class AgentEndpoint:
             media_type="text/event-stream",
             headers={
                 SIGNATURE_HEADER: signature,
+                STREAM_SIGNED_HEADER: "first-event" if opening.first else "nothing",
                 "Cache-Control": "no-cache",
                 "X-Accel-Buffering": "no",
             },
         )
 
-    async def _notification_rpc(self, rpc: RpcRequest, call: _Call) -> Any:
-        runtime = self._need_runtime()
-        params = rpc.params or {}
-        if rpc.method == "notification/set":
-            config = NotificationConfig.model_validate(params)
-            try:
-                await pin_callback(config.url, self.callbacks)
-            except Exception as exc:
-                raise RpcFault(RpcErrorCode.INVALID_PARAMS, str(exc)) from exc
-            return runtime.set_notification(config, caller_id=call.caller_id)
-        query = NotificationQuery.model_validate(params)
-        configs = runtime.notification_configs(query.task_id, caller_id=call.caller_id)
-        wanted = query.notification_config_id
-        if wanted is not None and wanted not in configs:
-            raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
-        if rpc.method == "notification/get":
-            public = [
-                {k: v for k, v in c.items() if k not in PRIVATE_CONFIG_KEYS}
-                for i, c in configs.items()
-                if wanted in (None, i)
-            ]
-            return public[0] if wanted else public
-        if rpc.method == "notification/delete":
-            for config_id in [i for i in configs if wanted in (None, i)]:
-                del configs[config_id]
-            return {"taskId": query.task_id, "deleted": True}
-        raise RpcFault(RpcErrorCode.METHOD_NOT_FOUND, f"Method {rpc.method!r} not found.")
-
     # -- notifications pushed to us (leader role) -----------------------------------------
 
     async def _notification(self, request: Request) -> Response:
+        """A push (GB/Z A.3, AIP 6.3.5). Its sender is proved by its client certificate or
+        call token, or, as AIP has it, by the ``X-ACPs-AIP-Notification-Token`` this
+        leader gave for the task alone (a partner that holds neither, behind a proxy that
+        ends TLS); then the body's ``senderId`` must be the task's partner."""
         body = await self._read(request)
         if isinstance(body, Response):
             return body
+        aip_token = request.headers.get(NOTIFICATION_TOKEN_HEADER)
         try:
-            call = await self._authenticate(request, body, "/notifications")
+            call: _Call | None = await self._authenticate(request, body, "/notifications")
         except CallTokenError as exc:
-            return self._refused(exc, missing="required" in str(exc))
+            missing = "required" in str(exc)
+            if not (missing and aip_token):
+                return self._refused(exc, missing=missing)
+            call = None
         if self.inbox is None:
-            return self._signed({"error": "this agent takes no notifications"}, call, 404)
+            return self._answer({"error": "this agent takes no notifications"}, call, 404)
         try:
             event = orjson.loads(body)
         except orjson.JSONDecodeError:
-            return self._signed({"error": "the body is not JSON"}, call, 400)
-        if not isinstance(event, dict) or event.get("senderId") != call.caller_id:
-            return self._signed({"error": "senderId must be the caller"}, call, 403)
+            return self._answer({"error": "the body is not JSON"}, call, 400)
+        if not isinstance(event, dict) or not isinstance(event.get("senderId"), str):
+            return self._answer({"error": "the body is no TaskResult"}, call, 400)
+        sender = call.caller_id if call is not None else str(event["senderId"])
+        if event.get("senderId") != sender:
+            return self._answer({"error": "senderId must be the caller"}, call, 403)
         why = self.inbox.check(
-            str(event.get("taskId")),
-            sender_id=call.caller_id,
-            token=request.headers.get(NOTIFICATION_TOKEN_HEADER),
+            str(event.get("taskId")), sender_id=sender, token=aip_token, token_only=call is None
         )
         if why is not None:
-            return self._signed({"error": why}, call, 403)
-        new = await self.inbox.receive(call.caller_id, event)
-        return self._signed({"received": True, "duplicate": not new}, call)
+            return self._answer({"error": why}, call, 403 if call is not None else 401)
+        new = await self.inbox.receive(sender, event)
+        return self._answer({"received": True, "duplicate": not new}, call)
+
+    def _answer(self, payload: Any, call: _Call | None, status: int = 200) -> Response:
+        """Signed to a caller proved by certificate or call token; plain JSON otherwise."""
+        if call is not None:
+            return self._signed(payload, call, status)
+        return Response(orjson.dumps(payload), status_code=status, media_type="application/json")

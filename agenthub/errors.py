@@ -46,5 +46,10 @@ class CallFailed(KitError):
         self.data = data
 
 
+class AnswerMismatchError(CallFailed):
+    """An answer that is not the one to this call: its JSON-RPC ``id`` is another
+    request's, or its ``senderId`` is not the partner called (AIP 6.0)."""
+
+
 class UnsafeCallbackError(KitError):
     """A notification URL points at a link-local or metadata address."""

@@ -30,13 +30,18 @@ class NotificationInbox:
         """Accept pushes for ``task_id`` from ``partner_id`` showing ``token``."""
         self._expected[task_id] = Expectation(partner_id, token)
 
-    def check(self, task_id: str, *, sender_id: str, token: str | None) -> str | None:
-        """Why a push must be refused, or None if it may come in."""
+    def check(
+        self, task_id: str, *, sender_id: str, token: str | None, token_only: bool = False
+    ) -> str | None:
+        """Why a push must be refused, or None if it may come in; ``token_only``: the token
+        is the push's only proof (no certificate, no call token), so one must be expected."""
         expected = self._expected.get(task_id)
         if expected is None:
             return "no notifications were asked for this task"
         if expected.partner_id != sender_id:
             return "this agent does not execute the task"
+        if token_only and expected.token is None:
+            return "the push proves nothing: no certificate, call token or expected token"
         if expected.token is not None and not (
             token is not None and secrets.compare_digest(token, expected.token)
         ):

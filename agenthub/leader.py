@@ -17,19 +17,25 @@ import httpx
 import orjson
 
 from agenthub.directory import PeerDirectory
-from agenthub.errors import AnswerSignatureError, CallFailed, KitError
+from agenthub.errors import AnswerMismatchError, AnswerSignatureError, CallFailed, KitError
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.paths import segment
 from agenthub.protocol.aic import aic_host
-from agenthub.protocol.messages import TaskCommand
+from agenthub.protocol.messages import TaskCommand, TaskState
 from agenthub.protocol.sessions import SessionView
+from agenthub.protocol.tasks import FINAL_STATES
 from agenthub.recorder import HubRecorder
 from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
 from agenthub.tls import AgentTls, authenticate_peer, peer_certificate
 
 RECORD_FLUSH_SECONDS = 2.0
 CALL_TIMEOUT_SECONDS = 60.0
+STREAM_SIGNED_HEADER = "X-Agent-Signature-Covers"  # agenthub.endpoint's, said again: the
+# leader imports nothing of the partner's side
+LEADERS_TURN = frozenset({TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION} | FINAL_STATES)
+"""States where a stream not followed to its end stops: the task waits for the leader."""
+ANSWERED_BY_TASK_RESULT = frozenset({"rpc", "notification/start"})
 
 
 def _text(text: str | None) -> list[dict[str, Any]] | None:
@@ -219,7 +225,7 @@ class Leader:
 
     def _prepare(
         self, partner_id: str, url: str, method: str, params: dict[str, Any]
-    ) -> tuple[bytes, dict[str, str], str]:
+    ) -> tuple[bytes, dict[str, str], str, str]:
         request_id = uuid.uuid4().hex
         body = orjson.dumps(
             {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
@@ -233,7 +239,7 @@ class Leader:
             body=body,
         )
         headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
-        return body, headers, call.nonce
+        return body, headers, call.nonce, request_id
 
     async def call(self, partner_id: str, method: str, params: dict[str, Any]) -> Any:
         """One JSON-RPC call to the partner; the checked ``result``."""
@@ -245,7 +251,7 @@ class Leader:
         """The checked ``result``, the answer itself and the call's nonce."""
         url = await self._endpoint(partner_id)
         await self._before_call(url)
-        body, headers, nonce = self._prepare(partner_id, url, method, params)
+        body, headers, nonce, request_id = self._prepare(partner_id, url, method, params)
         response = await self.http.post(
             url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
         )
@@ -258,12 +264,23 @@ class Leader:
         await self._check(
             partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content, certified
         )
-        return self._result(orjson.loads(response.content)), response, nonce
+        answer = orjson.loads(response.content)
+        sender = partner_id if method in ANSWERED_BY_TASK_RESULT else None
+        result = self._result(answer, request_id, sender)
+        return result, response, nonce
 
     @staticmethod
-    def _result(answer: Any) -> Any:
+    def _result(answer: Any, request_id: str, sender_id: str | None) -> Any:
+        """The ``result`` of the answer to request ``request_id``, whose payload must be
+        ``sender_id``'s (AIP 6.0), if given; the error it carries raised."""
         if not isinstance(answer, dict):
             raise CallFailed("The answer is not a JSON-RPC response.")
+        if answer.get("id") not in (request_id, None) or (
+            answer.get("id") is None and not answer.get("error")
+        ):
+            raise AnswerMismatchError(
+                f"The answer is to request {answer.get('id')!r}, not to {request_id!r}."
+            )
         if answer.get("error"):
             error = answer["error"]
             raise CallFailed(
@@ -271,14 +288,25 @@ class Leader:
                 code=error.get("code"),
                 data=error.get("data"),
             )
-        return answer.get("result")
+        result = answer.get("result")
+        if sender_id is not None:
+            payload = result.get("eventData", result) if isinstance(result, dict) else None
+            if not isinstance(payload, dict) or payload.get("senderId") != sender_id:
+                got = payload.get("senderId") if isinstance(payload, dict) else None
+                raise AnswerMismatchError(
+                    f"The answer's senderId is {got!r}, not the partner called ({sender_id}).",
+                    data={"senderId": got},
+                )
+        return result
 
     async def send(
-        self, partner_id: str, command: TaskCommand, *, record: bool = True
+        self, partner_id: str, command: TaskCommand, *, record: bool = True, method: str = "rpc"
     ) -> dict[str, Any]:
-        """Record the command at the hub, send it by ``rpc``, return the TaskResult."""
+        """Record the command at the hub, send it by ``rpc`` (or ``notification/start``),
+        return the TaskResult."""
         await self._record(command, record)
-        result, answer, nonce = await self._call(partner_id, "rpc", {"command": command.to_wire()})
+        params = {"command" if method == "rpc" else "message": command.to_wire()}
+        result, answer, nonce = await self._call(partner_id, method, params)
         if not isinstance(result, dict):
             raise CallFailed("The rpc result is not a TaskResult.")
         signature = answer.headers.get(SIGNATURE_HEADER)
@@ -296,13 +324,16 @@ class Leader:
         return result
 
     async def stream(
-        self, partner_id: str, command: TaskCommand, *, record: bool = True
+        self, partner_id: str, command: TaskCommand, *, record: bool = True, follow: bool = False
     ) -> AsyncIterator[dict[str, Any]]:
-        """Send the command by ``stream``; yield ``{eventSeq, eventData}`` until it ends."""
+        """Send the command by ``stream``; yield ``{eventSeq, eventData}``. The partner
+        keeps the stream open until the task ends (AIP 6.2); ``follow``: read it that far
+        (the task's next commands go by ``rpc`` meanwhile), else stop where the task waits
+        for the leader, closing it."""
         await self._record(command, record)
         url = await self._endpoint(partner_id)
         await self._before_call(url)
-        body, headers, nonce = self._prepare(
+        body, headers, nonce, request_id = self._prepare(
             partner_id, url, "stream", {"message": command.to_wire()}
         )
         headers["Accept"] = "text/event-stream"
@@ -320,15 +351,21 @@ class Leader:
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
                 content = await response.aread()
                 await self._check(partner_id, signature, nonce, content, certified)
-                self._result(orjson.loads(content))
+                self._result(orjson.loads(content), request_id, None)
                 raise CallFailed("The partner answered a stream call without a stream.")
-            first = True
+            unchecked = True
+            if response.headers.get(STREAM_SIGNED_HEADER) == "nothing":
+                await self._check(partner_id, signature, nonce, b"", certified)
+                unchecked = False
             async for data in _sse_data(response.aiter_lines()):
-                if first:
+                if unchecked:
                     await self._check(partner_id, signature, nonce, data, certified)
-                    first = False
-                result = self._result(orjson.loads(data))
-                yield dict(result)
+                    unchecked = False
+                event = dict(self._result(orjson.loads(data), request_id, partner_id))
+                yield event
+                state = (event.get("eventData") or {}).get("status", {}).get("state")
+                if not follow and state in LEADERS_TURN:
+                    return
 
     # -- the three methods, spelled out ---------------------------------------------------
 
@@ -360,6 +397,7 @@ class Leader:
         session_id: str,
         text: str | None = None,
         task_id: str | None = None,
+        follow: bool = False,
         **extra: Any,
     ) -> AsyncIterator[dict[str, Any]]:
         command = self.command(
@@ -370,7 +408,7 @@ class Leader:
             text=text,
             **extra,
         )
-        return self.stream(partner_id, command)
+        return self.stream(partner_id, command, follow=follow)
 
     async def start_notified(
         self,
@@ -401,7 +439,7 @@ class Leader:
             text=text,
             params=params,
         )
-        return await self.send(partner_id, command)
+        return await self.send(partner_id, command, method="notification/start")
 
     async def continue_task(
         self, partner_id: str, *, session_id: str, task_id: str, text: str | None = None
@@ -420,13 +458,32 @@ class Leader:
             partner_id, self.command("cancel", session_id=session_id, task_id=task_id)
         )
 
-    async def get(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
-        return await self.send(
-            partner_id, self.command("get", session_id=session_id, task_id=task_id)
-        )
+    async def get(
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        task_id: str,
+        last_command_sent_at: datetime | None = None,
+        last_state_changed_at: datetime | None = None,
+    ) -> dict[str, Any]:
+        """The task's snapshot; its histories only past the times given (AIP §4.4)."""
+        since = {
+            "lastCommandSentAt": last_command_sent_at,
+            "lastStateChangedAt": last_state_changed_at,
+        }
+        params = {k: v.isoformat() for k, v in since.items() if v is not None} or None
+        command = self.command("get", session_id=session_id, task_id=task_id, params=params)
+        return await self.send(partner_id, command)
 
     def resume_stream(
-        self, partner_id: str, *, session_id: str, task_id: str, last_event_seq: int
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        task_id: str,
+        last_event_seq: int,
+        follow: bool = False,
     ) -> AsyncIterator[dict[str, Any]]:
         command = self.command(
             "re-stream",
@@ -434,7 +491,7 @@ class Leader:
             task_id=task_id,
             params={"lastEventSeq": last_event_seq},
         )
-        return self.stream(partner_id, command, record=False)
+        return self.stream(partner_id, command, record=False, follow=follow)
 
 
 async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[bytes]:

@@ -16,8 +16,10 @@ from typing import Any
 import orjson
 
 from agenthub.protocol.messages import (
+    GetCommandParams,
     Product,
     ProductChunk,
+    StartCommandParams,
     TaskCommand,
     TaskResult,
     TaskState,
@@ -48,6 +50,30 @@ class TaskMoveError(Exception):
     """The handler asked for a move the AIP state table forbids."""
 
 
+class ProductsTooLarge(TaskMoveError):
+    """The task's products would pass the start's ``maxProductsBytes``: it failed instead."""
+
+
+def products_bytes(products: Sequence[Product]) -> int:
+    """The bytes of products' content, as acps-sdk counts them (a text's UTF-8, a file's
+    inline ``bytes``), and a structured item's JSON."""
+    total = 0
+    for product in products:
+        for item in product.data_items:
+            wire = item.to_wire()
+            if wire.get("type") == "text":
+                total += len(str(wire.get("text", "")).encode())
+            elif wire.get("type") == "file":
+                total += len(str(wire.get("bytes") or ""))
+            else:
+                total += len(orjson.dumps(wire.get("data")))
+    return total
+
+
+def _newer(when: datetime, than: datetime | None) -> bool:
+    return than is None or when > than
+
+
 class PartnerTask:
     """One task as its partner sees it: state, products, events, history."""
 
@@ -75,6 +101,10 @@ class PartnerTask:
         self.changed = asyncio.Condition()
         self.runner: asyncio.Task[None] | None = None
         self.notifications: dict[str, dict[str, Any]] = {}
+        params = StartCommandParams.model_validate(command.command_params or {})
+        self.timeout_seconds = params.timeout / 1000 if params.timeout else None
+        self.max_products_bytes = params.max_products_bytes
+        self.timer: asyncio.Task[None] | None = None  # the wait for the leader timing out
 
     @property
     def settled(self) -> bool:
@@ -96,14 +126,24 @@ class PartnerTask:
         products = list(self.products.values()) or None
         return TaskResult(**self._message_base(), status=self.status, products=products)
 
-    def snapshot(self) -> dict[str, Any]:
-        """The full TaskResult for ``get``: status, products and both histories."""
+    def snapshot(self, params: GetCommandParams | None = None) -> dict[str, Any]:
+        """The full TaskResult for ``get``: status, products and both histories, of which
+        only what is newer than ``params`` says (AIP §4.4 GetCommandParams)."""
         if self.published_result is None:
             raise TaskMoveError("the task has no state yet")
+        params = params or GetCommandParams()
         return {
             **self.published_result,
-            "statusHistory": [s.to_wire() for s in self.status_history],
-            "commandHistory": [c.to_wire() for c in self.command_history],
+            "statusHistory": [
+                s.to_wire()
+                for s in self.status_history
+                if _newer(s.state_changed_at, params.last_state_changed_at)
+            ],
+            "commandHistory": [
+                c.to_wire()
+                for c in self.command_history
+                if _newer(c.sent_at, params.last_command_sent_at)
+            ],
         }
 
     async def _append(self, event: dict[str, Any]) -> int:
@@ -224,13 +264,30 @@ class TaskContext:
         old = self.task.products.get(item.id)
         if append and old is not None:
             merged = [*old.data_items, *item.data_items]
-            self.task.products[item.id] = old.model_copy(update={"data_items": merged})
+            await self._keep({item.id: old.model_copy(update={"data_items": merged})})
         else:
-            self.task.products[item.id] = item
+            await self._keep({item.id: item})
         chunk = ProductChunk(
             **self.task._message_base(), product=item, append=append, last_chunk=last_chunk
         )
         await self._emit(self.task, chunk.to_wire(), True)
+
+    async def _keep(self, products: dict[str, Product]) -> None:
+        """Keep ``products`` with the task's; past the start's ``maxProductsBytes`` the
+        task fails instead, saying why (AIP §4.4), and ``ProductsTooLarge`` ends the
+        handler."""
+        kept = {**self.task.products, **products}
+        limit = self.task.max_products_bytes
+        size = products_bytes(list(kept.values()))
+        if limit is not None and size > limit:
+            await self.move(
+                TaskState.FAILED,
+                data_items=text_items(
+                    f"Products size {size} bytes exceeds maxProductsBytes={limit}."
+                ),
+            )
+            raise ProductsTooLarge(f"the products would take {size} bytes, more than {limit}")
+        self.task.products = kept
 
     async def await_input(self, question: str) -> None:
         await self._reach_working()
@@ -240,9 +297,8 @@ class TaskContext:
         self, products: Sequence[Product | dict[str, Any]] = (), message: str | None = None
     ) -> None:
         await self._reach_working()
-        for product in products:
-            item = product if isinstance(product, Product) else Product.model_validate(product)
-            self.task.products[item.id] = item
+        items = [p if isinstance(p, Product) else Product.model_validate(p) for p in products]
+        await self._keep({item.id: item for item in items})
         await self.move(TaskState.AWAITING_COMPLETION, data_items=text_items(message))
 
     async def fail(self, reason: str) -> None:

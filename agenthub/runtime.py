@@ -4,32 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agenthub.notify import NotificationSender
-from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError
+from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError, text_items
 from agenthub.protocol.jsonrpc import NotificationConfig, RpcErrorCode
 from agenthub.protocol.messages import TaskCommand, TaskCommandType, TaskState
-from agenthub.protocol.tasks import is_final
+from agenthub.protocol.tasks import TIMEOUT_MOVES, is_final, leader_command_target
 from agenthub.recorder import HubRecorder
 
 logger = logging.getLogger(__name__)
 
 RECORD_FLUSH_SECONDS = 2.0
 RPC_WAIT_SECONDS = 30.0
-KEEPALIVE_SECONDS = 15.0
 MAX_TASKS = 10_000
 """Tasks a partner holds at most; past it (after dropping ended and idle ones) starts wait."""
 MAX_TASKS_PER_CALLER = 1_000
 """Live (not final) tasks one leader may hold at a partner."""
 IDLE_TASK_SECONDS = 3_600.0
 """A live task no one has touched this long is let go when room is needed."""
-PRIVATE_CONFIG_KEYS = frozenset({"token", "leaderId", "setAt"})
+PRIVATE_CONFIG_KEYS = frozenset({"leaderId", "setAt"})
 """What a notification config keeps that its answers leave out."""
 MAX_PENDING_CONFIGS_PER_CALLER = 64
 PENDING_CONFIG_SECONDS = 600.0
@@ -78,6 +76,8 @@ class PartnerRuntime:
             self.recorder.record(task.session_id, event)
             await self.recorder.admit(task.session_id, self.record_flush_seconds)
         await task._append(event)
+        if event.get("type") == "task-result":
+            self._time_wait(task)
         if event.get("type") == "task-result" and self.notifier is not None:
             for config in task.notifications.values():
                 states = config.get("notifyOnStates")
@@ -108,7 +108,10 @@ class PartnerRuntime:
 
         task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
 
-    async def apply(self, command: TaskCommand, *, caller_id: str) -> PartnerTask:
+    async def apply(self, command: TaskCommand, *, caller_id: str) -> tuple[PartnerTask, bool]:
+        """Apply the leader's command: the task, and whether the command moved it. A
+        command the task's state does not allow is ignored (AIP §4.5), only kept in the
+        task's ``commandHistory``."""
         if command.sender_id != caller_id:
             raise RpcFault(
                 RpcErrorCode.AUTHORIZATION_FAILED,
@@ -123,33 +126,35 @@ class PartnerRuntime:
             )
         task.touched = time.monotonic()
         if command.command in (TaskCommandType.GET, TaskCommandType.RE_STREAM):
-            return task
+            return task, False
+        if task.state is None:  # the handler is still deciding: a start goes to its first state
+            await self.settle(task, first_state_only=True)
         task.command_history.append(command)
+        if leader_command_target(task.state, command.command) is None:
+            return task, False
         ctx = self._context(task, command)
         if command.command == TaskCommandType.CANCEL:
             await self._cancel(task, ctx)
         elif command.command == TaskCommandType.COMPLETE:
-            if task.state != TaskState.AWAITING_COMPLETION:
-                raise self._not_now(task, command)
             await ctx.move(TaskState.COMPLETED, commanded=True)
             self._run(task, self.handler.on_complete, ctx)
         elif command.command == TaskCommandType.CONTINUE:
-            if task.state not in (TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION):
-                raise self._not_now(task, command)
             await ctx.move(TaskState.WORKING, data_items=ctx.data_items or None, commanded=True)
             self._run(task, self.handler.on_continue, ctx)
-        return task
+        return task, True
 
     def task_of(self, leader_id: str, task_id: str | None) -> PartnerTask | None:
         return self.tasks.get((leader_id, task_id or ""))
 
-    def _start(self, command: TaskCommand, caller_id: str) -> PartnerTask:
+    def _start(self, command: TaskCommand, caller_id: str) -> tuple[PartnerTask, bool]:
         if command.task_id is None:
             command = command.model_copy(update={"task_id": f"task-{uuid.uuid4().hex}"})
         assert command.task_id is not None
         existing = self.task_of(caller_id, command.task_id)
-        if existing is not None:
-            return existing  # a retried start
+        if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
+            if all(c.id != command.id for c in existing.command_history):
+                existing.command_history.append(command)
+            return existing, False
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()
@@ -165,15 +170,9 @@ class PartnerRuntime:
                 config["notifyOnStates"] = list(params["notifyOnStates"])
         self.tasks[(caller_id, task.id)] = task
         self._run(task, self.handler.on_start, self._context(task, command))
-        return task
+        return task, True
 
     async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> None:
-        if is_final(task.state) or task.state is None:
-            raise RpcFault(
-                RpcErrorCode.TASK_NOT_CANCELABLE,
-                "Task not cancelable",
-                {"taskId": task.id, "state": task.state},
-            )
         if task.runner is not None and not task.runner.done():
             task.runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -181,13 +180,32 @@ class PartnerRuntime:
         await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, commanded=True)
         self._run(task, self.handler.on_cancel, ctx)
 
-    @staticmethod
-    def _not_now(task: PartnerTask, command: TaskCommand) -> RpcFault:
-        state = task.state.value if task.state else "new"
-        return RpcFault(
-            RpcErrorCode.UNSUPPORTED_OPERATION,
-            f"'{command.command.value}' is not allowed while the task is {state}.",
-        )
+    def _time_wait(self, task: PartnerTask) -> None:
+        """A task that now waits for its leader, with a start ``timeout``: when the wait
+        times out, the partner moves it on (AIP §4.5 rows 11 and 15)."""
+        if task.timer is not None and task.timer is not asyncio.current_task():
+            task.timer.cancel()
+        task.timer = None
+        if task.timeout_seconds is None or task.state not in TIMEOUT_MOVES:
+            return
+        status, seconds = task.status, task.timeout_seconds
+
+        async def time_out() -> None:
+            await asyncio.sleep(seconds)
+            if task.status is not status or task.state not in TIMEOUT_MOVES:
+                return  # the leader answered first
+            end = TIMEOUT_MOVES[task.state]
+            if task.runner is not None and not task.runner.done():
+                task.runner.cancel()  # what the handler still does for this step stops
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task.runner
+            timed_out = f"The wait for the leader timed out after {seconds:g} s."
+            ctx = self._context(task, task.command_history[-1])
+            await ctx.move(end, data_items=text_items(timed_out))
+            hook = self.handler.on_cancel if end == TaskState.CANCELED else self.handler.on_complete
+            self._run(task, hook, ctx)
+
+        task.timer = asyncio.create_task(time_out(), name=f"task-{task.id}-timeout")
 
     def _make_room(self, caller_id: str) -> None:
         """Refuse a start that would take the partner past its limits (an AIP error, which
@@ -229,54 +247,10 @@ class PartnerRuntime:
                 return task.published_state is not None or runner_done
             return task.settled or (runner_done and task.published_state is not None)
 
+        seconds = min(self.rpc_wait_seconds, task.timeout_seconds or self.rpc_wait_seconds)
         async with task.changed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(task.changed.wait_for(ready), self.rpc_wait_seconds)
-
-    async def events(
-        self, task: PartnerTask, *, after_seq: int, keepalive_seconds: float = KEEPALIVE_SECONDS
-    ) -> AsyncIterator[tuple[int, dict[str, Any]] | None]:
-        """Events after ``after_seq`` until the task awaits the leader or ends; None = ping."""
-        if task.events and after_seq < task.events[0][0] - 1:
-            raise RpcFault(
-                RpcErrorCode.INVALID_PARAMS,
-                "Those events have expired.",
-                {"oldestEventSeq": task.events[0][0]},
-            )
-        last = after_seq
-        while True:
-            async with task.changed:
-                try:
-                    await asyncio.wait_for(
-                        task.changed.wait_for(functools.partial(self._has_news, task, last)),
-                        keepalive_seconds,
-                    )
-                except TimeoutError:
-                    pending: list[tuple[int, dict[str, Any]]] = []
-                else:
-                    pending = [(s, e) for s, e in task.events if s > last]
-            if not pending:
-                if self._stream_done(task, last):
-                    return
-                yield None
-                continue
-            for seq, event in pending:
-                yield seq, event
-                last = seq
-            if self._stream_done(task, last):
-                return
-
-    @classmethod
-    def _has_news(cls, task: PartnerTask, last: int) -> bool:
-        return task.next_seq - 1 > last or cls._stream_done(task, last)
-
-    @staticmethod
-    def _stream_done(task: PartnerTask, last: int) -> bool:
-        """Caught up, and the task awaits the leader or ended, or its handler left it."""
-        if last < task.next_seq - 1 or task.published_state is None:
-            return False
-        runner_done = task.runner is None or task.runner.done()
-        return (task.settled and last >= task.latest_result_seq) or runner_done
+                await asyncio.wait_for(task.changed.wait_for(ready), seconds)
 
     # -- notification configs -------------------------------------------------------------
 

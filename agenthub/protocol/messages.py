@@ -36,6 +36,32 @@ class TaskCommandType(StrEnum):
     RE_STREAM = "re-stream"
 
 
+class GetCommandParams(CompactWireModel):
+    """``get``'s ``commandParams`` (AIP §4.4): only history newer than these; null, all."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    last_command_sent_at: datetime | None = None
+    last_state_changed_at: datetime | None = None
+
+
+class StartCommandParams(CompactWireModel):
+    """``start``'s ``commandParams`` (AIP §4.4); other keys (``notificationConfigId``...)
+    are left to their own readers."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    timeout: int | None = Field(
+        default=None,
+        ge=1,
+        le=INT_MAX,
+        description="milliseconds: how long the start's answer and each wait for the leader "
+        "(awaiting-input, awaiting-completion) take at most; a wait that times out moves the "
+        "task on as AIP §4.5 says (to canceled, to completed)",
+    )
+    max_products_bytes: int | None = Field(default=None, ge=0, le=INT_MAX)
+
+
 class TaskStatus(CompactWireModel):
     state: TaskState
     state_changed_at: datetime

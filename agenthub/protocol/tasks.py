@@ -12,14 +12,23 @@ FINAL_STATES: frozenset[TaskState] = frozenset(
     {TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED}
 )
 
-# (from state or None for a new task) -> states the partner may report next
+# (from state or None for a new task) -> states the partner may report next; from the two
+# waits for the leader, the wait timing out (AIP §4.5 rows 11 and 15): the partner's move
 PARTNER_MOVES: dict[TaskState | None, frozenset[TaskState]] = {
     None: frozenset({TaskState.ACCEPTED, TaskState.REJECTED}),
     TaskState.ACCEPTED: frozenset({TaskState.WORKING}),
     TaskState.WORKING: frozenset(
         {TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION, TaskState.FAILED}
     ),
+    TaskState.AWAITING_INPUT: frozenset({TaskState.CANCELED}),
+    TaskState.AWAITING_COMPLETION: frozenset({TaskState.COMPLETED}),
 }
+
+TIMEOUT_MOVES: dict[TaskState, TaskState] = {
+    TaskState.AWAITING_INPUT: TaskState.CANCELED,
+    TaskState.AWAITING_COMPLETION: TaskState.COMPLETED,
+}
+"""Where a task waiting for its leader goes when the wait times out (AIP §4.5)."""
 
 # (from state, leader command) -> the state the command moves the task to
 LEADER_MOVES: dict[tuple[TaskState, TaskCommandType], TaskState] = {

@@ -8,7 +8,15 @@ sent (``sentAt``, then sender and id), and a move that the AIP state table does 
 waits (``NOT_YET``) until a move that makes it legal has been applied, then goes in. A record
 of the move the task already made (both sides recording one move) is the ``SAME`` move, a
 no-op. A move that no state the task can still reach allows (the task is final, or has gone
-past it) is ``NEVER``: refused, not stored.
+past it) is ``NEVER``: refused, not stored. A leader command that no state the task can
+still reach allows is ``IGNORED``: AIP §4.5 has the partner ignore an out-of-state command
+(``complete`` or ``continue`` on an ended task, ``cancel`` on one ended), so the hub keeps it
+in the session's history as it was sent, and it moves nothing.
+
+A leader command waits only for clocks apart (``CLOCK_SKEW_SECONDS``): one sent longer than
+that before the report that would allow it was sent while the task could not take it, so its
+partner ignored it, and so does the hub (``IGNORED``), where applying it would leave the hub's
+task ahead of the partner's.
 
 In the usual case a message sorts after everything applied and nothing waits: ``step`` applies
 it alone. Otherwise the task is folded again from all its messages (a few per task).
@@ -45,6 +53,8 @@ AnyTaskMessage = Message | TaskCommand | TaskResult | TaskStatusUpdate | Product
 # there is the same move
 _COMMAND_STATE = {command: to for (_, command), to in LEADER_MOVES.items() if is_final(to)}
 NO_MOVE_COMMANDS = frozenset({TaskCommandType.GET, TaskCommandType.RE_STREAM})
+CLOCK_SKEW_SECONDS = 5.0
+"""How far apart a leader's and a partner's clocks may be."""
 
 
 def role_error(leader_id: str, partner_id: str, message: AnyTaskMessage) -> str | None:
@@ -109,6 +119,7 @@ class Outcome(enum.Enum):
     SAME = "same"  # the move the task already made, recorded again (by the other side)
     NOT_YET = "not-yet"  # not allowed from the task's state now; applied once it is
     NEVER = "never"  # cannot apply: the task is final, or the sender has no part in it
+    IGNORED = "ignored"  # a leader command AIP ignores where the task is: kept, moves nothing
 
 
 @dataclass
@@ -153,7 +164,13 @@ def _set_status(facts: TaskFacts, status: TaskStatus) -> None:
 
 def _not_now(facts: TaskFacts, message: AnyTaskMessage, why: str) -> Outcome:
     facts.why = why
-    return Outcome.NOT_YET if could_apply_later(facts.state, message) else Outcome.NEVER
+    return Outcome.NOT_YET if could_apply_later(facts.state, message) else _dead(message)
+
+
+def _dead(message: AnyTaskMessage) -> Outcome:
+    """The outcome of a message the task can no longer take: a leader's command is ignored
+    (AIP §4.5), a report is refused."""
+    return Outcome.IGNORED if isinstance(message, TaskCommand) else Outcome.NEVER
 
 
 def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
@@ -241,10 +258,10 @@ def fold(
         if outcome is Outcome.NOT_YET:
             waiting.append(message)
         elif outcome is Outcome.APPLIED and waiting:
-            _retry(facts, waiting, outcomes)
+            _retry(facts, waiting, outcomes, message)
     for message in waiting:  # what the task can no longer come to take, it never will
         if not could_apply_later(facts.state, message):
-            outcomes[(message.sender_id, message.id)] = Outcome.NEVER
+            outcomes[(message.sender_id, message.id)] = _dead(message)
     return facts, outcomes
 
 
@@ -262,29 +279,44 @@ def fold_on(
     if outcome is Outcome.NOT_YET:
         waiting.append(message)
     elif outcome is Outcome.APPLIED and waiting:
-        _retry(facts, waiting, outcomes)
+        _retry(facts, waiting, outcomes, message)
     still = []
     for kept in waiting:  # what the task can no longer come to take, it never will
         if could_apply_later(facts.state, kept):
             still.append(kept)
         else:
-            outcomes[(kept.sender_id, kept.id)] = Outcome.NEVER
+            outcomes[(kept.sender_id, kept.id)] = _dead(kept)
     return outcomes, still
 
 
 def _retry(
-    facts: TaskFacts, waiting: list[AnyTaskMessage], outcomes: dict[tuple[str, str], Outcome]
+    facts: TaskFacts,
+    waiting: list[AnyTaskMessage],
+    outcomes: dict[tuple[str, str], Outcome],
+    applied: AnyTaskMessage,
 ) -> None:
-    """Apply waiting messages, in order, for as long as one of them goes in."""
+    """Apply waiting messages, in order, for as long as one of them goes in (``applied``:
+    the one that went in last). A leader command sent well before it is ignored instead."""
     progress = True
     while progress and waiting:
         progress = False
         for message in list(waiting):
+            if _too_early(message, applied):
+                outcomes[(message.sender_id, message.id)] = Outcome.IGNORED
+                waiting.remove(message)
+                continue
             outcome = step(facts, message)
             if outcome is Outcome.NOT_YET:
                 continue
             outcomes[(message.sender_id, message.id)] = outcome
             waiting.remove(message)
             if outcome is Outcome.APPLIED:
-                progress = True
+                applied, progress = message, True
                 break
+
+
+def _too_early(message: AnyTaskMessage, applied: AnyTaskMessage) -> bool:
+    """A leader command sent longer before ``applied`` (which sorts after it) than clocks
+    can be apart: sent while the task could not take it (AIP §4.5: ignored)."""
+    early = (applied.sent_at - message.sent_at).total_seconds()
+    return isinstance(message, TaskCommand) and early > CLOCK_SKEW_SECONDS

@@ -82,11 +82,50 @@ def test_a_leader_clock_behind_the_partners_still_converges() -> None:
 
 
 def test_what_cannot_apply_any_more_is_never_and_a_repeat_is_the_same_move() -> None:
+    """A report past the end is refused; a leader's command there is ignored (AIP §4.5)."""
     messages = [*ECHO, leader(5, "cancel"), partner(6, "working"), leader(7, "complete")]
     _, outcomes = fold("L", "P", messages)
-    assert outcomes[("L", "l5")] is Outcome.NEVER
+    assert outcomes[("L", "l5")] is Outcome.IGNORED
     assert outcomes[("P", "p6")] is Outcome.NEVER
     assert outcomes[("L", "l7")] is Outcome.SAME
+
+
+def test_a_partners_timeout_move_is_its_own_and_a_late_command_is_ignored() -> None:
+    """AIP §4.5 rows 11 and 15, whichever order the records come in."""
+    for wait, end in (("awaiting-input", "canceled"), ("awaiting-completion", "completed")):
+        messages = [
+            leader(0, "start", partnerId="P"),
+            partner(1, "accepted"),
+            partner(2, "working"),
+            partner(3, wait),
+            partner(4, end),  # the wait timed out
+            leader(5, "continue"),  # sent before the leader heard
+        ]
+        for order in itertools.permutations(messages):
+            facts, outcomes = fold("L", "P", list(order))
+            assert facts.state is not None and facts.state.value == end
+            assert outcomes[("P", "p4")] is Outcome.APPLIED
+            assert outcomes[("L", "l5")] is Outcome.IGNORED
+
+
+def test_a_command_sent_well_before_its_state_is_ignored_not_kept_for_later() -> None:
+    """A complete sent while the task worked (a minute before it awaited completion) was
+    ignored by the partner; the hub ignores it too, whatever order the records come in, and
+    the partner's later moves go in."""
+    messages = [
+        leader(0, "start", partnerId="P"),
+        partner(1, "accepted"),
+        partner(2, "working"),
+        leader(3, "complete"),  # too early
+        partner(63, "awaiting-completion"),
+        leader(64, "continue"),
+        partner(65, "working"),
+    ]
+    for order in (messages, messages[::-1], [messages[3], *messages[:3], *messages[4:]]):
+        facts, outcomes = fold("L", "P", list(order))
+        assert outcomes[("L", "l3")] is Outcome.IGNORED
+        assert facts.state is not None and facts.state.value == "working"
+        assert outcomes[("P", "p65")] is Outcome.APPLIED
 
 
 def test_a_hundred_shuffles_of_a_long_task_agree() -> None:
@@ -119,7 +158,7 @@ def test_folding_on_from_what_waits_is_the_fold_of_everything() -> None:
         partner(4, "working"),
         leader(5, "cancel"),  # goes in at once: a working task can be canceled
         partner(6, "awaiting-completion"),  # too late: canceled, so never
-        leader(7, "complete"),  # never either
+        leader(7, "complete"),  # ignored (AIP §4.5): kept, moves nothing
     ]
     facts, _ = fold("L", "P", [])
     waiting: list[AnyTaskMessage] = []
@@ -137,4 +176,4 @@ def test_folding_on_from_what_waits_is_the_fold_of_everything() -> None:
         assert [(m.sender_id, m.id) for m in waiting] == [
             k for k, o in outcomes.items() if o is Outcome.NOT_YET
         ]
-    assert every[("L", "l3")] is Outcome.NEVER and every[("L", "l5")] is Outcome.APPLIED
+    assert every[("L", "l3")] is Outcome.IGNORED and every[("L", "l5")] is Outcome.APPLIED

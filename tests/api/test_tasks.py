@@ -120,13 +120,41 @@ async def test_illegal_moves_are_409_and_change_nothing(make_agent: MakeAgent) -
     answer = problem(await p.report(task_id, "rejected"), 409)  # past it: accepted
     assert answer["type"].endswith("/illegal-task-move")
     assert (await p.lead("cancel", task_id)).status_code == 201
-    for name in ("complete", "continue"):
-        problem(await p.lead(name, task_id), 409)  # the task has ended
     problem(await p.report(task_id, "working"), 409)
     task = await p.task(task_id)
     assert [s["state"] for s in task["statusHistory"]] == ["accepted", "canceled"]
     history = (await p.leader.request("GET", p.path)).json()["items"]
     assert len(history) == 3  # the start, the accepted and the cancel: nothing refused
+
+
+async def test_commands_aip_ignores_are_kept_and_move_nothing(make_agent: MakeAgent) -> None:
+    """AIP §4.5: a partner ignores complete, continue or cancel on an ended task; the hub
+    keeps the leader's command as sent (201) and the task stays where it ended."""
+    p = await pair(make_agent)
+    task_id = await started(p)
+    assert (await p.report(task_id, "accepted")).status_code == 201
+    assert (await p.lead("cancel", task_id)).status_code == 201
+    for name in ("complete", "continue", "cancel"):
+        assert (await p.lead(name, task_id)).status_code == 201
+    task = await p.task(task_id)
+    assert task["state"] == "canceled"
+    assert [s["state"] for s in task["statusHistory"]] == ["accepted", "canceled"]
+    history = (await p.leader.request("GET", p.path)).json()["items"]
+    assert [m.get("command") for m in history][-3:] == ["complete", "continue", "cancel"]
+
+
+async def test_a_partners_timeout_moves_go_in(make_agent: MakeAgent) -> None:
+    """AIP §4.5 rows 11 and 15: a wait for the leader that times out is the partner's
+    move (awaiting-input to canceled, awaiting-completion to completed)."""
+    p = await pair(make_agent)
+    for path, end in (("awaiting-input", "canceled"), ("awaiting-completion", "completed")):
+        task_id = await started(p, f"t-{end}")
+        for state in ("accepted", "working", path, end):
+            assert (await p.report(task_id, state)).status_code == 201, state
+        assert (await p.task(task_id))["state"] == end
+        # the leader's command, sent before it heard: ignored, not refused
+        assert (await p.lead("continue", task_id)).status_code == 201
+        assert (await p.task(task_id))["state"] == end
 
 
 async def test_moves_not_allowed_yet_wait_and_go_in_once_they_are(make_agent: MakeAgent) -> None:
@@ -164,8 +192,9 @@ async def test_final_states_are_final(make_agent: MakeAgent) -> None:
     # rejected again is the same move: recorded, nothing changes
     assert (await p.report(task_id, "rejected")).status_code == 201
     assert len((await p.task(task_id))["statusHistory"]) == 1
-    for name in ("cancel", "continue", "complete"):
-        problem(await p.lead(name, task_id), 409)
+    for name in ("cancel", "continue", "complete"):  # ignored (AIP §4.5): kept, no move
+        assert (await p.lead(name, task_id)).status_code == 201
+    assert (await p.task(task_id))["state"] == "rejected"
     assert (await p.lead("get", task_id)).status_code == 201  # asking is always fine
 
 

@@ -82,11 +82,14 @@ async def test_acps_rpc_client_drives_a_kit_partner(
     assert await live_hub.answered(409) == 0
 
 
-def _acps_partner() -> FastAPI:
-    """An acps-sdk partner built as its README shows: answers a start with its result."""
+def _acps_partner(aic: str) -> FastAPI:
+    """An acps-sdk partner built as its README shows: answers a start with its result,
+    sent as itself (AIP 6.0: an answer's ``senderId`` is its partner's AIC, where
+    acps-sdk's TaskManager leaves "server" for the partner to fill in)."""
 
     async def on_start(command: TaskCommand, task: TaskResult | None) -> TaskResult:
         created = TaskManager.create_task(command)
+        created.senderId = aic
         TaskManager.update_task_status(created.taskId, TaskState.Working)
         text = command.dataItems[0].text if command.dataItems else ""  # type: ignore[union-attr]
         TaskManager.set_products(
@@ -121,7 +124,7 @@ async def test_kit_leader_drives_an_acps_partner(
     mtls = MTLSConfig(str(tmp_path), card.id)
     context = mtls.create_server_ssl_context()
     server = await LiveServer(
-        _acps_partner(),
+        _acps_partner(card.id),
         sock=sock,
         lifespan="off",
         ssl_context_factory=lambda _config, _default: context,
@@ -168,5 +171,5 @@ async def test_kit_leader_drives_an_acps_partner(
     assert relayed and all(
         m["relayedBy"] == leader_agent.agent_id and m["verified"] is False for m in relayed
     )
-    assert all(m["senderId"] == card.id for m in relayed)  # not acps-sdk's "server"
+    assert all(m["senderId"] == card.id for m in relayed)
     assert await live_hub.answered(409) == 0

@@ -81,6 +81,8 @@ async def test_rpc_reject_and_get(make_live_agent: MakeLiveAgent) -> None:
 
 
 async def test_stream_lifecycle_and_resume(make_live_agent: MakeLiveAgent) -> None:
+    """Streams read up to the leader's turn (the kit's default), then followed to the
+    task's end (AIP 6.2: the partner keeps a stream open until then)."""
     leader = await make_live_agent("leader")
     partner = await make_live_agent("asker", AskHandler())
     session = await leader.leader.open_session([partner.agent_id])
@@ -112,15 +114,17 @@ async def test_stream_lifecycle_and_resume(make_live_agent: MakeLiveAgent) -> No
     assert last["status"]["state"] == "awaiting-completion"
     assert last["status"]["dataItems"][0]["text"] == "told: forty-two"
     assert [d["text"] for d in last["products"][0]["dataItems"]] == ["a", "b"]
-    # resume after a dropped connection: everything after eventSeq 2, nothing before
+    await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-s")
+    # resume after a dropped connection: everything after eventSeq 2, nothing before, and
+    # the task's end, after which the partner closes the stream
     resumed = [
         e
         async for e in leader.leader.resume_stream(
-            partner.agent_id, session_id=session.id, task_id="t-s", last_event_seq=2
+            partner.agent_id, session_id=session.id, task_id="t-s", last_event_seq=2, follow=True
         )
     ]
-    assert [e["eventSeq"] for e in resumed] == [s for s in seqs if s > 2]
-    await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-s")
+    assert [e["eventSeq"] for e in resumed][:-1] == [s for s in seqs if s > 2]
+    assert resumed[-1]["eventData"]["status"]["state"] == "completed"
     await settled(leader, partner)
     task = await hub_task(leader, "t-s")
     assert task["state"] == "completed"
@@ -149,8 +153,9 @@ async def test_notification_lifecycle(make_live_agent: MakeLiveAgent) -> None:
     assert states == ["accepted", "working", "awaiting-completion", "completed"]
     configs = await leader.leader.call(partner.agent_id, "notification/get", {"taskId": "t-n"})
     assert len(configs) == 1 and configs[0]["url"] == leader.notifications_url
-    assert "token" not in configs[0]
-    await leader.leader.call(partner.agent_id, "notification/delete", {"taskId": "t-n"})
+    assert configs[0]["token"] == leader.inbox._expected["t-n"].token  # the leader's own
+    deleted = await leader.leader.call(partner.agent_id, "notification/delete", {"taskId": "t-n"})
+    assert deleted == {"success": True}
     assert await leader.leader.call(partner.agent_id, "notification/get", {"taskId": "t-n"}) == []
 
 

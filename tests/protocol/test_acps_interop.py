@@ -194,7 +194,11 @@ def test_task_state_table() -> None:
     assert partner_may_report(S.WORKING, S.AWAITING_COMPLETION)
     assert partner_may_report(S.WORKING, S.WORKING)  # progress information
     assert not partner_may_report(S.COMPLETED, S.COMPLETED)
-    assert not partner_may_report(S.AWAITING_COMPLETION, S.COMPLETED)  # the leader completes
+    # the waits for the leader timing out are the partner's moves (AIP §4.5 rows 11, 15)
+    assert partner_may_report(S.AWAITING_COMPLETION, S.COMPLETED)
+    assert partner_may_report(S.AWAITING_INPUT, S.CANCELED)
+    assert not partner_may_report(S.AWAITING_INPUT, S.COMPLETED)
+    assert not partner_may_report(S.AWAITING_COMPLETION, S.WORKING)  # the leader continues
     assert leader_command_target(S.AWAITING_COMPLETION, C.COMPLETE) == S.COMPLETED
     assert leader_command_target(S.AWAITING_INPUT, C.CONTINUE) == S.WORKING
     assert leader_command_target(S.WORKING, C.COMPLETE) is None
