@@ -53,6 +53,12 @@ class FloorState:
     deadline: datetime | None
     timeout_seconds: float
 
+    @classmethod
+    def of(cls, group: Group) -> FloorState:
+        return cls(
+            group.speaking_policy, group.floor, group.floor_deadline, group.turn_timeout_seconds
+        )
+
     def holders(self, now: datetime) -> list[str] | None:
         """Who holds the floor now (``None``: it is open; a passed deadline opens it)."""
         if self.policy != TURNS or self.speakers is None:
@@ -60,6 +66,12 @@ class FloorState:
         if self.deadline is not None and self.deadline <= now:
             return None
         return self.speakers
+
+
+def floor_view(group: Group, now: datetime) -> dict[str, object]:
+    """The floor as the group view shows it: a turn past its deadline is over."""
+    speakers = FloorState.of(group).holders(now)
+    return {"speakers": speakers, "deadline": group.floor_deadline if speakers else None}
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from app.errors import (
     NotFound,
     SessionClosed,
 )
-from app.models import Agent, Group, GroupMember, Session, StoredMessage
+from app.models import Agent, GroupMember, Session, StoredMessage
 from app.models.types import utcnow
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
 from app.services.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
@@ -54,12 +54,6 @@ class Membership:
     @property
     def active(self) -> bool:
         return self.member_state == MemberState.ACTIVE.value
-
-
-def floor_of(group: Group) -> FloorState:
-    return FloorState(
-        group.speaking_policy, group.floor, group.floor_deadline, group.turn_timeout_seconds
-    )
 
 
 def check_post(message: AnyTaskMessage, sender_id: str, group_id: str, at: Membership) -> None:
@@ -110,7 +104,7 @@ async def _membership(db: AsyncSession, sender_id: str, group_id: str) -> Member
         member.muted,
         group.conversation_state,
         session.state if session is not None else "",
-        floor_of(group),
+        FloorState.of(group),
     )
 
 

@@ -24,7 +24,7 @@ from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.services.agents import require_registered
 from app.services.events import append_group_event
-from app.services.flow import SPEAKING_FIELDS, release_members, set_speaking
+from app.services.flow import SPEAKING_FIELDS, floor_view, release_members, set_speaking
 from app.services.sessions import participant_session
 
 MAX_GROUP_DEPTH = 5
@@ -141,7 +141,7 @@ async def group_view(db: AsyncSession, group: Group) -> GroupView:
             "conversationState": group.conversation_state,
             "speakingPolicy": group.speaking_policy,
             "turnTimeoutSeconds": group.turn_timeout_seconds,
-            "floor": {"speakers": group.floor, "deadline": group.floor_deadline},
+            "floor": floor_view(group, utcnow()),
             "lastSeq": group.last_seq,
             "configuredByOperator": group.configured_by_operator,
             "members": [member_view(m) for m in members],

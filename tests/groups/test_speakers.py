@@ -74,7 +74,8 @@ async def test_next_speaker_is_stored_and_checked(
     make_member: MakeMember, live: LiveServer
 ) -> None:
     leader, a, b, outsider = [await make_member(n) for n in ("leader", "a", "b", "x")]
-    gid = (await team(leader, a, b))["id"]
+    group = await team(leader, a, b)
+    gid = group["id"]
     named = await send(
         leader, gid, say(leader, "a, then?", role="leader", nextSpeaker=[a.agent_id])
     )
@@ -89,6 +90,10 @@ async def test_next_speaker_is_stored_and_checked(
     too_many = [f"agent-{i}" for i in range(MAX_NEXT_SPEAKERS + 1)]
     for speakers in ([outsider.agent_id], [], too_many):
         problem(await send(a, gid, say(a, "you", nextSpeaker=speakers)), 422)
+    # nor is there a next speaker point to point
+    p2p = f"/v1/sessions/{group['sessionId']}/messages"
+    aside = say(leader, "a?", role="leader", nextSpeaker=[a.agent_id])
+    problem(await leader.request("POST", p2p, json=aside), 422)
     assert await count(live.app, StoredMessage) == before
     assert await floor_events(live.app, gid) == []
 
