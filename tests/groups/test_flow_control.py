@@ -177,3 +177,24 @@ async def test_conclusion_releases_members_and_ends_streams(
         col(GroupEvent.subject_id) == a.agent_id,
     )
     assert events == 3  # invited, active, released
+
+
+async def test_an_owner_leaving_the_hub_concludes_and_releases_its_group(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    owner, a = await make_member("owner"), await make_member("a")
+    gid = (await team(owner, a))["id"]
+    reader = asyncio.create_task(until_end(a.groups.events(gid)))
+    await asyncio.sleep(0.3)
+    await owner.deregister()
+    events = await reader
+    assert [(e.kind, e.data["state"]) for e in events[-3:]] == [
+        ("member", "removed"),  # the owner, who left the hub
+        ("member", "released"),  # a
+        ("state", "conclusion"),
+    ]
+    members = (await a.request("GET", f"/v1/groups/{gid}/members")).json()["items"]
+    assert {m["agentId"]: m["state"] for m in members} == {
+        owner.agent_id: "removed",
+        a.agent_id: "released",
+    }
