@@ -4,7 +4,8 @@
 handed out; when the connection drops it reconnects with ``Last-Event-ID`` after a short,
 growing pause, so a consumer sees every event once, in order, across disconnects. It stops
 by itself when the hub ends the stream after a ``member`` event that ends the agent's
-membership (state ``left`` or ``removed``); a 403 or 404 from the hub raises ``HubRequestError``.
+membership (state ``left`` or ``removed``), or after the ``state`` event of the group's
+conclusion (its last); a 403 or 404 from the hub raises ``HubRequestError``.
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ class EventStream:
             await retry.pause()
 
     def _ends_me(self, event: HubEvent) -> bool:
+        if event.kind == "state" and event.data.get("state") == "conclusion":
+            return self.path.startswith("/v1/groups/")  # a concluded group's last event
         return (
             event.kind == "member"
             and event.data.get("agentId") == self.hub.agent_id

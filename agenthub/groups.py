@@ -74,13 +74,18 @@ class Groups:
         join_policy: Literal["invite", "apply", "open"] = "invite",
         invite: Iterable[str] = (),
         parent_group_id: str | None = None,
+        speaking_policy: Literal["free", "turns"] = "free",
+        turn_timeout_seconds: float | None = None,
     ) -> GroupView:
         body: dict[str, Any] = {
             "sessionId": session_id,
             "name": name,
             "joinPolicy": join_policy,
             "inviteIds": list(invite),
+            "speakingPolicy": speaking_policy,
         }
+        if turn_timeout_seconds is not None:
+            body["turnTimeoutSeconds"] = turn_timeout_seconds
         if goal is not None:
             body["goal"] = goal
         if parent_group_id is not None:
@@ -92,6 +97,20 @@ class Groups:
 
     async def set_state(self, group_id: str, state: str) -> GroupView:
         body = {"conversationState": state}
+        return GroupView.model_validate(await self._call("PATCH", _at(group_id), json=body))
+
+    async def set_speaking(
+        self,
+        group_id: str,
+        policy: Literal["free", "turns"],
+        *,
+        turn_timeout_seconds: float | None = None,
+    ) -> GroupView:
+        """Owner or admin: the speaking policy (``turns``: only the named next speakers, and
+        the owner, post until one of them has or the turn times out)."""
+        body: dict[str, Any] = {"speakingPolicy": policy}
+        if turn_timeout_seconds is not None:
+            body["turnTimeoutSeconds"] = turn_timeout_seconds
         return GroupView.model_validate(await self._call("PATCH", _at(group_id), json=body))
 
     async def subgroups(self, group_id: str, *, whole_tree: bool = False) -> list[GroupTreeNode]:
@@ -168,8 +187,11 @@ class Groups:
         mentions: Literal["all"] | list[str] | None = None,
         role: Literal["leader", "partner"] = "partner",
         message_id: str | None = None,
+        next_speaker: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Post a text message; the hub's stored copy (with its ``seq``) comes back."""
+        """Post a text message; the hub's stored copy (with its ``seq``) comes back.
+        ``next_speaker``: the members who should speak next (IoA), who alone may under the
+        group's ``turns`` policy."""
         message = Message(
             id=message_id or f"msg-{uuid.uuid4().hex}",
             sent_at=datetime.now(UTC),
@@ -177,6 +199,7 @@ class Groups:
             sender_id=self._me(),
             group_id=group_id,
             mentions=mentions,
+            next_speaker=next_speaker or None,
             data_items=[TextDataItem(text=text)],
         )
         return await self.send(group_id, message)
@@ -219,6 +242,7 @@ class Groups:
         *,
         task_id: str | None = None,
         parent_task_id: str | None = None,
+        next_speaker: list[str] | None = None,
     ) -> str:
         """Start a task for a member, in the group (its inbox gets the command); its id."""
         task_id = task_id or f"task-{uuid.uuid4().hex}"
@@ -228,6 +252,7 @@ class Groups:
             task_id,
             partner_id=partner_id,
             parent_task_id=parent_task_id,
+            next_speaker=next_speaker or None,
             data_items=[TextDataItem(text=text)],
         )
         await self.send(group_id, start)

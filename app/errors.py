@@ -123,6 +123,19 @@ class GroupConcluded(Conflict):
     code = "group-concluded"
 
 
+class NotAllowedInState(Conflict):
+    """The group's conversation state does not take this post from this sender
+    (``agenthub.protocol.groups.POSTING``)."""
+
+    code = "not-allowed-in-state"
+
+
+class NotYourTurn(Conflict):
+    """Under the ``turns`` speaking policy, the floor is another member's."""
+
+    code = "not-your-turn"
+
+
 class MessageIdReused(Conflict):
     """The sender used this message id before, for another session or group."""
 

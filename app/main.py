@@ -41,6 +41,7 @@ from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
+from app.services.flow import fire_due_floors
 from app.services.ingest import Ingest
 from app.services.limits import Admission
 from app.services.presence import Presence
@@ -88,6 +89,7 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
         async with app.state.session_factory() as session:
             await fire_due_triggers(session)
             await fire_ready_sweep(session)
+            await fire_due_floors(session)  # turns that timed out: the floor opens
 
     return [
         asyncio.create_task(_every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis", purge)),

@@ -14,9 +14,16 @@ from agenthub.protocol.messages import AnyMessage
 MAX_INVITES = 200
 MAX_TRIGGER_TASKS = 100
 MAX_TRIGGER_TIMEOUT_SECONDS = 7 * 24 * 3600
+MAX_TURN_TIMEOUT_SECONDS = 24 * 3600
+DEFAULT_TURN_TIMEOUT_SECONDS = 60.0
 
 JoinPolicy = Literal["invite", "apply", "open"]
 MemberRole = Literal["owner", "admin", "member"]
+SpeakingPolicy = Literal["free", "turns"]
+FloorReason = Literal["named", "spoke", "timeout", "policy"]
+"""IoA's ``next_speaker``: under ``free`` a message's ``nextSpeaker`` is advice; under ``turns``
+only the named speakers (and the owner, the chair) may speak until one of them has or the
+turn's timeout passes, when the floor opens to every member again."""
 
 
 class MemberState(StrEnum):
@@ -27,6 +34,7 @@ class MemberState(StrEnum):
     REJECTED = "rejected"
     LEFT = "left"
     REMOVED = "removed"
+    RELEASED = "released"  # the group concluded (GB/Z Fig. 6 release)
 
 
 class ConversationState(StrEnum):
@@ -55,6 +63,35 @@ CONVERSATION_MOVES: dict[ConversationState, frozenset[ConversationState]] = {
 }
 
 
+class PostKind(StrEnum):
+    """What a group post is, for the posting table."""
+
+    MESSAGE = "message"  # a ``message``, about a task (``taskId``) or not
+    COMMAND = "command"  # a ``task-command``: assigning, continuing, ending a task
+    REPORT = "report"  # ``task-result``, ``task-status-update``, ``product-chunk``
+
+
+MEMBERS = frozenset({"owner", "admin", "member"})
+MANAGERS = frozenset({"owner", "admin"})
+ASSIGNEES = MANAGERS | {"assignee"}  # managers, and the partners of the group's open tasks
+NOBODY: frozenset[str] = frozenset()
+_K = PostKind
+POSTING: dict[ConversationState, dict[PostKind, frozenset[str]]] = {
+    # who may post what in each conversation state (IoA §2.3.3); a report always comes from
+    # its task's partner and a command from its leader (the AIP task table checks that)
+    _CS.DISCUSSION: {_K.MESSAGE: MEMBERS, _K.COMMAND: MEMBERS, _K.REPORT: MEMBERS},
+    # the owner assigns; the group waits for the assignees, who report and may speak
+    _CS.SYNC_TASK_ASSIGNMENT: {_K.MESSAGE: ASSIGNEES, _K.COMMAND: MANAGERS, _K.REPORT: MEMBERS},
+    # tasks run while the discussion goes on
+    _CS.ASYNC_TASK_ASSIGNMENT: {_K.MESSAGE: MEMBERS, _K.COMMAND: MEMBERS, _K.REPORT: MEMBERS},
+    # the group waits for its trigger: only posts on the tasks it waits for (PAUSED_TASKS_ONLY)
+    _CS.PAUSE_AND_TRIGGER: {_K.MESSAGE: NOBODY, _K.COMMAND: MANAGERS, _K.REPORT: MEMBERS},
+    _CS.CONCLUSION: {_K.MESSAGE: NOBODY, _K.COMMAND: NOBODY, _K.REPORT: NOBODY},
+}
+PAUSED_TASKS_ONLY = frozenset({_CS.PAUSE_AND_TRIGGER})
+"""States whose task posts must be on a task one of the group's pending triggers waits for."""
+
+
 class GroupCreate(WireModel):
     session_id: Identifier
     name: str = Field(min_length=1, max_length=200)
@@ -70,6 +107,10 @@ class GroupCreate(WireModel):
         max_length=MAX_INVITES,
         description="operator only: agents made active members of a pre-configured group",
     )
+    speaking_policy: SpeakingPolicy = "free"
+    turn_timeout_seconds: float = Field(
+        default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0, le=MAX_TURN_TIMEOUT_SECONDS
+    )
 
 
 class GroupUpdate(WireModel):
@@ -79,6 +120,17 @@ class GroupUpdate(WireModel):
     goal: str | None = Field(default=None, max_length=4000, json_schema_extra=not_null)
     join_policy: JoinPolicy | None = Field(default=None, json_schema_extra=not_null)
     conversation_state: ConversationState | None = None
+    speaking_policy: SpeakingPolicy | None = Field(default=None, json_schema_extra=not_null)
+    turn_timeout_seconds: float | None = Field(
+        default=None, gt=0, le=MAX_TURN_TIMEOUT_SECONDS, json_schema_extra=not_null
+    )
+
+
+class Floor(WireModel):
+    """Who may speak under ``turns``: ``speakers`` (null: every member) until ``deadline``."""
+
+    speakers: list[str] | None = None
+    deadline: datetime | None = None
 
 
 class MemberView(WireModel):
@@ -100,6 +152,9 @@ class GroupView(WireModel):
     join_policy: JoinPolicy
     owner_id: str
     conversation_state: ConversationState
+    speaking_policy: SpeakingPolicy
+    turn_timeout_seconds: float
+    floor: Floor
     last_seq: int
     configured_by_operator: bool
     members: list[MemberView]
@@ -176,6 +231,19 @@ class StateEvent(WireModel):
     state: ConversationState
     by: str | None = None
     reason: str | None = None
+    at: datetime
+
+
+class FloorEvent(WireModel):
+    """``event: floor``: the floor changed under ``turns``: ``named`` (a post named its next
+    speakers), ``spoke`` (a named speaker posted naming no one: the floor opens), ``timeout``
+    (no named speaker posted in time: the floor opens), ``policy`` (the policy changed)."""
+
+    group_id: str
+    speakers: list[str] | None = Field(description="who may speak now (null: every member)")
+    deadline: datetime | None = None
+    reason: FloorReason
+    by: str | None = None
     at: datetime
 
 

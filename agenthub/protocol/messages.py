@@ -14,6 +14,7 @@ from agenthub.protocol.data import DataItem
 MAX_DATA_ITEMS = 100
 INT_MAX = 2**63 - 1  # what the store's BIGINT holds
 MAX_MENTIONS = 500
+MAX_NEXT_SPEAKERS = 20
 
 
 class TaskState(StrEnum):
@@ -90,6 +91,13 @@ class MessageBase(CompactWireModel):
         Literal["all"] | Annotated[list[Identifier], Field(max_length=MAX_MENTIONS)] | None
     ) = None
     data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
+    next_speaker: list[Identifier] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_NEXT_SPEAKERS,
+        description="IoA's next_speaker, in a group: the active members who should speak next "
+        "(enforced when the group's speakingPolicy is turns)",
+    )
     # GB/Z 185.6 Table 3 extras
     artifact: Literal["communication", "result"] | None = None
     final: StrictBool | None = None

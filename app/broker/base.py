@@ -9,6 +9,10 @@ from typing import Protocol
 DEFAULT_QUEUE_FRAMES = 256
 
 
+ENDS_ALL = "*"
+"""``Delivery.ends_for`` of an event that ends every subscriber's stream (no agent id is ``*``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Delivery:
     """One committed event of one channel, encoded once for every subscriber.

@@ -52,7 +52,8 @@ def read_summary(db_file: Path) -> Summary:
         ]
         members: dict[str, set[str]] = {}
         for group_id, agent_id in conn.execute(
-            "SELECT group_id, agent_id FROM group_members WHERE state IN ('active', 'left')"
+            "SELECT group_id, agent_id FROM group_members"
+            " WHERE state IN ('active', 'left', 'released')"  # released: when the group concluded
         ):
             members.setdefault(group_id, set()).add(agent_id)
         groups = [

@@ -27,6 +27,14 @@ class Group(SQLModel, table=True):
     join_policy: str = Field(max_length=10)
     owner_id: str = Field(foreign_key="agents.id", max_length=80)
     conversation_state: str = Field(default="discussion", max_length=30)
+    speaking_policy: str = Field(default="free", max_length=10)
+    turn_timeout_seconds: float = Field(default=60.0)
+    floor: list[str] | None = Field(
+        default=None, sa_column=Column(JSON), description="who may speak under turns (null: all)"
+    )
+    floor_deadline: datetime | None = Field(
+        default=None, sa_column=Column(UTCDateTime(), index=True)
+    )
     configured_by_operator: bool = Field(default=False)
     last_seq: int = Field(default=0, sa_column=Column(BigInteger(), nullable=False))
     created_at: datetime = Field(

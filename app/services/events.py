@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.base import WireModel
 from app.broker import Broker, Delivery
+from app.broker.base import ENDS_ALL
 from app.db import StoreSession
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
@@ -150,10 +151,12 @@ def message_delivery(seq: int, sender_id: str, body: dict[str, Any]) -> Delivery
 def _group_event_delivery(
     seq: int, kind: str, subject_id: str | None, body: dict[str, Any]
 ) -> Delivery:
-    ends = kind == "member" and body.get("state") in ENDING_STATES
-    return Delivery(
-        seq, encode_frame(seq, kind, orjson.dumps(body)), ends_for=subject_id if ends else None
-    )
+    ends_for = None
+    if kind == "member" and body.get("state") in ENDING_STATES:
+        ends_for = subject_id
+    elif kind == "state" and body.get("state") == "conclusion":
+        ends_for = ENDS_ALL  # a concluded group's last event: every stream of it ends
+    return Delivery(seq, encode_frame(seq, kind, orjson.dumps(body)), ends_for=ends_for)
 
 
 async def group_backlog(db: AsyncSession, group_id: str, after: int, limit: int) -> list[Delivery]:

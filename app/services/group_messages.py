@@ -3,7 +3,8 @@ fanned out by the broker."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import col, select
@@ -21,7 +22,10 @@ from app.errors import (
     SessionClosed,
 )
 from app.models import Agent, GroupMember, Session, StoredMessage
+from app.models.types import utcnow
 from app.services.events import group_channel, message_delivery, next_group_seq, stage
+from app.services.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
+from app.services.flow import move_floor as store_floor_move
 from app.services.groups import MANAGERS, active_group
 from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
@@ -45,6 +49,7 @@ class Membership:
     muted: bool
     conversation_state: str
     session_state: str
+    floor: FloorState = field(compare=False)
 
     @property
     def active(self) -> bool:
@@ -70,6 +75,20 @@ def check_open(at: Membership) -> None:
         raise SessionClosed("The session is closed.")
 
 
+def check_in_flow(
+    message: AnyTaskMessage, sender_id: str, at: Membership, now: datetime
+) -> tuple[bool, FloorMove | None]:
+    """The conversation state and the floor take this post (``flow.check_flow``)."""
+    return check_flow(
+        message,
+        sender_id,
+        role=at.role,
+        state=at.conversation_state,
+        floor=at.floor,
+        now=now,
+    )
+
+
 async def _membership(db: AsyncSession, sender_id: str, group_id: str) -> Membership:
     """The sender's standing read one by one, with the precise refusal of a sender that is
     no active member (404 for a group it may not see, else 403)."""
@@ -85,6 +104,7 @@ async def _membership(db: AsyncSession, sender_id: str, group_id: str) -> Member
         member.muted,
         group.conversation_state,
         session.state if session is not None else "",
+        FloorState.of(group),
     )
 
 
@@ -128,8 +148,13 @@ async def write_group_message(
     if existing is not None:
         return replayed_group_message(existing, group_id), 200
     check_open(at)
+    deeper, floor_move = check_in_flow(message, sender_id, at, utcnow())
     if at.muted:
         await use_speak_grant(db, group_id, sender_id)
+    if deeper:
+        await check_deeper(db, message, sender_id, group_id, at.conversation_state)
+    if message.next_speaker:
+        await check_speakers(db, group_id, message.next_speaker)
     move = TaskMove(None)
     plain = isinstance(message, Message) and message.task_id is None
     if not plain:
@@ -152,6 +177,9 @@ async def write_group_message(
     if not plain:
         await after_task_move(db, message, move, at.session_id)
     stage(db, group_channel(group_id), message_delivery(seq, sender_id, body))
+    if floor_move is not None:
+        await store_floor_move(db, group_id, floor_move, by=sender_id)
+        at.floor.speakers, at.floor.deadline = floor_move.speakers, floor_move.deadline
     return body, move_status(move.outcome)
 
 

@@ -24,6 +24,7 @@ from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.services.agents import require_registered
 from app.services.events import append_group_event
+from app.services.flow import SPEAKING_FIELDS, floor_view, release_members, set_speaking
 from app.services.sessions import participant_session
 
 MAX_GROUP_DEPTH = 5
@@ -51,11 +52,19 @@ async def membership(db: AsyncSession, group_id: str, agent_id: str | None) -> G
     return await db.get(GroupMember, (group_id, agent_id))
 
 
+READERS = frozenset({MemberState.ACTIVE, MemberState.RELEASED})
+"""Active members, and those a concluded group released: it still answers to its managers
+(whose every move is refused as ``group-concluded`` or no legal move)."""
+
+
 def is_manager(member: GroupMember | None) -> bool:
-    return member is not None and member.state == MemberState.ACTIVE and member.role in MANAGERS
+    return member is not None and member.state in READERS and member.role in MANAGERS
 
 
-CURRENT_STATES = frozenset({MemberState.ACTIVE, MemberState.INVITED, MemberState.APPLIED})
+CURRENT_STATES = frozenset(
+    {MemberState.ACTIVE, MemberState.INVITED, MemberState.APPLIED, MemberState.RELEASED}
+)
+"""Who sees a group: its members, those joining it, and those its conclusion released."""
 
 
 async def visible_group(
@@ -78,9 +87,10 @@ async def visible_group(
 async def active_group(
     db: AsyncSession, group_id: str, principal: Principal
 ) -> tuple[Group, GroupMember]:
-    """For history, posting and streaming: active members only (403 for other viewers)."""
+    """For history, posting and streaming: active members, and the members a concluded
+    group released (its record, to its end; a post is ``group-concluded``). 403 for others."""
     group, member = await visible_group(db, group_id, principal)
-    if member is None or member.state != MemberState.ACTIVE:
+    if member is None or member.state not in READERS:
         raise Forbidden("Only active members of the group may do this.")
     return group, member
 
@@ -129,6 +139,9 @@ async def group_view(db: AsyncSession, group: Group) -> GroupView:
             "joinPolicy": group.join_policy,
             "ownerId": group.owner_id,
             "conversationState": group.conversation_state,
+            "speakingPolicy": group.speaking_policy,
+            "turnTimeoutSeconds": group.turn_timeout_seconds,
+            "floor": floor_view(group, utcnow()),
             "lastSeq": group.last_seq,
             "configuredByOperator": group.configured_by_operator,
             "members": [member_view(m) for m in members],
@@ -194,6 +207,8 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
         goal=body.goal,
         join_policy=body.join_policy,
         owner_id=owner_id,
+        speaking_policy=body.speaking_policy,
+        turn_timeout_seconds=body.turn_timeout_seconds,
         configured_by_operator=principal.is_operator,
         created_at=now,
         updated_at=now,
@@ -218,12 +233,15 @@ async def move_conversation(
     by: str | None,
     reason: str | None = None,
 ) -> None:
-    """Move the conversation state if the IoA table allows it; record it as a ``state`` event."""
+    """Move the conversation state if the IoA table allows it; record it as a ``state`` event.
+    Every way to ``conclusion`` comes here: it releases the group's members first."""
     current = ConversationState(group.conversation_state)
     if target == current:
         return
     if target not in CONVERSATION_MOVES[current]:
         raise Conflict(f"The conversation cannot move from {current.value} to {target.value}.")
+    if target == ConversationState.CONCLUSION:
+        await release_members(db, group, by=by)
     now = utcnow()
     group.conversation_state = target.value
     group.updated_at = now
@@ -239,9 +257,11 @@ async def update_group(
     db: AsyncSession, *, group_id: str, principal: Principal, body: GroupUpdate
 ) -> GroupView:
     group, _ = await require_manager(db, group_id, principal, for_update=True)
-    fields = body.model_dump(exclude_unset=True, exclude={"conversation_state"})
-    if any(v is None for v in fields.values()):
-        raise InvalidInput("name and joinPolicy cannot be null.")
+    patch = body.model_dump(exclude_unset=True, exclude={"conversation_state"})
+    if any(v is None for v in patch.values()):
+        raise InvalidInput("Only conversationState may be null.")
+    await set_speaking(db, group, body, by=principal.agent_id)
+    fields = {k: v for k, v in patch.items() if k not in SPEAKING_FIELDS}
     if fields:
         for key, value in fields.items():
             setattr(group, key, value)

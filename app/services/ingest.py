@@ -63,6 +63,7 @@ from app.services.events import (
     take_group_seqs,
     unstage_since,
 )
+from app.services.flow import FloorState
 from app.services.group_messages import Membership, write_group_message
 from app.services.messages import (
     INSERT_MESSAGE,
@@ -134,7 +135,9 @@ class Record:
         if (self.sender_id, message.id) in standing.used_ids:
             return Path.FULL  # a replay, or an id used elsewhere
         group_messages.check_open(at)
+        deeper, floor_move = group_messages.check_in_flow(message, self.sender_id, at, standing.now)
         plain = isinstance(message, Message) and message.task_id is None and not message.mentions
+        plain = plain and not message.next_speaker and not deeper and floor_move is None
         return Path.PLAIN if plain and not at.muted else Path.FULL
 
     def _session_path(self, standing: Standing) -> Path:
@@ -188,6 +191,7 @@ class Standing:
     memberships: dict[tuple[str, str], Membership]  # (group, sender)
     participations: dict[tuple[str, str], Participation]  # (session, sender)
     used_ids: set[tuple[str, str]]  # (sender, message id) stored before
+    now: datetime = field(default_factory=utcnow)  # when the batch was admitted
 
     @classmethod
     async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
@@ -198,8 +202,10 @@ class Standing:
         memberships = {}
         if groups:
             params = {"groups": groups, "senders": senders}
+            floors: dict[str, FloorState] = {}  # one a group: a post that moves it, moves it
             for row in await conn.execute(_MEMBERSHIPS, params):
-                memberships[(row[0], row[1])] = Membership(*row[2:])
+                floor = floors.setdefault(row[0], FloorState(row[8], row[9], row[10], row[11]))
+                memberships[(row[0], row[1])] = Membership(*row[2:8], floor=floor)
         sessions = list({r.session_id for r in batch if r.group_id is None and r.session_id})
         participations = {}
         if sessions:
@@ -236,6 +242,10 @@ _MEMBERSHIPS = (
         col(GroupMember.muted),
         col(Group.conversation_state),
         col(Session.state),
+        col(Group.speaking_policy),
+        col(Group.floor),
+        col(Group.floor_deadline),
+        col(Group.turn_timeout_seconds),
     )
     .join(GroupMember, col(GroupMember.group_id) == col(Group.id))
     .join(Session, col(Session.id) == col(Group.session_id))

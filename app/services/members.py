@@ -286,8 +286,8 @@ async def end_memberships_of(db: AsyncSession, agent_id: str) -> None:
         )
     )
     for member, group in rows.all():
+        await set_member(db, group, agent_id, S.REMOVED, by=None)
         if member.role == "owner" and group.conversation_state != ConversationState.CONCLUSION:
             await move_conversation(
                 db, group, ConversationState.CONCLUSION, by=None, reason="the owner left the hub"
             )
-        await set_member(db, group, agent_id, S.REMOVED, by=None)

@@ -75,8 +75,8 @@ def check_post(message: AnyTaskMessage, sender_id: str, at: Participation) -> No
         raise Forbidden("senderId must be the authenticated agent.")
     if message.session_id not in (None, at.session_id):
         raise InvalidInput("The message's sessionId is not this session.")
-    if message.group_id is not None:
-        raise InvalidInput("Group messages go to /v1/groups/{groupId}/messages.")
+    if message.group_id is not None or message.next_speaker:
+        raise InvalidInput("Group messages (and nextSpeaker) go to /v1/groups/{groupId}/messages.")
     check_sender_role(message, may_lead=at.leader_id == sender_id)
 
 

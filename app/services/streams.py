@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 
 from app.broker import Broker, Delivery
+from app.broker.base import ENDS_ALL
 from app.services.presence import StreamLease
 
 KEEPALIVE_FRAME = b": keep-alive\n\n"
@@ -61,7 +62,8 @@ class _Writer:
             self.last = delivery.seq
             if delivery.sender_id != self.plan.me:
                 frames.append(delivery.frame)
-            if delivery.ends_for == self.plan.me and delivery.seq > (self.plan.ends_after_seq or 0):
+            ends = delivery.ends_for in (self.plan.me, ENDS_ALL)
+            if ends and delivery.seq > (self.plan.ends_after_seq or 0):
                 self.ended = True
                 return frames, False
         return frames, False

@@ -69,15 +69,29 @@ async def post_group_message(
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
+    The conversation state says what the group takes (IoA flow control): `discussion` and
+    `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+    and admins only, and plain messages only from them and the partners of the group's open
+    tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+    reports on the tasks a pending trigger waits for; `conclusion` nothing.
+
+    `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+    next. Under the `turns` speaking policy only they and the owner may post until one of
+    them has (naming no one, that opens the floor; naming others, passes it) or the group's
+    `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+    whoever holds the floor but names no one then. Each change is a `floor` event.
+
     **Who**: an active member, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-    message the codes of the session route: `task-exists`, `wrong-task-role`,
-    `illegal-task-move`, `task-busy`); `422` for a message that
-    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+    `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+    when another member holds the floor, or for a task message the codes of the session
+    route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+    message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+    active member); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
     admission.post(claims.sub)
     body, status_code = await ingest.one(Record.of(claims, message, group_id=group_id))
@@ -95,7 +109,7 @@ async def list_group_messages(
     """The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -120,18 +134,21 @@ async def stream_group_events(
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=30)] = None,
 ) -> HubEventStream:
     """The group's events, as server-sent events, after a seq: `message` (another member's
-    post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+    post), `member` (a membership change), `state` (a conversation move), `floor` (who may
+    speak, under `turns`) and `trigger.fired`.
     Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
     between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
     starts at the beginning. A member never receives its own messages; the stream ends after
-    the `member` event that ends the caller's membership.
+    the `member` event that ends the caller's membership (`left`, `removed`), or after the
+    `state` event of the group's conclusion, its last (members it released may still read
+    the record to there).
 
     The generated Python client leaves this operation out (it would wait for the end of an
     endless body): use the kit (`HubClient.groups.events(...)` in the `agenthub` package),
     which resumes by itself, or an SSE client that sends `Authorization` (a browser's
     `EventSource` cannot).
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second

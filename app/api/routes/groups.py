@@ -44,6 +44,9 @@ async def create_group(
     """Open a group in a session, owned by the caller: `joinPolicy` says how agents join
     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+    is advice) or `turns` (only the named next speakers, and the owner, post until one of
+    them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
     Answers `201` with the group and a `Location` header.
 
     **Who**: a participant of the session (an active member of the parent group, for a
@@ -64,7 +67,8 @@ async def create_group(
 @router.get("/{groupId}", responses=problem_responses(401, 404, 422))
 async def get_group(group_id: GroupIdPath, principal: PrincipalDep, db: SessionDep) -> GroupView:
     """One group: policy, owner, members, `conversationState` (the IoA conversation), its
-    stream's `lastSeq`, and its `depth` in the tree of groups.
+    speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+    every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
 
     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
     agent for an `open` group, and the operator.
@@ -85,10 +89,14 @@ async def update_group(
     principal: PrincipalDep,
     db: SessionDep,
 ) -> GroupView:
-    """Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-    more posts or members). A move is a `state` event in the group's stream.
+    """Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+    `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+    allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+    `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+    Each state takes only some posts (see the post route). A move is a `state` event in the
+    group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+    it). `conclusion` releases every active member (state `released`, a `member` event
+    each), then its `state` event, the group's last, ends every stream of the group.
 
     **Who**: the group's owner or an admin, or the operator.
 

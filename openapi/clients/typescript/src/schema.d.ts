@@ -434,6 +434,9 @@ export interface paths {
          * @description Open a group in a session, owned by the caller: `joinPolicy` says how agents join
          *     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
          *     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+         *     `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+         *     is advice) or `turns` (only the named next speakers, and the owner, post until one of
+         *     them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
          *     Answers `201` with the group and a `Location` header.
          *
          *     **Who**: a participant of the session (an active member of the parent group, for a
@@ -463,7 +466,8 @@ export interface paths {
         /**
          * Get Group
          * @description One group: policy, owner, members, `conversationState` (the IoA conversation), its
-         *     stream's `lastSeq`, and its `depth` in the tree of groups.
+         *     speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+         *     every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
          *
          *     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
          *     agent for an `open` group, and the operator.
@@ -478,10 +482,14 @@ export interface paths {
         head?: never;
         /**
          * Update Group
-         * @description Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-         *     (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-         *     `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-         *     more posts or members). A move is a `state` event in the group's stream.
+         * @description Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+         *     `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+         *     allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+         *     `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+         *     Each state takes only some posts (see the post route). A move is a `state` event in the
+         *     group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+         *     it). `conclusion` releases every active member (state `released`, a `member` event
+         *     each), then its `state` event, the group's last, ends every stream of the group.
          *
          *     **Who**: the group's owner or an admin, or the operator.
          *
@@ -581,18 +589,21 @@ export interface paths {
         /**
          * Stream Group Events
          * @description The group's events, as server-sent events, after a seq: `message` (another member's
-         *     post), `member` (a membership change), `state` (a conversation move) and `trigger.fired`.
+         *     post), `member` (a membership change), `state` (a conversation move), `floor` (who may
+         *     speak, under `turns`) and `trigger.fired`.
          *     Frames are `id: <seq>`, `event: <kind>`, `data: <json>`, with `: keep-alive` comments in
          *     between. The stream resumes after `Last-Event-ID` (or `?after=`; the header wins), else
          *     starts at the beginning. A member never receives its own messages; the stream ends after
-         *     the `member` event that ends the caller's membership.
+         *     the `member` event that ends the caller's membership (`left`, `removed`), or after the
+         *     `state` event of the group's conclusion, its last (members it released may still read
+         *     the record to there).
          *
          *     The generated Python client leaves this operation out (it would wait for the end of an
          *     endless body): use the kit (`HubClient.groups.events(...)` in the `agenthub` package),
          *     which resumes by itself, or an SSE client that sends `Authorization` (a browser's
          *     `EventSource` cannot).
          *
-         *     **Who**: an active member.
+         *     **Who**: an active member (or one the group's conclusion released).
          *
          *     **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` open
          *     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this second
@@ -813,7 +824,7 @@ export interface paths {
          * @description The group's messages by `seq`, after the seq given in `after` (0: from the start);
          *     the answer's `nextCursor` is the `after` of the next page.
          *
-         *     **Who**: an active member.
+         *     **Who**: an active member (or one the group's conclusion released).
          *
          *     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
          *     may not see.
@@ -829,15 +840,29 @@ export interface paths {
          *     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
          *     message stored the first time. A mention lets a muted member post once more.
          *
+         *     The conversation state says what the group takes (IoA flow control): `discussion` and
+         *     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+         *     and admins only, and plain messages only from them and the partners of the group's open
+         *     tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+         *     reports on the tasks a pending trigger waits for; `conclusion` nothing.
+         *
+         *     `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+         *     next. Under the `turns` speaking policy only they and the owner may post until one of
+         *     them has (naming no one, that opens the floor; naming others, passes it) or the group's
+         *     `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+         *     whoever holds the floor but names no one then. Each change is a `floor` event.
+         *
          *     **Who**: an active member, as the message's `senderId`.
          *
          *     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
          *     or it is muted and not mentioned since its last post; `404` for a group the caller may
-         *     not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-         *     message the codes of the session route: `task-exists`, `wrong-task-role`,
-         *     `illegal-task-move`, `task-busy`); `422` for a message that
-         *     does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-         *     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+         *     not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+         *     `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+         *     when another member holds the floor, or for a task message the codes of the session
+         *     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+         *     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+         *     active member); `429` (with `Retry-After`) for an agent posting faster than
+         *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
          */
         post: operations["post_group_message"];
         delete?: never;
@@ -1325,6 +1350,16 @@ export interface components {
             /** Uri */
             uri?: string | null;
         };
+        /**
+         * Floor
+         * @description Who may speak under ``turns``: ``speakers`` (null: every member) until ``deadline``.
+         */
+        Floor: {
+            /** Deadline */
+            deadline?: string | null;
+            /** Speakers */
+            speakers?: string[] | null;
+        };
         /** GroupCreate */
         GroupCreate: {
             /** Goal */
@@ -1353,6 +1388,17 @@ export interface components {
             parentGroupId?: string | null;
             /** Sessionid */
             sessionId: string;
+            /**
+             * Speakingpolicy
+             * @default free
+             * @enum {string}
+             */
+            speakingPolicy: "free" | "turns";
+            /**
+             * Turntimeoutseconds
+             * @default 60
+             */
+            turnTimeoutSeconds: number;
         };
         /** GroupList */
         GroupList: {
@@ -1400,6 +1446,13 @@ export interface components {
             joinPolicy?: "invite" | "apply" | "open";
             /** Name */
             name?: string;
+            /**
+             * Speakingpolicy
+             * @enum {string}
+             */
+            speakingPolicy?: "free" | "turns";
+            /** Turntimeoutseconds */
+            turnTimeoutSeconds?: number;
         };
         /** GroupView */
         GroupView: {
@@ -1413,6 +1466,7 @@ export interface components {
             createdAt: string;
             /** Depth */
             depth: number;
+            floor: components["schemas"]["Floor"];
             /** Goal */
             goal?: string | null;
             /** Id */
@@ -1434,6 +1488,13 @@ export interface components {
             parentGroupId?: string | null;
             /** Sessionid */
             sessionId: string;
+            /**
+             * Speakingpolicy
+             * @enum {string}
+             */
+            speakingPolicy: "free" | "turns";
+            /** Turntimeoutseconds */
+            turnTimeoutSeconds: number;
             /**
              * Updatedat
              * Format: date-time
@@ -1511,7 +1572,7 @@ export interface components {
          * MemberState
          * @enum {string}
          */
-        MemberState: "invited" | "applied" | "active" | "declined" | "rejected" | "left" | "removed";
+        MemberState: "invited" | "applied" | "active" | "declined" | "rejected" | "left" | "removed" | "released";
         /** MemberView */
         MemberView: {
             /** Agentid */
@@ -1550,6 +1611,11 @@ export interface components {
             lastChunk?: boolean | null;
             /** Mentions */
             mentions?: "all" | string[] | null;
+            /**
+             * Nextspeaker
+             * @description IoA's next_speaker, in a group: the active members who should speak next (enforced when the group's speakingPolicy is turns)
+             */
+            nextSpeaker?: string[] | null;
             /**
              * Receivedat
              * @description when the hub recorded it
@@ -1658,6 +1724,11 @@ export interface components {
             lastChunk: boolean;
             /** Mentions */
             mentions?: "all" | string[] | null;
+            /**
+             * Nextspeaker
+             * @description IoA's next_speaker, in a group: the active members who should speak next (enforced when the group's speakingPolicy is turns)
+             */
+            nextSpeaker?: string[] | null;
             product: components["schemas"]["Product"];
             /**
              * Receivedat
@@ -1907,6 +1978,11 @@ export interface components {
             lastChunk?: boolean | null;
             /** Mentions */
             mentions?: "all" | string[] | null;
+            /**
+             * Nextspeaker
+             * @description IoA's next_speaker, in a group: the active members who should speak next (enforced when the group's speakingPolicy is turns)
+             */
+            nextSpeaker?: string[] | null;
             /** Parenttaskid */
             parentTaskId?: string | null;
             /** Partnerid */
@@ -1985,6 +2061,11 @@ export interface components {
             lastChunk?: boolean | null;
             /** Mentions */
             mentions?: "all" | string[] | null;
+            /**
+             * Nextspeaker
+             * @description IoA's next_speaker, in a group: the active members who should speak next (enforced when the group's speakingPolicy is turns)
+             */
+            nextSpeaker?: string[] | null;
             /** Products */
             products?: components["schemas"]["Product"][] | null;
             /**
@@ -2066,6 +2147,11 @@ export interface components {
             lastChunk?: boolean | null;
             /** Mentions */
             mentions?: "all" | string[] | null;
+            /**
+             * Nextspeaker
+             * @description IoA's next_speaker, in a group: the active members who should speak next (enforced when the group's speakingPolicy is turns)
+             */
+            nextSpeaker?: string[] | null;
             /**
              * Receivedat
              * @description when the hub recorded it

@@ -15,16 +15,20 @@ from .certificate_request import CertificateRequest
 from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
+from .floor import Floor
 from .get_jwks_response_get_jwks import GetJwksResponseGetJwks
 from .group_create import GroupCreate
 from .group_create_joinpolicy import GroupCreateJoinpolicy
+from .group_create_speakingpolicy import GroupCreateSpeakingpolicy
 from .group_list import GroupList
 from .group_message_page import GroupMessagePage
 from .group_tree_node import GroupTreeNode
 from .group_update import GroupUpdate
 from .group_update_joinpolicy import GroupUpdateJoinpolicy
+from .group_update_speakingpolicy import GroupUpdateSpeakingpolicy
 from .group_view import GroupView
 from .group_view_joinpolicy import GroupViewJoinpolicy
+from .group_view_speakingpolicy import GroupViewSpeakingpolicy
 from .healthz_response_healthz import HealthzResponseHealthz
 from .hub_metadata import HubMetadata
 from .invitation_create import InvitationCreate
@@ -110,16 +114,20 @@ __all__ = (
     "ConversationState",
     "FileDataItem",
     "FileDataItemMetadataType0",
+    "Floor",
     "GetJwksResponseGetJwks",
     "GroupCreate",
     "GroupCreateJoinpolicy",
+    "GroupCreateSpeakingpolicy",
     "GroupList",
     "GroupMessagePage",
     "GroupTreeNode",
     "GroupUpdate",
     "GroupUpdateJoinpolicy",
+    "GroupUpdateSpeakingpolicy",
     "GroupView",
     "GroupViewJoinpolicy",
+    "GroupViewSpeakingpolicy",
     "HealthzResponseHealthz",
     "HubMetadata",
     "InvitationCreate",

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.group_create_joinpolicy import GroupCreateJoinpolicy
+from ..models.group_create_speakingpolicy import GroupCreateSpeakingpolicy
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -33,6 +34,8 @@ class GroupCreate:
             member_ids (list[str] | Unset): operator only: agents made active members of a pre-configured group
             owner_id (None | str | Unset): operator only: the agent that owns a pre-configured group
             parent_group_id (None | str | Unset):
+            speaking_policy (GroupCreateSpeakingpolicy | Unset):  Default: GroupCreateSpeakingpolicy.FREE.
+            turn_timeout_seconds (float | Unset):  Default: 60.0.
      """
 
     name: str
@@ -43,6 +46,8 @@ class GroupCreate:
     member_ids: list[str] | Unset = UNSET
     owner_id: None | str | Unset = UNSET
     parent_group_id: None | str | Unset = UNSET
+    speaking_policy: GroupCreateSpeakingpolicy | Unset = GroupCreateSpeakingpolicy.FREE
+    turn_timeout_seconds: float | Unset = 60.0
 
 
 
@@ -88,6 +93,13 @@ class GroupCreate:
         else:
             parent_group_id = self.parent_group_id
 
+        speaking_policy: str | Unset = UNSET
+        if not isinstance(self.speaking_policy, Unset):
+            speaking_policy = self.speaking_policy.value
+
+
+        turn_timeout_seconds = self.turn_timeout_seconds
+
 
         field_dict: dict[str, Any] = {}
 
@@ -107,6 +119,10 @@ class GroupCreate:
             field_dict["ownerId"] = owner_id
         if parent_group_id is not UNSET:
             field_dict["parentGroupId"] = parent_group_id
+        if speaking_policy is not UNSET:
+            field_dict["speakingPolicy"] = speaking_policy
+        if turn_timeout_seconds is not UNSET:
+            field_dict["turnTimeoutSeconds"] = turn_timeout_seconds
 
         return field_dict
 
@@ -165,6 +181,18 @@ class GroupCreate:
         parent_group_id = _parse_parent_group_id(d.pop("parentGroupId", UNSET))
 
 
+        _speaking_policy = d.pop("speakingPolicy", UNSET)
+        speaking_policy: GroupCreateSpeakingpolicy | Unset
+        if isinstance(_speaking_policy,  Unset):
+            speaking_policy = UNSET
+        else:
+            speaking_policy = GroupCreateSpeakingpolicy(_speaking_policy)
+
+
+
+
+        turn_timeout_seconds = d.pop("turnTimeoutSeconds", UNSET)
+
         group_create = cls(
             name=name,
             session_id=session_id,
@@ -174,6 +202,8 @@ class GroupCreate:
             member_ids=member_ids,
             owner_id=owner_id,
             parent_group_id=parent_group_id,
+            speaking_policy=speaking_policy,
+            turn_timeout_seconds=turn_timeout_seconds,
         )
 
         return group_create

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.conversation_state import ConversationState
 from ..models.group_update_joinpolicy import GroupUpdateJoinpolicy
+from ..models.group_update_speakingpolicy import GroupUpdateSpeakingpolicy
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -31,12 +32,16 @@ class GroupUpdate:
             goal (str | Unset):
             join_policy (GroupUpdateJoinpolicy | Unset):
             name (str | Unset):
+            speaking_policy (GroupUpdateSpeakingpolicy | Unset):
+            turn_timeout_seconds (float | Unset):
      """
 
     conversation_state: ConversationState | None | Unset = UNSET
     goal: str | Unset = UNSET
     join_policy: GroupUpdateJoinpolicy | Unset = UNSET
     name: str | Unset = UNSET
+    speaking_policy: GroupUpdateSpeakingpolicy | Unset = UNSET
+    turn_timeout_seconds: float | Unset = UNSET
 
 
 
@@ -60,6 +65,13 @@ class GroupUpdate:
 
         name = self.name
 
+        speaking_policy: str | Unset = UNSET
+        if not isinstance(self.speaking_policy, Unset):
+            speaking_policy = self.speaking_policy.value
+
+
+        turn_timeout_seconds = self.turn_timeout_seconds
+
 
         field_dict: dict[str, Any] = {}
 
@@ -73,6 +85,10 @@ class GroupUpdate:
             field_dict["joinPolicy"] = join_policy
         if name is not UNSET:
             field_dict["name"] = name
+        if speaking_policy is not UNSET:
+            field_dict["speakingPolicy"] = speaking_policy
+        if turn_timeout_seconds is not UNSET:
+            field_dict["turnTimeoutSeconds"] = turn_timeout_seconds
 
         return field_dict
 
@@ -115,11 +131,25 @@ class GroupUpdate:
 
         name = d.pop("name", UNSET)
 
+        _speaking_policy = d.pop("speakingPolicy", UNSET)
+        speaking_policy: GroupUpdateSpeakingpolicy | Unset
+        if isinstance(_speaking_policy,  Unset):
+            speaking_policy = UNSET
+        else:
+            speaking_policy = GroupUpdateSpeakingpolicy(_speaking_policy)
+
+
+
+
+        turn_timeout_seconds = d.pop("turnTimeoutSeconds", UNSET)
+
         group_update = cls(
             conversation_state=conversation_state,
             goal=goal,
             join_policy=join_policy,
             name=name,
+            speaking_policy=speaking_policy,
+            turn_timeout_seconds=turn_timeout_seconds,
         )
 
         return group_update

@@ -10,11 +10,13 @@ from ..types import UNSET, Unset
 
 from ..models.conversation_state import ConversationState
 from ..models.group_view_joinpolicy import GroupViewJoinpolicy
+from ..models.group_view_speakingpolicy import GroupViewSpeakingpolicy
 from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.floor import Floor
   from ..models.member_view import MemberView
 
 
@@ -33,6 +35,7 @@ class GroupView:
             conversation_state (ConversationState): IoA's conversation flow control (§2.3.3); ``conclusion`` is final.
             created_at (datetime.datetime):
             depth (int):
+            floor (Floor): Who may speak under ``turns``: ``speakers`` (null: every member) until ``deadline``.
             id (str):
             join_policy (GroupViewJoinpolicy):
             last_seq (int):
@@ -40,6 +43,8 @@ class GroupView:
             name (str):
             owner_id (str):
             session_id (str):
+            speaking_policy (GroupViewSpeakingpolicy):
+            turn_timeout_seconds (float):
             updated_at (datetime.datetime):
             goal (None | str | Unset):
             parent_group_id (None | str | Unset):
@@ -49,6 +54,7 @@ class GroupView:
     conversation_state: ConversationState
     created_at: datetime.datetime
     depth: int
+    floor: Floor
     id: str
     join_policy: GroupViewJoinpolicy
     last_seq: int
@@ -56,6 +62,8 @@ class GroupView:
     name: str
     owner_id: str
     session_id: str
+    speaking_policy: GroupViewSpeakingpolicy
+    turn_timeout_seconds: float
     updated_at: datetime.datetime
     goal: None | str | Unset = UNSET
     parent_group_id: None | str | Unset = UNSET
@@ -65,6 +73,7 @@ class GroupView:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.floor import Floor # noqa: PLC0415
         from ..models.member_view import MemberView # noqa: PLC0415
         configured_by_operator = self.configured_by_operator
 
@@ -73,6 +82,8 @@ class GroupView:
         created_at = self.created_at.isoformat()
 
         depth = self.depth
+
+        floor = self.floor.to_dict()
 
         id = self.id
 
@@ -92,6 +103,10 @@ class GroupView:
         owner_id = self.owner_id
 
         session_id = self.session_id
+
+        speaking_policy = self.speaking_policy.value
+
+        turn_timeout_seconds = self.turn_timeout_seconds
 
         updated_at = self.updated_at.isoformat()
 
@@ -115,6 +130,7 @@ class GroupView:
             "conversationState": conversation_state,
             "createdAt": created_at,
             "depth": depth,
+            "floor": floor,
             "id": id,
             "joinPolicy": join_policy,
             "lastSeq": last_seq,
@@ -122,6 +138,8 @@ class GroupView:
             "name": name,
             "ownerId": owner_id,
             "sessionId": session_id,
+            "speakingPolicy": speaking_policy,
+            "turnTimeoutSeconds": turn_timeout_seconds,
             "updatedAt": updated_at,
         })
         if goal is not UNSET:
@@ -135,6 +153,7 @@ class GroupView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.floor import Floor # noqa: PLC0415
         from ..models.member_view import MemberView # noqa: PLC0415
         d = dict(src_dict)
         configured_by_operator = d.pop("configuredByOperator")
@@ -150,6 +169,11 @@ class GroupView:
 
 
         depth = d.pop("depth")
+
+        floor = Floor.from_dict(d.pop("floor"))
+
+
+
 
         id = d.pop("id")
 
@@ -175,6 +199,13 @@ class GroupView:
         owner_id = d.pop("ownerId")
 
         session_id = d.pop("sessionId")
+
+        speaking_policy = GroupViewSpeakingpolicy(d.pop("speakingPolicy"))
+
+
+
+
+        turn_timeout_seconds = d.pop("turnTimeoutSeconds")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
@@ -206,6 +237,7 @@ class GroupView:
             conversation_state=conversation_state,
             created_at=created_at,
             depth=depth,
+            floor=floor,
             id=id,
             join_policy=join_policy,
             last_seq=last_seq,
@@ -213,6 +245,8 @@ class GroupView:
             name=name,
             owner_id=owner_id,
             session_id=session_id,
+            speaking_policy=speaking_policy,
+            turn_timeout_seconds=turn_timeout_seconds,
             updated_at=updated_at,
             goal=goal,
             parent_group_id=parent_group_id,

@@ -7,6 +7,7 @@ class MemberState(StrEnum):
     INVITED = "invited"
     LEFT = "left"
     REJECTED = "rejected"
+    RELEASED = "released"
     REMOVED = "removed"
 
     def __str__(self) -> str:

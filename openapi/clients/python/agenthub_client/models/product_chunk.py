@@ -48,6 +48,8 @@ class ProductChunk:
             final (bool | None | Unset):
             group_id (None | str | Unset):
             mentions (list[str] | Literal['all'] | None | Unset):
+            next_speaker (list[str] | None | Unset): IoA's next_speaker, in a group: the active members who should speak
+                next (enforced when the group's speakingPolicy is turns)
             received_at (datetime.datetime | None | Unset): when the hub recorded it
             relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
             seq (int | None | Unset): per-group order (hub-assigned)
@@ -70,6 +72,7 @@ class ProductChunk:
     final: bool | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
+    next_speaker: list[str] | None | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
     relayed_by: None | str | Unset = UNSET
     seq: int | None | Unset = UNSET
@@ -159,6 +162,16 @@ class ProductChunk:
         else:
             mentions = self.mentions
 
+        next_speaker: list[str] | None | Unset
+        if isinstance(self.next_speaker, Unset):
+            next_speaker = UNSET
+        elif isinstance(self.next_speaker, list):
+            next_speaker = self.next_speaker
+
+
+        else:
+            next_speaker = self.next_speaker
+
         received_at: None | str | Unset
         if isinstance(self.received_at, Unset):
             received_at = UNSET
@@ -217,6 +230,8 @@ class ProductChunk:
             field_dict["groupId"] = group_id
         if mentions is not UNSET:
             field_dict["mentions"] = mentions
+        if next_speaker is not UNSET:
+            field_dict["nextSpeaker"] = next_speaker
         if received_at is not UNSET:
             field_dict["receivedAt"] = received_at
         if relayed_by is not UNSET:
@@ -392,6 +407,24 @@ class ProductChunk:
         mentions = _parse_mentions(d.pop("mentions", UNSET))
 
 
+        def _parse_next_speaker(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                next_speaker_type_0 = cast(list[str], data)
+
+                return next_speaker_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        next_speaker = _parse_next_speaker(d.pop("nextSpeaker", UNSET))
+
+
         def _parse_received_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -468,6 +501,7 @@ class ProductChunk:
             final=final,
             group_id=group_id,
             mentions=mentions,
+            next_speaker=next_speaker,
             received_at=received_at,
             relayed_by=relayed_by,
             seq=seq,

@@ -49,6 +49,8 @@ class TaskCommand:
             group_id (None | str | Unset):
             last_chunk (bool | None | Unset):
             mentions (list[str] | Literal['all'] | None | Unset):
+            next_speaker (list[str] | None | Unset): IoA's next_speaker, in a group: the active members who should speak
+                next (enforced when the group's speakingPolicy is turns)
             parent_task_id (None | str | Unset):
             partner_id (None | str | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
@@ -74,6 +76,7 @@ class TaskCommand:
     group_id: None | str | Unset = UNSET
     last_chunk: bool | None | Unset = UNSET
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
+    next_speaker: list[str] | None | Unset = UNSET
     parent_task_id: None | str | Unset = UNSET
     partner_id: None | str | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
@@ -184,6 +187,16 @@ class TaskCommand:
         else:
             mentions = self.mentions
 
+        next_speaker: list[str] | None | Unset
+        if isinstance(self.next_speaker, Unset):
+            next_speaker = UNSET
+        elif isinstance(self.next_speaker, list):
+            next_speaker = self.next_speaker
+
+
+        else:
+            next_speaker = self.next_speaker
+
         parent_task_id: None | str | Unset
         if isinstance(self.parent_task_id, Unset):
             parent_task_id = UNSET
@@ -263,6 +276,8 @@ class TaskCommand:
             field_dict["lastChunk"] = last_chunk
         if mentions is not UNSET:
             field_dict["mentions"] = mentions
+        if next_speaker is not UNSET:
+            field_dict["nextSpeaker"] = next_speaker
         if parent_task_id is not UNSET:
             field_dict["parentTaskId"] = parent_task_id
         if partner_id is not UNSET:
@@ -486,6 +501,24 @@ class TaskCommand:
         mentions = _parse_mentions(d.pop("mentions", UNSET))
 
 
+        def _parse_next_speaker(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                next_speaker_type_0 = cast(list[str], data)
+
+                return next_speaker_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        next_speaker = _parse_next_speaker(d.pop("nextSpeaker", UNSET))
+
+
         def _parse_parent_task_id(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -592,6 +625,7 @@ class TaskCommand:
             group_id=group_id,
             last_chunk=last_chunk,
             mentions=mentions,
+            next_speaker=next_speaker,
             parent_task_id=parent_task_id,
             partner_id=partner_id,
             received_at=received_at,

@@ -50,6 +50,8 @@ class TaskResult:
             group_id (None | str | Unset):
             last_chunk (bool | None | Unset):
             mentions (list[str] | Literal['all'] | None | Unset):
+            next_speaker (list[str] | None | Unset): IoA's next_speaker, in a group: the active members who should speak
+                next (enforced when the group's speakingPolicy is turns)
             products (list[Product] | None | Unset):
             received_at (datetime.datetime | None | Unset): when the hub recorded it
             relayed_by (None | str | Unset): who recorded this answer for its sender (hub-assigned)
@@ -74,6 +76,7 @@ class TaskResult:
     group_id: None | str | Unset = UNSET
     last_chunk: bool | None | Unset = UNSET
     mentions: list[str] | Literal['all'] | None | Unset = UNSET
+    next_speaker: list[str] | None | Unset = UNSET
     products: list[Product] | None | Unset = UNSET
     received_at: datetime.datetime | None | Unset = UNSET
     relayed_by: None | str | Unset = UNSET
@@ -182,6 +185,16 @@ class TaskResult:
         else:
             mentions = self.mentions
 
+        next_speaker: list[str] | None | Unset
+        if isinstance(self.next_speaker, Unset):
+            next_speaker = UNSET
+        elif isinstance(self.next_speaker, list):
+            next_speaker = self.next_speaker
+
+
+        else:
+            next_speaker = self.next_speaker
+
         products: list[dict[str, Any]] | None | Unset
         if isinstance(self.products, Unset):
             products = UNSET
@@ -268,6 +281,8 @@ class TaskResult:
             field_dict["lastChunk"] = last_chunk
         if mentions is not UNSET:
             field_dict["mentions"] = mentions
+        if next_speaker is not UNSET:
+            field_dict["nextSpeaker"] = next_speaker
         if products is not UNSET:
             field_dict["products"] = products
         if received_at is not UNSET:
@@ -480,6 +495,24 @@ class TaskResult:
         mentions = _parse_mentions(d.pop("mentions", UNSET))
 
 
+        def _parse_next_speaker(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                next_speaker_type_0 = cast(list[str], data)
+
+                return next_speaker_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        next_speaker = _parse_next_speaker(d.pop("nextSpeaker", UNSET))
+
+
         def _parse_products(data: object) -> list[Product] | None | Unset:
             if data is None:
                 return data
@@ -606,6 +639,7 @@ class TaskResult:
             group_id=group_id,
             last_chunk=last_chunk,
             mentions=mentions,
+            next_speaker=next_speaker,
             products=products,
             received_at=received_at,
             relayed_by=relayed_by,

@@ -124,6 +124,9 @@ def sync_detailed(
      Open a group in a session, owned by the caller: `joinPolicy` says how agents join
     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+    is advice) or `turns` (only the named next speakers, and the owner, post until one of
+    them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
     Answers `201` with the group and a `Location` header.
 
     **Who**: a participant of the session (an active member of the parent group, for a
@@ -170,6 +173,9 @@ def sync(
      Open a group in a session, owned by the caller: `joinPolicy` says how agents join
     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+    is advice) or `turns` (only the named next speakers, and the owner, post until one of
+    them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
     Answers `201` with the group and a `Location` header.
 
     **Who**: a participant of the session (an active member of the parent group, for a
@@ -211,6 +217,9 @@ async def asyncio_detailed(
      Open a group in a session, owned by the caller: `joinPolicy` says how agents join
     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+    is advice) or `turns` (only the named next speakers, and the owner, post until one of
+    them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
     Answers `201` with the group and a `Location` header.
 
     **Who**: a participant of the session (an active member of the parent group, for a
@@ -257,6 +266,9 @@ async def asyncio(
      Open a group in a session, owned by the caller: `joinPolicy` says how agents join
     (`invite`: by invitation; `apply`: a manager reviews applications; `open`: any agent
     joins at once), `inviteIds` are invited at once, `parentGroupId` makes it a sub-group.
+    `speakingPolicy` (IoA's `next_speaker`): `free` (the default: a message's `nextSpeaker`
+    is advice) or `turns` (only the named next speakers, and the owner, post until one of
+    them has or `turnTimeoutSeconds` pass; then the floor opens to every member).
     Answers `201` with the group and a `Location` header.
 
     **Who**: a participant of the session (an active member of the parent group, for a

@@ -94,7 +94,8 @@ def sync_detailed(
     """ Get Group
 
      One group: policy, owner, members, `conversationState` (the IoA conversation), its
-    stream's `lastSeq`, and its `depth` in the tree of groups.
+    speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+    every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
 
     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
     agent for an `open` group, and the operator.
@@ -133,7 +134,8 @@ def sync(
     """ Get Group
 
      One group: policy, owner, members, `conversationState` (the IoA conversation), its
-    stream's `lastSeq`, and its `depth` in the tree of groups.
+    speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+    every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
 
     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
     agent for an `open` group, and the operator.
@@ -167,7 +169,8 @@ async def asyncio_detailed(
     """ Get Group
 
      One group: policy, owner, members, `conversationState` (the IoA conversation), its
-    stream's `lastSeq`, and its `depth` in the tree of groups.
+    speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+    every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
 
     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
     agent for an `open` group, and the operator.
@@ -206,7 +209,8 @@ async def asyncio(
     """ Get Group
 
      One group: policy, owner, members, `conversationState` (the IoA conversation), its
-    stream's `lastSeq`, and its `depth` in the tree of groups.
+    speaking policy and `floor` (under `turns`: who may speak, until when; `speakers` null:
+    every member), its stream's `lastSeq`, and its `depth` in the tree of groups.
 
     **Who**: anyone with a membership record in it (invited, applied, active, or past), any
     agent for an `open` group, and the operator.

@@ -118,7 +118,7 @@ def sync_detailed(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -163,7 +163,7 @@ def sync(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -203,7 +203,7 @@ async def asyncio_detailed(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -248,7 +248,7 @@ async def asyncio(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member.
+    **Who**: an active member (or one the group's conclusion released).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.

@@ -306,15 +306,29 @@ def sync_detailed(
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
+    The conversation state says what the group takes (IoA flow control): `discussion` and
+    `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+    and admins only, and plain messages only from them and the partners of the group's open
+    tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+    reports on the tasks a pending trigger waits for; `conclusion` nothing.
+
+    `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+    next. Under the `turns` speaking policy only they and the owner may post until one of
+    them has (naming no one, that opens the floor; naming others, passes it) or the group's
+    `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+    whoever holds the floor but names no one then. Each change is a `floor` event.
+
     **Who**: an active member, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-    message the codes of the session route: `task-exists`, `wrong-task-role`,
-    `illegal-task-move`, `task-busy`); `422` for a message that
-    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+    `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+    when another member holds the floor, or for a task message the codes of the session
+    route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+    message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+    active member); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -357,15 +371,29 @@ def sync(
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
+    The conversation state says what the group takes (IoA flow control): `discussion` and
+    `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+    and admins only, and plain messages only from them and the partners of the group's open
+    tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+    reports on the tasks a pending trigger waits for; `conclusion` nothing.
+
+    `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+    next. Under the `turns` speaking policy only they and the owner may post until one of
+    them has (naming no one, that opens the floor; naming others, passes it) or the group's
+    `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+    whoever holds the floor but names no one then. Each change is a `floor` event.
+
     **Who**: an active member, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-    message the codes of the session route: `task-exists`, `wrong-task-role`,
-    `illegal-task-move`, `task-busy`); `422` for a message that
-    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+    `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+    when another member holds the floor, or for a task message the codes of the session
+    route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+    message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+    active member); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -403,15 +431,29 @@ async def asyncio_detailed(
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
+    The conversation state says what the group takes (IoA flow control): `discussion` and
+    `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+    and admins only, and plain messages only from them and the partners of the group's open
+    tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+    reports on the tasks a pending trigger waits for; `conclusion` nothing.
+
+    `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+    next. Under the `turns` speaking policy only they and the owner may post until one of
+    them has (naming no one, that opens the floor; naming others, passes it) or the group's
+    `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+    whoever holds the floor but names no one then. Each change is a `floor` event.
+
     **Who**: an active member, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-    message the codes of the session route: `task-exists`, `wrong-task-role`,
-    `illegal-task-move`, `task-busy`); `422` for a message that
-    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+    `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+    when another member holds the floor, or for a task message the codes of the session
+    route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+    message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+    active member); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):
@@ -454,15 +496,29 @@ async def asyncio(
     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
     message stored the first time. A mention lets a muted member post once more.
 
+    The conversation state says what the group takes (IoA flow control): `discussion` and
+    `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
+    and admins only, and plain messages only from them and the partners of the group's open
+    tasks (who report as ever); `pause-and-trigger` only task commands (owner, admins) and
+    reports on the tasks a pending trigger waits for; `conclusion` nothing.
+
+    `nextSpeaker` (IoA's `next_speaker`, at most 20 active members) names who should speak
+    next. Under the `turns` speaking policy only they and the owner may post until one of
+    them has (naming no one, that opens the floor; naming others, passes it) or the group's
+    `turnTimeoutSeconds` pass (the hub opens the floor by itself); a task report passes
+    whoever holds the floor but names no one then. Each change is a `floor` event.
+
     **Who**: an active member, as the message's `senderId`.
 
     **Errors**: `403` when `senderId` is not the caller, the caller is not an active member,
     or it is muted and not mentioned since its last post; `404` for a group the caller may
-    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`, or for a task
-    message the codes of the session route: `task-exists`, `wrong-task-role`,
-    `illegal-task-move`, `task-busy`); `422` for a message that
-    does not fit (another `groupId` or `sessionId`); `429` (with `Retry-After`) for an agent
-    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    not see; `409` (`group-concluded`, `session-closed`, `message-id-reused`,
+    `not-allowed-in-state` for a post its conversation state does not take, `not-your-turn`
+    when another member holds the floor, or for a task message the codes of the session
+    route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
+    message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
+    active member); `429` (with `Retry-After`) for an agent posting faster than
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
         group_id (str):

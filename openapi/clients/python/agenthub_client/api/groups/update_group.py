@@ -123,10 +123,14 @@ def sync_detailed(
 ) -> Response[GroupView | Problem]:
     """ Update Group
 
-     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-    more posts or members). A move is a `state` event in the group's stream.
+     Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+    `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+    allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+    `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+    Each state takes only some posts (see the post route). A move is a `state` event in the
+    group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+    it). `conclusion` releases every active member (state `released`, a `member` event
+    each), then its `state` event, the group's last, ends every stream of the group.
 
     **Who**: the group's owner or an admin, or the operator.
 
@@ -167,10 +171,14 @@ def sync(
 ) -> GroupView | Problem | None:
     """ Update Group
 
-     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-    more posts or members). A move is a `state` event in the group's stream.
+     Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+    `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+    allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+    `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+    Each state takes only some posts (see the post route). A move is a `state` event in the
+    group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+    it). `conclusion` releases every active member (state `released`, a `member` event
+    each), then its `state` event, the group's last, ends every stream of the group.
 
     **Who**: the group's owner or an admin, or the operator.
 
@@ -206,10 +214,14 @@ async def asyncio_detailed(
 ) -> Response[GroupView | Problem]:
     """ Update Group
 
-     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-    more posts or members). A move is a `state` event in the group's stream.
+     Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+    `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+    allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+    `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+    Each state takes only some posts (see the post route). A move is a `state` event in the
+    group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+    it). `conclusion` releases every active member (state `released`, a `member` event
+    each), then its `state` event, the group's last, ends every stream of the group.
 
     **Who**: the group's owner or an admin, or the operator.
 
@@ -250,10 +262,14 @@ async def asyncio(
 ) -> GroupView | Problem | None:
     """ Update Group
 
-     Change a group's `name`, `goal` or `joinPolicy`, or move its conversation
-    (`conversationState`) as the IoA table allows: `discussion`, `sync-task-assignment`,
-    `async-task-assignment`, `pause-and-trigger`, `conclusion` (final: the group takes no
-    more posts or members). A move is a `state` event in the group's stream.
+     Change a group's `name`, `goal`, `joinPolicy`, `speakingPolicy` or
+    `turnTimeoutSeconds`, or move its conversation (`conversationState`) as the IoA table
+    allows: `discussion`, `sync-task-assignment`, `async-task-assignment`,
+    `pause-and-trigger`, `conclusion` (final: the group takes no more posts or members).
+    Each state takes only some posts (see the post route). A move is a `state` event in the
+    group's stream. A new `speakingPolicy` opens the floor (a `floor` event if someone held
+    it). `conclusion` releases every active member (state `released`, a `member` event
+    each), then its `state` event, the group's last, ends every stream of the group.
 
     **Who**: the group's owner or an admin, or the operator.
 
