@@ -28,6 +28,7 @@ from agenthub.patterns import (
     Gathered,
     Negotiation,
     Outcome,
+    Subtask,
     fan_out,
     negotiate,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "Outcome",
     "StateFileError",
     "Subscribed",
+    "Subtask",
     "TaskContext",
     "TaskHandler",
     "Trigger",

@@ -30,7 +30,7 @@ from agenthub.leader import Leader
 
 T = TypeVar("T")
 
-Input = str | Callable[[Mapping[str, "Outcome"]], str]
+Subtask = str | Callable[[Mapping[str, "Outcome"]], str]
 """A sub-task's text, or (one after another only) a function of the outcomes so far."""
 
 REF_FLUSH_SECONDS = 10.0
@@ -162,7 +162,7 @@ def _refs(parent_task_id: str | None, dependencies: list[str]) -> dict[str, Any]
 async def fan_out(
     leader: Leader,
     session_id: str,
-    subtasks: Mapping[str, Input],
+    subtasks: Mapping[str, Subtask],
     *,
     concurrent: bool = True,
     parent_task_id: str | None = None,
