@@ -211,7 +211,8 @@ async def start_when(
 class Subscribed(TaskHandler):
     """A handler whose tasks may carry a trigger: such a task is accepted at once, waits for
     its trigger (watched at ``hub``: the agent's own client, set once the agent exists), and
-    then goes to ``inner`` as if it had just been started. Other tasks go straight to it."""
+    then goes to ``inner`` as if it had just been started (accepted already: a handler that
+    would reject it then fails it). Other tasks go straight to ``inner``."""
 
     def __init__(self, inner: TaskHandler, *, hub: HubClient | None = None) -> None:
         self.inner = inner
