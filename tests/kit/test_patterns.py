@@ -325,3 +325,18 @@ def test_a_trigger_travels_as_data_but_a_test_stays_with_its_leader() -> None:
         Trigger()
     assert Trigger.on_task("t", states={"working"}).matches({"state": "working"})
     assert not Trigger.on_task("t", product_id="p").matches({"state": "working", "products": []})
+
+
+async def test_a_subscribed_partner_fails_a_task_whose_trigger_never_fires(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    waiter = Subscribed(EchoHandler())
+    leader, p = await team(make_live_agent, waiter=waiter)
+    waiter.hub, waiter.max_wait_seconds = p["waiter"].hub, 0.5
+    b = p["waiter"].agent_id
+    session = await leader.leader.open_session([b])
+    never = Trigger.on_task("t-never", states={"completed"})
+    answer = await start_when(leader.leader, b, never, session_id=session.id, text="hi")
+    assert answer["status"]["state"] == "failed"
+    assert "did not fire within" in answer["status"]["dataItems"][0]["text"]
+    assert "products" not in answer or not answer["products"]  # the work never ran
