@@ -1,7 +1,8 @@
 """agenthub, the agent kit: what an agent developer imports to take part in an agenthub hub.
 
-``from agenthub import Agent, AgentKey, HubClient, Leader, TaskHandler``; the AIP v2 wire
-objects are in ``agenthub.protocol``. The kit imports nothing of the hub service (``app``).
+``from agenthub import Agent, AgentKey, HubClient, Leader, TaskHandler``, and the GB/Z Annex B
+collaboration patterns (``fan_out``, ``negotiate``, ``subscribe``, ``start_when``); the AIP v2
+wire objects are in ``agenthub.protocol``. The kit imports nothing of the hub service (``app``).
 """
 
 from agenthub.agent import Agent
@@ -22,7 +23,18 @@ from agenthub.keys import AgentKey
 from agenthub.leader import Leader
 from agenthub.llm import ChatCompletionsHandler, LLMCallError, LLMConfig, LLMConfigError
 from agenthub.partner import TaskContext, TaskHandler
+from agenthub.patterns import (
+    AllDeclined,
+    FanOutFailed,
+    Gathered,
+    Negotiation,
+    Outcome,
+    Subtask,
+    fan_out,
+    negotiate,
+)
 from agenthub.state import AgentState, StateFileError
+from agenthub.triggers import Subscribed, Trigger, start_when, subscribe
 
 __version__ = "0.1.0"
 
@@ -30,12 +42,15 @@ __all__ = [
     "Agent",
     "AgentKey",
     "AgentState",
+    "AllDeclined",
     "AnswerMismatchError",
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",
     "CallbackPolicy",
     "ChatCompletionsHandler",
+    "FanOutFailed",
+    "Gathered",
     "HubClient",
     "HubIdentityError",
     "HubRequestError",
@@ -44,10 +59,19 @@ __all__ = [
     "LLMConfig",
     "LLMConfigError",
     "Leader",
+    "Negotiation",
     "NotRegisteredError",
+    "Outcome",
     "StateFileError",
+    "Subscribed",
+    "Subtask",
     "TaskContext",
     "TaskHandler",
+    "Trigger",
     "UnsafeCallbackError",
     "__version__",
+    "fan_out",
+    "negotiate",
+    "start_when",
+    "subscribe",
 ]

@@ -22,7 +22,21 @@ COLOURS = {
     "charts": "red",
     "demo": "bold red",
 }
-SHOWN = ("text", "result", "answer", "query", "name", "to", "state", "events", "pushed", "error")
+SHOWN = (
+    "text",
+    "result",
+    "answer",
+    "query",
+    "name",
+    "to",
+    "declined",
+    "reason",
+    "after",
+    "state",
+    "events",
+    "pushed",
+    "error",
+)
 
 
 class Transcript:
@@ -50,12 +64,15 @@ def _short(value: Any, limit: int = 70) -> str:
 
 def show_summary(console: Console, summary: Summary) -> None:
     tasks = Table(title="Tasks", show_lines=False)
-    for column in ("leader", "partner", "where", "final state"):
+    for column in ("leader", "partner", "where", "final state", "note"):
         tasks.add_column(column)
     names = {g["id"]: g["name"] for g in summary.groups}
+    partners = {t["id"]: t["partner"] for t in summary.tasks}
     for task in summary.tasks:
         where = names.get(task["group"], "point-to-point")
-        tasks.add_row(task["leader"], task["partner"], where, task["state"])
+        after = [f"after {partners.get(d, d)}'s task" for d in task["dependencies"]]
+        note = ", ".join(after) or _short(task["note"], 40)
+        tasks.add_row(task["leader"], task["partner"], where, task["state"], note)
     console.print(tasks)
     tree = Tree("[bold]Groups")
     nodes: dict[int, Tree] = {-1: tree}

@@ -8,6 +8,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 
 @dataclass
 class Summary:
@@ -40,14 +42,30 @@ class Summary:
         return out
 
 
+def _first_note(history: str | None) -> str:
+    """The text of a task's first status: why it was handed back, what it waited for."""
+    statuses = orjson.loads(history or "[]")
+    items = (statuses[0].get("dataItems") or []) if statuses else []
+    return next((i["text"] for i in items if i.get("type") == "text"), "")
+
+
 def read_summary(db_file: Path) -> Summary:
     conn = sqlite3.connect(db_file)
     try:
         agents = dict(conn.execute("SELECT id, name FROM agents WHERE deleted_at IS NULL"))
         tasks = [
-            {"id": t, "group": g, "leader": agents.get(lead), "partner": agents.get(p), "state": s}
-            for t, g, lead, p, s in conn.execute(
-                "SELECT id, group_id, leader_id, partner_id, state FROM tasks ORDER BY created_at"
+            {
+                "id": t,
+                "group": g,
+                "leader": agents.get(lead),
+                "partner": agents.get(p),
+                "state": s,
+                "dependencies": orjson.loads(deps or "[]"),
+                "note": _first_note(history),
+            }
+            for t, g, lead, p, s, deps, history in conn.execute(
+                "SELECT id, group_id, leader_id, partner_id, state, dependencies, status_history "
+                "FROM tasks ORDER BY created_at"
             )
         ]
         members: dict[str, set[str]] = {}

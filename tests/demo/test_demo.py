@@ -36,11 +36,27 @@ KEY_STEPS = [
     ("leader", "called point-to-point by rpc"),
     ("leader", "called point-to-point by stream"),
     ("leader", "called point-to-point by notification"),
+    ("leader", "split a brief into sub-tasks (master-slave)"),
+    ("leader", "fused the sub-tasks' results (master-slave)"),
+    ("analyst", "handed a task back"),
+    ("leader", "negotiated a task: handed back by one, taken by the next (proxy negotiation)"),
+    ("leader", "sent the analyst a task with its trigger (task subscription)"),
+    ("leader", "subscribed to a time: the researcher's task starts then (task subscription)"),
+    ("leader", "the time came: started the researcher's task"),
+    ("leader", "the analyst's trigger fired and it answered (task subscription)"),
     ("leader", "closed the session"),
+]
+PATTERNS_IN_ORDER = [
+    "split a brief into sub-tasks (master-slave)",
+    "fused the sub-tasks' results (master-slave)",
+    "negotiated a task: handed back by one, taken by the next (proxy negotiation)",
+    "sent the analyst a task with its trigger (task subscription)",
+    "the time came: started the researcher's task",
+    "the analyst's trigger fired and it answered (task subscription)",
 ]
 
 
-async def test_the_demo_reaches_both_goals_with_nested_teams_and_all_three_methods() -> None:
+async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b() -> None:
     events: list[dict[str, Any]] = []
     result = await run_demo(events.append, timeout_seconds=120)
 
@@ -57,6 +73,7 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_and_all_three_metho
         "called point-to-point by rpc",
         "called point-to-point by stream",
         "called point-to-point by notification",
+        *PATTERNS_IN_ORDER,
         "closed the session",
     ]
     order = [steps.index(("leader", what)) for what in in_order]
@@ -70,23 +87,27 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_and_all_three_metho
 
     summary = result.summary
     assert summary is not None
-    assert {t["state"] for t in summary.tasks} == {"completed"}
     names = {g["id"]: g["name"] for g in summary.groups}
     planned = Counter(
-        (t["leader"], t["partner"], names.get(t["group"], "point-to-point")) for t in summary.tasks
+        (t["leader"], t["partner"], names.get(t["group"], "point-to-point"), t["state"])
+        for t in summary.tasks
     )
     assert planned == Counter(
         {
-            ("leader", "factorial", "math team"): 1,
-            ("leader", "root", "math team"): 1,
-            ("leader", "researcher", "report team"): 1,
-            ("leader", "writer", "report team"): 1,
-            ("leader", "analyst", "report team"): 1,
-            ("writer", "charts", "charts sub-team"): 1,
-            ("leader", "analyst", "point-to-point"): 1,
-            ("leader", "researcher", "point-to-point"): 3,
+            ("leader", "factorial", "math team", "completed"): 1,
+            ("leader", "root", "math team", "completed"): 1,
+            ("leader", "researcher", "report team", "completed"): 1,
+            ("leader", "writer", "report team", "completed"): 1,
+            ("leader", "analyst", "report team", "completed"): 1,
+            ("writer", "charts", "charts sub-team", "completed"): 1,
+            # apply; Annex B: master-slave, a negotiation it hands back, a subscription
+            ("leader", "analyst", "point-to-point", "completed"): 3,
+            ("leader", "analyst", "point-to-point", "rejected"): 1,
+            # rpc, stream, notification; Annex B: master-slave, negotiation, subscription
+            ("leader", "researcher", "point-to-point", "completed"): 6,
         }
     )
+    _the_hub_recorded_the_annex_b_patterns(summary.tasks, events)
     tree = [(depth, g["name"], g["state"], g["members"]) for depth, g in summary.tree()]
     assert tree == [
         (0, "math team", "conclusion", ["factorial", "leader", "root"]),
@@ -95,6 +116,31 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_and_all_three_metho
     ]
     assert summary.messages["group"] > 0 and summary.messages["point-to-point"] > 0
     assert (summary.channels, summary.flat_channels) == (10, 21)  # 7 agents in one flat team
+
+
+def _the_hub_recorded_the_annex_b_patterns(
+    tasks: list[dict[str, Any]], events: list[dict[str, Any]]
+) -> None:
+    """The hub's store shows each pattern: a sub-task that depends on the one before it
+    (master-slave, in turn), a task handed back by the analyst and the same task taken by the
+    researcher (negotiation), a task that waited for its trigger (subscription)."""
+    by_id = {t["id"]: t for t in tasks}
+    dependent = [t for t in tasks if t["dependencies"]]
+    assert [
+        (t["partner"], [by_id[d]["partner"] for d in t["dependencies"]]) for t in dependent
+    ] == [("analyst", ["researcher"])]
+    handed_back = [t for t in tasks if t["state"] == "rejected"]
+    assert [(t["partner"], t["note"]) for t in handed_back] == [
+        ("analyst", "analyst cannot do market-data")
+    ]
+    negotiated = next(e for e in events if e["what"].startswith("negotiated a task"))
+    assert negotiated["to"] == "researcher"
+    assert negotiated["declined"] == ["analyst: analyst cannot do market-data"]
+    waited = [t for t in tasks if t["note"].startswith("waiting for task")]
+    assert [(t["partner"], t["state"]) for t in waited] == [("analyst", "completed")]
+    closing = next(e for e in events if e["what"] == "closed the session")
+    assert "EV sales 2026" in closing["brief"] and "price war" in closing["brief"]
+    assert closing["negotiated"] == "researcher"
 
 
 def _processes_with(marker: str) -> list[int]:

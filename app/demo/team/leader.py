@@ -8,17 +8,23 @@
    synchronous sub-task, then two asynchronous ones behind a trigger (pause-and-trigger);
    the writer forms a sub-team of its own; results come back; the group concludes.
 3. In the same session, one point-to-point call by each method: rpc, stream, notification.
+4. GB/Z 185.6 Annex B's patterns, point-to-point: master-slave, proxy negotiation, task
+   subscription (``app.demo.team.patterns``).
+
+Each is a step of ``STEPS``, run in order in one session.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agenthub import Agent
 from agenthub.events import EventStream
 from app.demo.team.common import join_hub, leave_hub, run, say, text_of
+from app.demo.team.patterns import master_slave, proxy_negotiation, task_subscription
 
 NEEDS = {  # role -> what the leader searches the directory for
     "factorial": "factorial",
@@ -196,6 +202,34 @@ async def three_methods(agent: Agent, session_id: str, partner: str) -> None:
     await lead.complete(partner, session_id=session_id, task_id=ack["taskId"])
 
 
+Step = Callable[[Agent, str, dict[str, str]], Awaitable[dict[str, Any]]]
+"""One step of the plan: (the leader, the session, the team by role) -> what the closing line
+reports of it. A new step is a function like these, listed in ``STEPS``."""
+
+
+async def math_goal(agent: Agent, session_id: str, team: dict[str, str]) -> dict[str, Any]:
+    return {"sqrt": await sqrt_of_9_factorial(agent, session_id, team)}
+
+
+async def report_goal(agent: Agent, session_id: str, team: dict[str, str]) -> dict[str, Any]:
+    return {"report": await market_report(agent, session_id, team)}
+
+
+async def each_method(agent: Agent, session_id: str, team: dict[str, str]) -> dict[str, Any]:
+    await three_methods(agent, session_id, team["researcher"])
+    return {}
+
+
+STEPS: tuple[Step, ...] = (
+    math_goal,
+    report_goal,
+    each_method,
+    master_slave,  # GB/Z 185.6 Annex B.2
+    proxy_negotiation,  # B.3
+    task_subscription,  # B.4
+)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -217,13 +251,13 @@ async def main() -> None:
             receivers, title="IoA demo", goal="sqrt(9!) and a market report"
         )
         say("leader", "opened a session", sessionId=session.id)
-        answer = await sqrt_of_9_factorial(agent, session.id, team)
-        report = await market_report(agent, session.id, team)
-        await three_methods(agent, session.id, team["researcher"])
+        closing: dict[str, Any] = {}
+        for step in STEPS:
+            closing.update(await step(agent, session.id, team))
         assert agent.recorder is not None
         await agent.recorder.flush(30)
         await agent.leader.close_session(session.id)
-        say("leader", "closed the session", sessionId=session.id, sqrt=answer, report=report)
+        say("leader", "closed the session", sessionId=session.id, **closing)
     finally:
         await leave_hub(agent, serving, server)
 

@@ -4,7 +4,8 @@
         python -m app.demo.team.worker --role factorial --port 9101
 
 It accepts every group invitation, answers each task it is given with its role's skill, and
-the writer forms a sub-team of its own (a sub-group with the charts agent) for its part.
+the writer forms a sub-team of its own (a sub-group with the charts agent) for its part. A
+point-to-point call may wait for a trigger first, or be handed back (GB/Z Annex B).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agenthub import Agent, TaskContext, TaskHandler
+from agenthub import Agent, Subscribed, TaskContext, TaskHandler
 from app.demo.team.common import join_hub, leave_hub, run, say, text_of
 
 Work = Callable[[Agent, dict[str, Any], str], Awaitable[str]]
@@ -120,15 +121,22 @@ ROLES: dict[str, tuple[str, list[dict[str, Any]], Work]] = {
 
 
 class Direct(TaskHandler):
-    """Point-to-point calls: answer with the role's skill; "apply: <group>" joins a team."""
+    """Point-to-point calls: answer with the role's skill; "apply: <group>" joins a team;
+    "needs <skill>: ..." for a skill it lacks is handed back (rejected, GB/Z Annex B.3)."""
 
-    def __init__(self, role: str, work: Work) -> None:
-        self.role, self.work = role, work
+    def __init__(self, role: str, work: Work, skills: list[str]) -> None:
+        self.role, self.work, self.skills = role, work, skills
         self.agent: Agent | None = None
 
     async def on_start(self, task: TaskContext) -> None:
         assert self.agent is not None
         text = task.text or ""
+        needs = re.match(r"needs ([\w-]+):", text)
+        if needs and needs[1] not in self.skills:
+            reason = f"{self.role} cannot do {needs[1]}"
+            say(self.role, "handed a task back", taskId=task.task_id, reason=reason)
+            await task.reject(reason)
+            return
         say(self.role, "took a point-to-point call", taskId=task.task_id, text=text)
         await task.working("on it")
         if text.startswith("apply:"):
@@ -164,11 +172,12 @@ async def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     description, skills, work = ROLES[args.role]
-    handler = Direct(args.role, work)
+    direct = Direct(args.role, work, [s["id"] for s in skills])
+    handler = Subscribed(direct)  # a call may carry its trigger (GB/Z Annex B.4)
     agent, serving, server = await join_hub(
         args.role, description, skills, port=args.port, handler=handler
     )
-    handler.agent = agent
+    direct.agent, handler.hub = agent, agent.hub
     busy: set[asyncio.Task[None]] = set()
     try:
         async for event in agent.hub.inbox():
