@@ -36,6 +36,13 @@ KEY_STEPS = [
     ("leader", "called point-to-point by rpc"),
     ("leader", "called point-to-point by stream"),
     ("leader", "called point-to-point by notification"),
+    ("leader", "formed a panel that speaks in turns"),
+    ("leader", "gave the floor to the factorial agent (next speaker)"),
+    ("leader", "the silent speaker's turn timed out; the floor is open"),
+    ("root", "spoke"),
+    ("leader", "the named speaker spoke in its turn"),
+    ("leader", "assigned a task; only its assignee may speak now"),
+    ("leader", "concluded the panel"),
     ("leader", "split a brief into sub-tasks (master-slave)"),
     ("leader", "fused the sub-tasks' results (master-slave)"),
     ("analyst", "handed a task back"),
@@ -45,6 +52,14 @@ KEY_STEPS = [
     ("leader", "the time came: started the researcher's task"),
     ("leader", "the analyst's trigger fired and it answered (task subscription)"),
     ("leader", "closed the session"),
+]
+PANEL_IN_ORDER = [
+    "formed a panel that speaks in turns",
+    "gave the floor to the factorial agent (next speaker)",
+    "the silent speaker's turn timed out; the floor is open",
+    "the named speaker spoke in its turn",
+    "assigned a task; only its assignee may speak now",
+    "concluded the panel",
 ]
 PATTERNS_IN_ORDER = [
     "split a brief into sub-tasks (master-slave)",
@@ -73,6 +88,7 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
         "called point-to-point by rpc",
         "called point-to-point by stream",
         "called point-to-point by notification",
+        *PANEL_IN_ORDER,
         *PATTERNS_IN_ORDER,
         "closed the session",
     ]
@@ -100,6 +116,7 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
             ("leader", "writer", "report team", "completed"): 1,
             ("leader", "analyst", "report team", "completed"): 1,
             ("writer", "charts", "charts sub-team", "completed"): 1,
+            ("leader", "factorial", "review panel", "completed"): 1,
             # apply; Annex B: master-slave, a negotiation it hands back, a subscription
             ("leader", "analyst", "point-to-point", "completed"): 3,
             ("leader", "analyst", "point-to-point", "rejected"): 1,
@@ -108,11 +125,13 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
         }
     )
     _the_hub_recorded_the_annex_b_patterns(summary.tasks, events)
+    _the_panel_kept_its_turns_and_its_state(events)
     tree = [(depth, g["name"], g["state"], g["members"]) for depth, g in summary.tree()]
     assert tree == [
         (0, "math team", "conclusion", ["factorial", "leader", "root"]),
         (0, "report team", "conclusion", ["analyst", "leader", "researcher", "writer"]),
         (1, "charts sub-team", "conclusion", ["charts", "writer"]),
+        (0, "review panel", "conclusion", ["factorial", "leader", "root"]),
     ]
     assert summary.messages["group"] > 0 and summary.messages["point-to-point"] > 0
     assert (summary.channels, summary.flat_channels) == (10, 21)  # 7 agents in one flat team
@@ -141,6 +160,21 @@ def _the_hub_recorded_the_annex_b_patterns(
     closing = next(e for e in events if e["what"] == "closed the session")
     assert "EV sales 2026" in closing["brief"] and "price war" in closing["brief"]
     assert closing["negotiated"] == "researcher"
+
+
+def _the_panel_kept_its_turns_and_its_state(events: list[dict[str, Any]]) -> None:
+    """The root agent, mentioned, answered three times: out of turn (refused), in its turn
+    (spoken), and in sync-task-assignment without a task of its own (refused)."""
+    root = [
+        e for e in events if e["who"] == "root" and e["what"] in ("spoke", "was refused the floor")
+    ]
+    assert [(e["what"], e.get("code")) for e in root] == [
+        ("was refused the floor", "not-your-turn"),
+        ("spoke", None),
+        ("was refused the floor", "not-allowed-in-state"),
+    ]
+    closing = next(e for e in events if e["what"] == "closed the session")
+    assert closing["panel"] == "120"  # 5!
 
 
 def _processes_with(marker: str) -> list[int]:

@@ -90,3 +90,12 @@ def text_of(message: dict[str, Any]) -> str:
     for product in message.get("products") or []:
         items = items or product.get("dataItems") or []
     return next((i["text"] for i in items if i.get("type") == "text"), "")
+
+
+async def until_active(agent: Agent, group_id: str, members: list[str]) -> None:
+    for _ in range(200):
+        states = {m.agent_id: m.state for m in await agent.hub.groups.members(group_id)}
+        if all(states.get(m) == "active" for m in members):
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"members of {group_id} did not become active")

@@ -8,7 +8,10 @@
    synchronous sub-task, then two asynchronous ones behind a trigger (pause-and-trigger);
    the writer forms a sub-team of its own; results come back; the group concludes.
 3. In the same session, one point-to-point call by each method: rpc, stream, notification.
-4. GB/Z 185.6 Annex B's patterns, point-to-point: master-slave, proxy negotiation, task
+4. A review panel that speaks in turns (IoA's next speaker): a member that speaks out of
+   turn is refused, a silent speaker's turn times out, and ``sync-task-assignment`` refuses a
+   member without a task (``app.demo.team.flow``).
+5. GB/Z 185.6 Annex B's patterns, point-to-point: master-slave, proxy negotiation, task
    subscription (``app.demo.team.patterns``).
 
 Each is a step of ``STEPS``, run in order in one session.
@@ -23,7 +26,8 @@ from typing import Any
 
 from agenthub import Agent
 from agenthub.events import EventStream
-from app.demo.team.common import join_hub, leave_hub, run, say, text_of
+from app.demo.team.common import join_hub, leave_hub, run, say, text_of, until_active
+from app.demo.team.flow import speaker_selection
 from app.demo.team.patterns import master_slave, proxy_negotiation, task_subscription
 
 NEEDS = {  # role -> what the leader searches the directory for
@@ -80,15 +84,6 @@ async def discover(agent: Agent) -> dict[str, str]:
         found[role] = match.id
         say("leader", "discovered a collaborator", query=query, name=match.name, agentId=match.id)
     return found
-
-
-async def until_active(agent: Agent, group_id: str, members: list[str]) -> None:
-    for _ in range(200):
-        states = {m.agent_id: m.state for m in await agent.hub.groups.members(group_id)}
-        if all(states.get(m) == "active" for m in members):
-            return
-        await asyncio.sleep(0.05)
-    raise RuntimeError(f"members of {group_id} did not become active")
 
 
 async def sqrt_of_9_factorial(agent: Agent, session_id: str, team: dict[str, str]) -> str:
@@ -224,6 +219,7 @@ STEPS: tuple[Step, ...] = (
     math_goal,
     report_goal,
     each_method,
+    speaker_selection,  # IoA flow control: next speaker, turns, a state that refuses a post
     master_slave,  # GB/Z 185.6 Annex B.2
     proxy_negotiation,  # B.3
     task_subscription,  # B.4

@@ -17,7 +17,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agenthub import Agent, Subscribed, TaskContext, TaskHandler
+from agenthub import Agent, HubRequestError, Subscribed, TaskContext, TaskHandler
 from app.demo.team.common import join_hub, leave_hub, run, say, text_of
 
 Work = Callable[[Agent, dict[str, Any], str], Awaitable[str]]
@@ -166,6 +166,28 @@ async def take_group_task(agent: Agent, role: str, work: Work, command: dict[str
     say(role, "reported a result", groupId=group_id, taskId=task_id, result=answer)
 
 
+def problem_code(exc: HubRequestError) -> str:
+    """The problem's code: the last segment of its ``type``."""
+    return str(exc.problem.get("type", exc.status)).rsplit("/", 1)[-1]
+
+
+async def follow_group(agent: Agent, role: str, group_id: str) -> None:
+    """Answer each plain message of the group that mentions this member; the hub decides
+    whether it may speak now (IoA flow control), and the member says what it was told. The
+    group's stream ends when the group concludes."""
+    async for event in agent.hub.groups.events(group_id):
+        data = event.data
+        mentioned = data.get("mentions") == "all" or agent.agent_id in (data.get("mentions") or [])
+        if data.get("type") != "message" or data.get("senderId") == agent.agent_id or not mentioned:
+            continue
+        try:
+            await agent.hub.groups.post(group_id, f"{role}: the figures check out.")
+        except HubRequestError as exc:
+            say(role, "was refused the floor", groupId=group_id, code=problem_code(exc))
+        else:
+            say(role, "spoke", groupId=group_id)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--role", choices=sorted(ROLES), required=True)
@@ -187,6 +209,9 @@ async def main() -> None:
                 say(args.role, "accepted an invitation", groupId=data["groupId"])
             elif event.kind == "member" and data.get("state") == "active":
                 say(args.role, "is a member now", groupId=data["groupId"])
+                follower = asyncio.create_task(follow_group(agent, args.role, data["groupId"]))
+                busy.add(follower)
+                follower.add_done_callback(busy.discard)
             elif event.kind == "task" and data.get("command") == "start":
                 if data.get("groupId") and data.get("partnerId") == agent.agent_id:
                     job = asyncio.create_task(take_group_task(agent, args.role, work, data))

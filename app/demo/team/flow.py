@@ -1,0 +1,83 @@
+"""The leader's IoA flow-control step: speaker selection under a ``turns`` policy, a silent
+speaker that does not stall the group, and a conversation state that refuses a post.
+
+The members answer a message that mentions them (``app.demo.team.worker.follow_group``); the
+hub decides whether they may speak, and each says what it was told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from agenthub import Agent
+from agenthub.events import EventStream
+from app.demo.team.common import say, text_of, until_active
+
+TURN_SECONDS = 1.5  # how long a named speaker holds the floor before it opens again
+SETTLE_SECONDS = 0.5  # time for a mentioned member's answer (accepted or refused) to arrive
+
+
+async def _next(stream: EventStream, kind: str, **where: Any) -> dict[str, Any]:
+    """The next event of ``kind`` whose data holds ``where``."""
+    async for event in stream:
+        if event.kind == kind and all(event.data.get(k) == v for k, v in where.items()):
+            return dict(event.data)
+    raise RuntimeError(f"the group stream ended before a {kind} event")
+
+
+async def _message_from(stream: EventStream, sender: str) -> str:
+    async for event in stream:
+        if event.data.get("type") == "message" and event.data.get("senderId") == sender:
+            return text_of(event.data)
+    raise RuntimeError(f"the group stream ended before {sender} spoke")
+
+
+async def _result_of(stream: EventStream, task_id: str) -> dict[str, Any]:
+    async for event in stream:
+        data = event.data
+        ours = data.get("type") == "task-result" and data.get("taskId") == task_id
+        if ours and data["status"]["state"] == "awaiting-completion":
+            return dict(data)
+    raise RuntimeError(f"the group stream ended before task {task_id} had its result")
+
+
+async def speaker_selection(agent: Agent, session_id: str, team: dict[str, str]) -> dict[str, Any]:
+    """IoA's ``next_speaker``, enforced by the group's ``turns`` policy, with a timeout; then
+    ``sync-task-assignment``, where a member without a task may not speak."""
+    groups = agent.hub.groups
+    first, second = team["factorial"], team["root"]
+    group = await groups.create(
+        session_id,
+        "review panel",
+        goal="check the maths, one at a time",
+        invite=[first, second],
+        speaking_policy="turns",
+        turn_timeout_seconds=TURN_SECONDS,
+    )
+    say("leader", "formed a panel that speaks in turns", groupId=group.id, timeout=TURN_SECONDS)
+    stream = groups.events(group.id)
+    try:
+        await until_active(agent, group.id, [first, second])
+        await groups.post(
+            group.id, "Root, wait: factorial speaks first.", mentions=[second], next_speaker=[first]
+        )
+        say("leader", "gave the floor to the factorial agent (next speaker)", floor=[first])
+        opened = await _next(stream, "floor", reason="timeout")
+        say("leader", "the silent speaker's turn timed out; the floor is open", at=opened["at"])
+        await groups.post(group.id, "Root, go ahead.", mentions=[second], next_speaker=[second])
+        said = await _message_from(stream, second)
+        say("leader", "the named speaker spoke in its turn", text=said)
+
+        await groups.set_state(group.id, "sync-task-assignment")
+        task_id = await groups.assign(group.id, first, "factorial of 5")
+        await groups.post(group.id, "Root, anything to add?", mentions=[second])
+        say("leader", "assigned a task; only its assignee may speak now", taskId=task_id)
+        result = await _result_of(stream, task_id)
+        await groups.command(group.id, task_id, "complete")
+        await asyncio.sleep(SETTLE_SECONDS)
+        await groups.set_state(group.id, "conclusion")
+        say("leader", "concluded the panel", groupId=group.id, result=text_of(result))
+    finally:
+        stream.close()
+    return {"panel": text_of(result)}
