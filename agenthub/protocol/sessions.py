@@ -12,6 +12,11 @@ from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatu
 
 MAX_RECEIVERS = 200
 Mode = Literal["p2p", "group"]
+SUBMITTED = "submitted"
+TaskViewState = TaskState | Literal["submitted"]
+"""A task's state at the hub (GB/Z Table 4 ``state``, always set): ``submitted`` from its
+start until the partner's first answer, then the AIP state it is in. AIP's own wire objects
+(TaskStatus) keep AIP's eight states."""
 
 
 class ReceiverSpec(WireModel):
@@ -77,7 +82,9 @@ class TaskView(WireModel):
     parent_task_id: str | None = None
     leader_id: str
     partner_id: str
-    state: TaskState | None = None
+    state: TaskViewState = Field(
+        description="`submitted` until the partner's first answer, then the task's AIP state"
+    )
     status: TaskStatus | None = None
     products: list[Product]
     status_history: list[TaskStatus]
@@ -89,6 +96,14 @@ class TaskView(WireModel):
 class TaskPage(WireModel):
     items: list[TaskView]
     next_cursor: str | None = None
+
+
+class SessionContext(WireModel):
+    """A session's history (GB/Z Table 5 ``context``): one page of its point-to-point
+    messages, oldest first, and of its tasks, oldest first, each paged on its own cursor."""
+
+    messages: MessagePage
+    tasks: TaskPage
 
 
 class RelayedAnswer(WireModel):

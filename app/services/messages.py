@@ -14,6 +14,7 @@ import orjson
 from sqlalchemy import bindparam, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
 from agenthub.protocol.messages import (
     ProductChunk,
@@ -273,6 +274,13 @@ async def list_session_messages(
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
+    return await message_page(db, stmt, after=after, limit=limit)
+
+
+async def message_page(
+    db: AsyncSession, stmt: SelectOfScalar[StoredMessage], *, after: str | None, limit: int
+) -> MessagePage:
+    """One page of the stored messages ``stmt`` selects, in the order they were stored."""
     if after:
         (last_pk,) = decode_cursor(after, types=(int,))
         stmt = stmt.where(col(StoredMessage.pk) > last_pk)
