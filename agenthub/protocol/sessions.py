@@ -91,6 +91,26 @@ class TaskView(WireModel):
     dependencies: list[str]
     created_at: datetime
     updated_at: datetime
+    released_at: datetime | None = Field(
+        default=None,
+        description="when its session closed while it was still open: the hub released it "
+        "(its partner was told, event `task.released`); its `state` stays as its messages left it",
+    )
+
+
+class TaskReleased(WireModel):
+    """``event: task.released`` (the partner's and the leader's inboxes, and the task's
+    group): the task's session closed while the task was still open (GB/Z Fig. 5 step 10,
+    Fig. 6 step 24), so the partner may let go of it; ``state`` is the task's state then."""
+
+    task_id: str
+    session_id: str
+    group_id: str | None = None
+    leader_id: str
+    partner_id: str
+    state: TaskViewState
+    reason: Literal["session-closed"] = "session-closed"
+    released_at: datetime
 
 
 class TaskPage(WireModel):

@@ -385,6 +385,7 @@ def to_view(task: Task) -> TaskView:
             "dependencies": task.dependencies,
             "createdAt": task.created_at,
             "updatedAt": task.updated_at,
+            "releasedAt": task.released_at,
         }
     )
 

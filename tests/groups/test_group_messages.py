@@ -173,6 +173,11 @@ async def test_nested_groups_and_the_tree(make_agent: MakeAgent, hub: Any) -> No
     leader, a, b, outsider = [await make_agent(n) for n in ("leader", "a", "b", "x")]
     root = await team(leader, a)
     session_id = root["sessionId"]
+    receivers = [{"agentId": m.agent_id, "mode": "group"} for m in (a, b)]
+    patched = await leader.request(
+        "PATCH", f"/v1/sessions/{session_id}", json={"receivers": receivers}
+    )
+    assert patched.status_code == 200, patched.text
     child = await create_group(a, session_id, parentGroupId=root["id"], inviteIds=[b.agent_id])
     assert child["depth"] == 1 and child["parentGroupId"] == root["id"]
     grandchild = await create_group(a, session_id, parentGroupId=child["id"], name="deep")
@@ -306,6 +311,9 @@ async def test_trigger_on_point_to_point_tasks(make_agent: MakeAgent, hub: Any) 
     leader, a = await make_agent("leader"), await make_agent("a")
     group = await team(leader, a)
     gid, session_id = group["id"], group["sessionId"]
+    both = [{"agentId": a.agent_id, "mode": "group"}, {"agentId": a.agent_id, "mode": "p2p"}]
+    patched = await leader.request("PATCH", f"/v1/sessions/{session_id}", json={"receivers": both})
+    assert patched.status_code == 200, patched.text
     p2p = f"/v1/sessions/{session_id}/messages"
     start = command(str(leader.agent_id), "start", task_id="t-p2p", partnerId=a.agent_id)
     assert (await leader.request("POST", p2p, json=start)).status_code == 201
