@@ -9,9 +9,11 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BeforeValidator,
+    AfterValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     TypeAdapter,
     ValidationError,
     field_validator,
@@ -211,30 +213,35 @@ def to_aip(item: GbzDataItem) -> AipDataItem:
     return _marked(item)
 
 
-def _from_gbz(value: Any) -> Any:
-    """A wire item whose ``type`` is no AIP kind is a GB/Z item when it looks like one (a
-    MIME type, or a payload): validated as such, it is taken as the AIP item it maps to."""
-    if not isinstance(value, dict):
-        return value
-    kind = value.get("type")
-    if kind in AIP_KINDS or not ((isinstance(kind, str) and "/" in kind) or "payload" in value):
-        return value
-    try:
-        return to_aip(GbzDataItem.model_validate(value))
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'item'}: {e['msg']}" for e in exc.errors()
-        )
-        raise ValueError(f"not a GB/Z data item ({problems})") from None
+def _kind(value: Any) -> str | None:
+    """The union's tag: AIP's three kinds by their ``type``; an item whose ``type`` is no AIP
+    kind is a GB/Z item when it looks like one (a MIME type, or a payload)."""
+    if isinstance(value, dict):
+        kind = value.get("type")
+        if kind in AIP_KINDS:
+            return str(kind)
+        looks = (isinstance(kind, str) and "/" in kind) or "payload" in value
+        return "gbz" if looks else None
+    if isinstance(value, GbzDataItem):
+        return "gbz"
+    return getattr(value, "type", None)
+
+
+def _as_aip(item: AipDataItem | GbzDataItem) -> AipDataItem:
+    return to_aip(item) if isinstance(item, GbzDataItem) else item
 
 
 DataItem = Annotated[
-    AipDataItem,
-    Field(discriminator="type"),
-    BeforeValidator(
-        _from_gbz,
-        json_schema_input_type=TextDataItem | FileDataItem | StructuredDataItem | GbzDataItem,
+    Annotated[TextDataItem, Tag("text")]
+    | Annotated[FileDataItem, Tag("file")]
+    | Annotated[StructuredDataItem, Tag("data")]
+    | Annotated[GbzDataItem, Tag("gbz")],
+    Discriminator(
+        _kind,
+        custom_error_type="data_item_type",
+        custom_error_message="type must be text, file, data or a MIME type (a GB/Z item)",
     ),
+    AfterValidator(_as_aip),
 ]
 """An AIP item (``type`` text, file or data) or a GB/Z one (``type`` a MIME type), always
 kept as the AIP item: ``to_gbz`` gives a GB/Z item back as it came."""

@@ -321,7 +321,8 @@ async def test_task_ids_are_per_session_so_a_stranger_neither_learns_nor_takes_o
     mine = await p.task("t-next")
     assert (mine["sessionId"], mine["leaderId"], mine["state"]) == (p.session_id, p.lid, "accepted")
     seen = (await stranger.request("GET", "/v1/tasks/t-next")).json()
-    assert (seen["sessionId"], seen["leaderId"], seen["state"]) == (theirs, stranger.agent_id, "submitted")
+    seen_as = (seen["sessionId"], seen["leaderId"], seen["state"])
+    assert seen_as == (theirs, stranger.agent_id, "submitted")
     # the partner works on both: it says which it means
     answer = problem(await p.partner.request("GET", "/v1/tasks/t-next"), 409)
     assert answer["type"].endswith("/ambiguous-task-id")

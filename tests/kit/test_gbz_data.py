@@ -87,7 +87,7 @@ async def test_bad_gbz_data_item_is_invalid_params_at_a_kit_partner(
     with pytest.raises(CallFailed) as refused:
         await leader.leader.call(partner.agent_id, "rpc", {"command": wire})
     assert refused.value.code == -32602
-    assert "not a GB/Z data item" in str(refused.value.data)
+    assert [e["loc"][:3] for e in refused.value.data] == [["dataItems", "0", "gbz"]]
     assert handler.seen == []
     task = await partner.hub.request("GET", "/v1/tasks/t-gbz")
     assert task.status_code == 404

@@ -47,7 +47,8 @@ async def invite_agent(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session's receivers do not declare in group mode (when it declares receivers).
     """
     return await member_service.invite(
         db, group_id=group_id, principal=principal, agent_id=body.agent_id

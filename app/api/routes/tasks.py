@@ -20,10 +20,10 @@ from app.api.routing import hub_router
 from app.deps import CurrentAgent, SessionDep
 from app.services import task_queries as service
 
-router = hub_router(tags=["tasks"])
+router = hub_router()
 
 
-@router.get("/v1/tasks", responses=problem_responses(400, 401, 422))
+@router.get("/v1/tasks", tags=["tasks"], responses=problem_responses(400, 401, 422))
 async def list_tasks(
     caller: CurrentAgent,
     db: SessionDep,
@@ -56,7 +56,7 @@ async def list_tasks(
     )
 
 
-@router.get("/v1/tasks/{taskId}", responses=problem_responses(401, 404, 409, 422))
+@router.get("/v1/tasks/{taskId}", tags=["tasks"], responses=problem_responses(401, 404, 409, 422))
 async def get_task(
     task_id: TaskIdPath,
     caller: CurrentAgent,
@@ -82,6 +82,7 @@ async def get_task(
 
 @router.get(
     "/v1/sessions/{sessionId}/tasks/{taskId}/messages",
+    tags=["tasks"],
     responses=problem_responses(400, 401, 404, 422),
 )
 async def list_task_messages(

@@ -134,7 +134,8 @@ def sync_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
+    receivers do not declare in group mode (when it declares receivers).
 
     Args:
         body (GroupCreate):
@@ -180,7 +181,8 @@ def sync(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
+    receivers do not declare in group mode (when it declares receivers).
 
     Args:
         body (GroupCreate):
@@ -221,7 +223,8 @@ async def asyncio_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
+    receivers do not declare in group mode (when it declares receivers).
 
     Args:
         body (GroupCreate):
@@ -267,7 +270,8 @@ async def asyncio(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
+    receivers do not declare in group mode (when it declares receivers).
 
     Args:
         body (GroupCreate):
