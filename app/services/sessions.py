@@ -237,8 +237,14 @@ async def list_sessions(
 
 
 async def end_places_of(db: AsyncSession, agent_id: str) -> None:
-    """A deregistered agent's sessions: those it leads close, its places in others end."""
+    """A deregistered agent's sessions: those it leads close (and are released), its places
+    in others end."""
+    from app.services.release import release_session  # groups import this module
+
     now = utcnow()
+    led = select(Session).where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")
+    for session in (await db.exec(led)).all():
+        await release_session(db, session, by=agent_id, at=now)
     await db.exec(
         update(Session)
         .where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")

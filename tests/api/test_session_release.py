@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 from sqlmodel import select
 
@@ -15,7 +16,7 @@ from agenthub.events import EventStream, HubEvent
 from app.config import Settings
 from app.models import Group, GroupEvent, InboxEvent, StoredMessage
 from tests.support.groups import count
-from tests.support.hub import problem
+from tests.support.hub import OPERATOR_TOKEN, problem
 from tests.support.live import LiveServer
 from tests.support.messages import chat, command, now, result
 from tests.support.sessions import MakeClient, got, grouped, live_hub, new_session, p2p, posted
@@ -126,3 +127,23 @@ async def test_closing_a_session_concludes_its_groups_and_releases_their_tasks(
     assert refused.status_code in (403, 409), refused.text
     assert await count(server.app, StoredMessage) == stored
     assert await count(server.app, GroupEvent) == group_events
+
+
+async def test_a_deregistered_leaders_sessions_are_released(
+    live: tuple[LiveServer, MakeClient],
+) -> None:
+    server, make = live
+    leader, partner = await make("leader"), await make("partner")
+    session = await new_session(leader, p2p(partner))
+    lid, pid = str(leader.agent_id), str(partner.agent_id)
+    path = f"/v1/sessions/{session['id']}/messages"
+    await posted(leader, path, command(lid, "start", task_id="t-left", partnerId=pid))
+    async with httpx.AsyncClient(base_url=server.url) as operator:
+        gone = await operator.delete(
+            f"/v1/agents/{lid}", headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+        )
+        assert gone.status_code == 204, gone.text
+    told = await collect(partner.inbox(), {"task.released"}, 1)
+    assert (told[0].data["taskId"], told[0].data["state"]) == ("t-left", "submitted")
+    task = await got(partner, "/v1/tasks/t-left")
+    assert task["releasedAt"]
