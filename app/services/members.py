@@ -48,7 +48,7 @@ async def set_member(
     member = await membership(db, group.id, agent_id)
     was_active = member is not None and member.state == S.ACTIVE
     if state in (S.ACTIVE, S.INVITED) and not was_active and role != "owner":
-        await check_group_receiver(db, group, agent_id, by=by)
+        await check_group_receiver(db, group, agent_id)
     now = utcnow()
     if member is None:
         member = GroupMember(group_id=group.id, agent_id=agent_id, state=state.value)

@@ -1,10 +1,11 @@
 """What a receiver's declared mode means (GB/Z §6.4: the requester decides each service
 agent's mode; hybrid, one agent may take part both ways).
 
-Once the leader has declared receivers, a receiver declared ``p2p`` only takes part point to
-point (it may be the partner of the session's tasks outside groups), one declared ``group``
-only through the session's groups (it may be invited or added to them), and one declared in
-both (``hybrid``) both ways. A session without declared receivers sets no such bounds.
+A receiver declared ``p2p`` only takes part point to point (it is not placed in the session's
+groups), one declared ``group`` only through the session's groups (it is no partner of the
+session's tasks outside groups), and one declared in both (``hybrid``) both ways. Agents the
+leader did not declare are not bound by its declarations (and only participants of a session
+are partners of its point-to-point tasks, as ever).
 
     InvalidInput (422)
     ├── NotAP2pReceiver     code "not-a-p2p-receiver"
@@ -33,7 +34,7 @@ class NotAP2pReceiver(InvalidInput):
 
 
 class NotAGroupReceiver(InvalidInput):
-    """The session's leader declared receivers, and this agent is none in group mode."""
+    """The agent is one of the session's receivers in p2p mode only."""
 
     code = "not-a-group-receiver"
 
@@ -83,20 +84,12 @@ async def check_p2p_report(
         )
 
 
-async def check_group_receiver(
-    db: AsyncSession, group: Group, agent_id: str, *, by: str | None
-) -> None:
-    """An agent that someone else places in one of the session's groups (an invitation, an
-    operator's member, an approved application) is one of its receivers in group mode, when
-    the leader declared receivers. Its leader, and agents joining on their own, always may."""
-    if by == agent_id:
-        return
-    modes = await _modes(db, group.session_id)
-    receivers = {a: m for a, m in modes.items() if m is not None}
-    if not receivers or (agent_id in modes and modes[agent_id] is None):
-        return  # no receivers declared, or the session's leader
-    if receivers.get(agent_id) not in (GROUP, HYBRID):
+async def check_group_receiver(db: AsyncSession, group: Group, agent_id: str) -> None:
+    """A receiver the leader declared point to point only is not invited to, added to or
+    joined to the session's groups. Agents it did not declare (a sub-group's helper found by
+    a member, an agent joining an open group) are not bound by its declarations."""
+    if (await _modes(db, group.session_id)).get(agent_id) == P2P:
         raise NotAGroupReceiver(
-            f"{agent_id!r} is not one of this session's receivers in group mode: declare it "
+            f"{agent_id!r} is one of this session's receivers in p2p mode only: declare it "
             "group (or both) in the session's receivers first."
         )

@@ -234,6 +234,7 @@ async def test_a_p2p_only_receiver_is_not_placed_in_groups(
 ) -> None:
     server, make = live
     leader, direct, both = await make("leader"), await make("direct"), await make("both")
+    undeclared = await make("helper")
     session = await new_session(leader, p2p(direct, both) + grouped(both))
     body = {"sessionId": session["id"], "name": "team", "inviteIds": [direct.agent_id]}
     refused = problem(await leader.request("POST", "/v1/groups", json=body), 422)
@@ -248,6 +249,13 @@ async def test_a_p2p_only_receiver_is_not_placed_in_groups(
     )
     assert refused["type"].endswith("/not-a-group-receiver")
     assert await count(server.app, GroupMember) == members
+    # nor does it join an open group on its own; an agent the leader did not declare may
+    open_group = await leader.groups.create(session["id"], "open", join_policy="open")
+    joined = await direct.request("POST", f"/v1/groups/{open_group.id}/applications", json={})
+    assert problem(joined, 422)["type"].endswith("/not-a-group-receiver")
+    assert await count(server.app, GroupMember) == members + 1  # the open group's owner
+    helper = await undeclared.request("POST", f"/v1/groups/{open_group.id}/applications", json={})
+    assert helper.status_code in (200, 201), helper.text
 
 
 async def test_a_session_without_receivers_sets_no_bounds(

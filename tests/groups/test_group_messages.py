@@ -173,11 +173,6 @@ async def test_nested_groups_and_the_tree(make_agent: MakeAgent, hub: Any) -> No
     leader, a, b, outsider = [await make_agent(n) for n in ("leader", "a", "b", "x")]
     root = await team(leader, a)
     session_id = root["sessionId"]
-    receivers = [{"agentId": m.agent_id, "mode": "group"} for m in (a, b)]
-    patched = await leader.request(
-        "PATCH", f"/v1/sessions/{session_id}", json={"receivers": receivers}
-    )
-    assert patched.status_code == 200, patched.text
     child = await create_group(a, session_id, parentGroupId=root["id"], inviteIds=[b.agent_id])
     assert child["depth"] == 1 and child["parentGroupId"] == root["id"]
     grandchild = await create_group(a, session_id, parentGroupId=child["id"], name="deep")

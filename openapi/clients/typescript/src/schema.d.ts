@@ -444,8 +444,8 @@ export interface paths {
          *     the caller is not an active member of; `404` for a session the caller takes no part in;
          *     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
          *     parent group in another session, nesting too deep, or an operator group without
-         *     `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
-         *     receivers do not declare in group mode (when it declares receivers).
+         *     `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+         *     declares a receiver in `p2p` mode only.
          */
         post: operations["create_group"];
         delete?: never;
@@ -512,7 +512,8 @@ export interface paths {
          *     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
          *     group it was removed from; `404` for an unknown group (and an `invite` group the caller
          *     has no record in); `409` when it is a member or has applied already, or the group has
-         *     concluded (`group-concluded`).
+         *     concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+         *     session that declares the caller a receiver in `p2p` mode only.
          */
         post: operations["apply_to_group"];
         delete?: never;
@@ -628,7 +629,7 @@ export interface paths {
          *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
          *     when the agent is invited or a member already, or the group has concluded
          *     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
-         *     one the session's receivers do not declare in group mode (when it declares receivers).
+         *     one the session declares a receiver in `p2p` mode only.
          */
         post: operations["invite_agent"];
         delete?: never;
@@ -933,10 +934,10 @@ export interface paths {
          * @description Open a session: the caller is its leader (`sender`) and names its `receivers`, each
          *     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
          *     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
-         *     `params`). The modes bind: once receivers are declared, only `p2p` ones are partners of
-         *     the session's point-to-point tasks, and only `group` ones are invited or added to its
-         *     groups. The hub picks the `id` unless the body carries one. Answers `201` with the
-         *     session and a `Location` header.
+         *     `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+         *     session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+         *     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+         *     `Location` header.
          *
          *     **Who**: an agent, which becomes the leader.
          *

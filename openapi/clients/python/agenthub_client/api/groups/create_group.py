@@ -134,8 +134,8 @@ def sync_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
-    receivers do not declare in group mode (when it declares receivers).
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -181,8 +181,8 @@ def sync(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
-    receivers do not declare in group mode (when it declares receivers).
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -223,8 +223,8 @@ async def asyncio_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
-    receivers do not declare in group mode (when it declares receivers).
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -270,8 +270,8 @@ async def asyncio(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session's
-    receivers do not declare in group mode (when it declares receivers).
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):

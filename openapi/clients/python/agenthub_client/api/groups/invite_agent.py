@@ -124,7 +124,7 @@ def sync_detailed(
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
-    one the session's receivers do not declare in group mode (when it declares receivers).
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -168,7 +168,7 @@ def sync(
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
-    one the session's receivers do not declare in group mode (when it declares receivers).
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -207,7 +207,7 @@ async def asyncio_detailed(
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
-    one the session's receivers do not declare in group mode (when it declares receivers).
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -251,7 +251,7 @@ async def asyncio(
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
-    one the session's receivers do not declare in group mode (when it declares receivers).
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):

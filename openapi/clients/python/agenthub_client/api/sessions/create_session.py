@@ -110,10 +110,10 @@ def sync_detailed(
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
-    `params`). The modes bind: once receivers are declared, only `p2p` ones are partners of
-    the session's point-to-point tasks, and only `group` ones are invited or added to its
-    groups. The hub picks the `id` unless the body carries one. Answers `201` with the
-    session and a `Location` header.
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
@@ -154,10 +154,10 @@ def sync(
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
-    `params`). The modes bind: once receivers are declared, only `p2p` ones are partners of
-    the session's point-to-point tasks, and only `group` ones are invited or added to its
-    groups. The hub picks the `id` unless the body carries one. Answers `201` with the
-    session and a `Location` header.
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
@@ -193,10 +193,10 @@ async def asyncio_detailed(
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
-    `params`). The modes bind: once receivers are declared, only `p2p` ones are partners of
-    the session's point-to-point tasks, and only `group` ones are invited or added to its
-    groups. The hub picks the `id` unless the body carries one. Answers `201` with the
-    session and a `Location` header.
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
@@ -237,10 +237,10 @@ async def asyncio(
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
-    `params`). The modes bind: once receivers are declared, only `p2p` ones are partners of
-    the session's point-to-point tasks, and only `group` ones are invited or added to its
-    groups. The hub picks the `id` unless the body carries one. Answers `201` with the
-    session and a `Location` header.
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
