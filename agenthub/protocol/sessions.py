@@ -12,6 +12,11 @@ from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatu
 
 MAX_RECEIVERS = 200
 Mode = Literal["p2p", "group"]
+SUBMITTED = "submitted"
+TaskViewState = TaskState | Literal["submitted"]
+"""A task's state at the hub (GB/Z Table 4 ``state``, always set): ``submitted`` from its
+start until the partner's first answer, then the AIP state it is in. AIP's own wire objects
+(TaskStatus) keep AIP's eight states."""
 
 
 class ReceiverSpec(WireModel):
@@ -77,18 +82,48 @@ class TaskView(WireModel):
     parent_task_id: str | None = None
     leader_id: str
     partner_id: str
-    state: TaskState | None = None
+    state: TaskViewState = Field(
+        description="`submitted` until the partner's first answer, then the task's AIP state"
+    )
     status: TaskStatus | None = None
     products: list[Product]
     status_history: list[TaskStatus]
     dependencies: list[str]
     created_at: datetime
     updated_at: datetime
+    released_at: datetime | None = Field(
+        default=None,
+        description="when its session closed while it was still open: the hub released it "
+        "(its partner was told, event `task.released`); its `state` stays as its messages left it",
+    )
+
+
+class TaskReleased(WireModel):
+    """``event: task.released`` (the partner's and the leader's inboxes, and the task's
+    group): the task's session closed while the task was still open (GB/Z Fig. 5 step 10,
+    Fig. 6 step 24), so the partner may let go of it; ``state`` is the task's state then."""
+
+    task_id: str
+    session_id: str
+    group_id: str | None = None
+    leader_id: str
+    partner_id: str
+    state: TaskViewState
+    reason: Literal["session-closed"] = "session-closed"
+    released_at: datetime
 
 
 class TaskPage(WireModel):
     items: list[TaskView]
     next_cursor: str | None = None
+
+
+class SessionContext(WireModel):
+    """A session's history (GB/Z Table 5 ``context``): one page of its point-to-point
+    messages, oldest first, and of its tasks, oldest first, each paged on its own cursor."""
+
+    messages: MessagePage
+    tasks: TaskPage
 
 
 class RelayedAnswer(WireModel):

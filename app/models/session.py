@@ -29,7 +29,10 @@ class Session(SQLModel, table=True):
 
 
 class SessionParticipant(SQLModel, table=True):
-    """The leader (role ``leader``) and every receiver, with the mode the leader chose."""
+    """The leader (role ``leader``) and every receiver, with the mode the leader chose:
+    ``p2p``, ``group``, or ``hybrid`` for a receiver declared in both (GB/Z §6.4). ``params``
+    are its ``p2p`` params (or, in mode ``group``, its group params); a hybrid receiver's
+    group params are ``group_params``."""
 
     __tablename__ = "session_participants"
     __table_args__ = (Index("ix_session_participants_agent", "agent_id", "session_id"),)
@@ -39,4 +42,5 @@ class SessionParticipant(SQLModel, table=True):
     role: str = Field(max_length=10)
     mode: str | None = Field(default=None, max_length=10)
     params: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    group_params: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     position: int = Field(default=0)

@@ -43,3 +43,8 @@ class Task(SQLModel, table=True):
     updated_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
     )
+    released_at: datetime | None = Field(
+        default=None,
+        sa_column=Column(UTCDateTime()),
+        description="when its session closed while it was still open (GB/Z Fig. 5 step 10)",
+    )

@@ -261,6 +261,7 @@ _PARTICIPATIONS = (
         col(Session.leader_id),
         col(Session.state),
         col(Session.closed_at),
+        col(SessionParticipant.mode),
     )
     .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
     .where(

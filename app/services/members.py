@@ -27,6 +27,7 @@ from app.services.groups import (
     require_manager,
     visible_group,
 )
+from app.services.modes import check_group_receiver
 
 S = MemberState
 PENDING = frozenset({S.INVITED, S.APPLIED})
@@ -46,6 +47,8 @@ async def set_member(
     """Write one membership change and its events (in the caller's transaction)."""
     member = await membership(db, group.id, agent_id)
     was_active = member is not None and member.state == S.ACTIVE
+    if state in (S.ACTIVE, S.INVITED) and not was_active and role != "owner":
+        await check_group_receiver(db, group, agent_id)
     now = utcnow()
     if member is None:
         member = GroupMember(group_id=group.id, agent_id=agent_id, state=state.value)

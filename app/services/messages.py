@@ -14,6 +14,7 @@ import orjson
 from sqlalchemy import bindparam, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
 from agenthub.protocol.messages import (
     ProductChunk,
@@ -30,9 +31,10 @@ from app.errors import (
     MessageIdReused,
     SessionClosed,
 )
-from app.models import Agent, SessionParticipant, StoredMessage
+from app.models import Agent, StoredMessage
 from app.models.types import utcnow
 from app.services.events import append_inbox_event
+from app.services.modes import check_p2p_report, p2p_partners
 from app.services.pages import decode_cursor, encode_cursor
 from app.services.sessions import participant_session
 from app.services.tasks import (
@@ -67,6 +69,7 @@ class Participation:
     leader_id: str | None
     state: str
     closed_at: datetime | None
+    mode: str | None = None  # the sender's as a receiver (None: the leader)
 
 
 def check_post(message: AnyTaskMessage, sender_id: str, at: Participation) -> None:
@@ -99,13 +102,6 @@ def check_sender_role(message: AnyTaskMessage, *, may_lead: bool) -> None:
     role = getattr(message.sender_role, "value", message.sender_role)
     if wanted is not None and role != wanted:
         raise Forbidden(f"senderRole must be {wanted!r} for this message from this sender.")
-
-
-async def _members(db: AsyncSession, session_id: str) -> set[str]:
-    rows = await db.exec(
-        select(SessionParticipant.agent_id).where(col(SessionParticipant.session_id) == session_id)
-    )
-    return set(rows.all())
 
 
 @dataclass(frozen=True)
@@ -235,7 +231,11 @@ async def write_session_message(
     check_open(message, at)
     # who takes part matters to a start and to plain talk about a task, not to a report
     reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
-    members = set() if reports else await _members(db, at.session_id)
+    if reports:
+        members: set[str] = set()
+        await check_p2p_report(db, message, at.session_id, at.mode)
+    else:
+        members = await p2p_partners(db, message, at.session_id)
     move = await apply_task_message(
         db,
         message,
@@ -273,6 +273,13 @@ async def list_session_messages(
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
+    return await message_page(db, stmt, after=after, limit=limit)
+
+
+async def message_page(
+    db: AsyncSession, stmt: SelectOfScalar[StoredMessage], *, after: str | None, limit: int
+) -> MessagePage:
+    """One page of the stored messages ``stmt`` selects, in the order they were stored."""
     if after:
         (last_pk,) = decode_cursor(after, types=(int,))
         stmt = stmt.where(col(StoredMessage.pk) > last_pk)

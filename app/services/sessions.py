@@ -23,6 +23,7 @@ from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
 from app.models import Agent, Session, SessionParticipant
 from app.models.types import utcnow
 from app.services.agents import require_registered
+from app.services.modes import GROUP, HYBRID, P2P
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
 
 LEADER = "leader"
@@ -34,25 +35,49 @@ def new_session_id() -> str:
 
 
 async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[ReceiverSpec]) -> None:
-    ids = [r.agent_id for r in receivers]
-    if len(ids) != len(set(ids)):
-        raise InvalidInput("Each receiver may appear once.")
+    declared = [(r.agent_id, r.mode) for r in receivers]
+    if len(declared) != len(set(declared)):
+        raise InvalidInput("Each receiver may appear once per mode (p2p, group, or both).")
+    ids = list(dict.fromkeys(r.agent_id for r in receivers))
     if leader_id in ids:
         raise InvalidInput("The leader is the session's sender, not one of its receivers.")
     await require_registered(db, ids, purpose=" to receive this session")
 
 
 def _participants(session_id: str, receivers: list[ReceiverSpec]) -> list[SessionParticipant]:
+    """One row a receiver: one declared in both modes is ``hybrid``, with each mode's params."""
+    rows: dict[str, SessionParticipant] = {}
+    for r in receivers:
+        row = rows.get(r.agent_id)
+        if row is None:
+            rows[r.agent_id] = SessionParticipant(
+                session_id=session_id,
+                agent_id=r.agent_id,
+                role=RECEIVER,
+                mode=r.mode,
+                params=r.params,
+                position=len(rows) + 1,
+            )
+        elif r.mode == GROUP:  # declared p2p before
+            row.mode, row.group_params = HYBRID, r.params
+        else:  # declared group before
+            row.mode, row.params, row.group_params = HYBRID, r.params, row.params
+    return list(rows.values())
+
+
+def _receivers(participant: SessionParticipant, address: str | None) -> list[SessionReceiver]:
+    """A receiver as declared: a hybrid one twice, point to point first."""
+    modes = [P2P, GROUP] if participant.mode == HYBRID else [participant.mode or P2P]
     return [
-        SessionParticipant(
-            session_id=session_id,
-            agent_id=r.agent_id,
-            role=RECEIVER,
-            mode=r.mode,
-            params=r.params,
-            position=i + 1,
+        SessionReceiver(
+            agent_id=participant.agent_id,
+            address=address,
+            mode=mode,
+            params=participant.group_params
+            if participant.mode == HYBRID and mode == GROUP
+            else participant.params,
         )
-        for i, r in enumerate(receivers)
+        for mode in modes
     ]
 
 
@@ -128,14 +153,7 @@ def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]
         if participant.role == LEADER:
             sender = SessionSender(agent_id=participant.agent_id, address=address)
         else:
-            receivers.append(
-                SessionReceiver(
-                    agent_id=participant.agent_id,
-                    address=address,
-                    mode=participant.mode or "p2p",
-                    params=participant.params,
-                )
-            )
+            receivers.extend(_receivers(participant, address))
     return SessionView(
         id=session.id,
         sender=sender,
@@ -176,8 +194,11 @@ async def update_session(
         )
         db.add_all(_participants(session_id, receivers))
     if body.state == "closed" and session.state != "closed":
+        from app.services.release import release_session  # groups import this module
+
         session.state = "closed"
         session.closed_at = now
+        await release_session(db, session, by=caller.id, at=now)
     session.updated_at = now
     db.add(session)
     await db.commit()
@@ -216,8 +237,14 @@ async def list_sessions(
 
 
 async def end_places_of(db: AsyncSession, agent_id: str) -> None:
-    """A deregistered agent's sessions: those it leads close, its places in others end."""
+    """A deregistered agent's sessions: those it leads close (and are released), its places
+    in others end."""
+    from app.services.release import release_session  # groups import this module
+
     now = utcnow()
+    led = select(Session).where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")
+    for session in (await db.exec(led)).all():
+        await release_session(db, session, by=agent_id, at=now)
     await db.exec(
         update(Session)
         .where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")

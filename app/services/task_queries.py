@@ -1,15 +1,26 @@
-"""Reading tasks: the ones the caller leads or executes."""
+"""Reading tasks (the ones the caller leads or executes), a task's messages (GB/Z Table 4
+``messages``) and a session's context (GB/Z Table 5 ``context``)."""
 
 from __future__ import annotations
 
 from sqlalchemy import and_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
-from agenthub.protocol.messages import TaskState
-from agenthub.protocol.sessions import TaskPage, TaskView
-from app.models import Task
+from agenthub.protocol.groups import MemberState
+from agenthub.protocol.sessions import (
+    SUBMITTED,
+    MessagePage,
+    SessionContext,
+    TaskPage,
+    TaskView,
+    TaskViewState,
+)
+from app.models import Agent, GroupMember, StoredMessage, Task
+from app.services.messages import message_page
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
+from app.services.sessions import participant_session
 from app.services.tasks import to_view, visible_task
 
 
@@ -25,7 +36,7 @@ async def list_tasks(
     agent_id: str,
     session_id: str | None,
     group_id: str | None,
-    state: TaskState | None,
+    state: TaskViewState | None,
     role: str | None,
     limit: int,
     cursor: str | None,
@@ -42,8 +53,17 @@ async def list_tasks(
         stmt = stmt.where(col(Task.session_id) == session_id)
     if group_id:
         stmt = stmt.where(col(Task.group_id) == group_id)
-    if state:
-        stmt = stmt.where(col(Task.state) == state.value)
+    if state == SUBMITTED:
+        stmt = stmt.where(col(Task.state).is_(None))
+    elif state:
+        stmt = stmt.where(col(Task.state) == state)
+    return await _task_page(db, stmt, cursor=cursor, limit=limit)
+
+
+async def _task_page(
+    db: AsyncSession, stmt: SelectOfScalar[Task], *, cursor: str | None, limit: int
+) -> TaskPage:
+    """One page of the tasks ``stmt`` selects, oldest first."""
     if cursor:
         created, last_id, last_session = decode_cursor(cursor, types=(str, str, str))
         when = cursor_time(created)
@@ -67,3 +87,47 @@ async def list_tasks(
         last = page[-1]
         next_cursor = encode_cursor([last.created_at.isoformat(), last.id, last.session_id])
     return TaskPage(items=[to_view(t) for t in page], next_cursor=next_cursor)
+
+
+async def list_task_messages(
+    db: AsyncSession,
+    *,
+    caller: Agent,
+    session_id: str,
+    task_id: str,
+    after: str | None,
+    limit: int,
+) -> MessagePage:
+    """The task's messages, as stored, to whoever sees the task: its point-to-point ones,
+    and, of a group's task, its group messages to the group's active members."""
+    task = await visible_task(db, task_id, caller.id, session_id=session_id)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == task.session_id, col(StoredMessage.task_id) == task.id
+    )
+    member = (
+        None if task.group_id is None else await db.get(GroupMember, (task.group_id, caller.id))
+    )
+    if member is None or member.state != MemberState.ACTIVE:
+        stmt = stmt.where(col(StoredMessage.group_id).is_(None))
+    return await message_page(db, stmt, after=after, limit=limit)
+
+
+async def session_context(
+    db: AsyncSession,
+    *,
+    caller: Agent,
+    session_id: str,
+    messages_after: str | None,
+    tasks_after: str | None,
+    limit: int,
+) -> SessionContext:
+    """The session's history: its point-to-point messages and all its tasks, each paged."""
+    await participant_session(db, session_id, caller.id)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
+    )
+    messages = await message_page(db, stmt, after=messages_after, limit=limit)
+    tasks = select(Task).where(col(Task.session_id) == session_id)
+    return SessionContext(
+        messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
+    )

@@ -26,7 +26,7 @@ from agenthub.protocol.messages import (
     TaskStatusUpdate,
     parse_message,
 )
-from agenthub.protocol.sessions import TaskView
+from agenthub.protocol.sessions import SUBMITTED, TaskView
 from agenthub.protocol.tasks import is_final
 from app.errors import (
     AmbiguousTask,
@@ -378,13 +378,14 @@ def to_view(task: Task) -> TaskView:
             "parentTaskId": task.parent_task_id,
             "leaderId": task.leader_id,
             "partnerId": task.partner_id,
-            "state": task.state,
+            "state": task.state or SUBMITTED,
             "status": task.status,
             "products": task.products,
             "statusHistory": task.status_history,
             "dependencies": task.dependencies,
             "createdAt": task.created_at,
             "updatedAt": task.updated_at,
+            "releasedAt": task.released_at,
         }
     )
 

@@ -63,7 +63,7 @@ async def test_full_lifecycle_is_projected(make_agent: MakeAgent) -> None:
     p = await pair(make_agent)
     task_id = await started(p)
     fresh = await p.task(task_id)
-    assert fresh["state"] is None and fresh["status"] is None
+    assert fresh["state"] == "submitted" and fresh["status"] is None
     assert fresh["leaderId"] == p.lid and fresh["partnerId"] == p.pid
     for state in ("accepted", "working", "working"):
         assert (await p.report(task_id, state)).status_code == 201
@@ -163,7 +163,7 @@ async def test_moves_not_allowed_yet_wait_and_go_in_once_they_are(make_agent: Ma
     # the partner's records overtook one another: working and the question before accepted
     assert (await p.report(task_id, "awaiting-input")).status_code == 202
     assert (await p.report(task_id, "working")).status_code == 202
-    assert (await p.task(task_id))["state"] is None
+    assert (await p.task(task_id))["state"] == "submitted"
     assert (await p.report(task_id, "accepted")).status_code == 201
     task = await p.task(task_id)
     # folded in the order they were sent, not the order they came
@@ -350,7 +350,8 @@ async def test_task_ids_are_per_session_so_a_stranger_neither_learns_nor_takes_o
     mine = await p.task("t-next")
     assert (mine["sessionId"], mine["leaderId"], mine["state"]) == (p.session_id, p.lid, "accepted")
     seen = (await stranger.request("GET", "/v1/tasks/t-next")).json()
-    assert (seen["sessionId"], seen["leaderId"], seen["state"]) == (theirs, stranger.agent_id, None)
+    seen_as = (seen["sessionId"], seen["leaderId"], seen["state"])
+    assert seen_as == (theirs, stranger.agent_id, "submitted")
     # the partner works on both: it says which it means
     answer = problem(await p.partner.request("GET", "/v1/tasks/t-next"), 409)
     assert answer["type"].endswith("/ambiguous-task-id")
@@ -361,7 +362,7 @@ async def test_task_ids_are_per_session_so_a_stranger_neither_learns_nor_takes_o
         await stranger.request("GET", "/v1/tasks/t-next", params={"sessionId": p.session_id}), 404
     )
     # a report moves the task of the session it is posted to, and no other
-    assert (await stranger.request("GET", "/v1/tasks/t-next")).json()["state"] is None
+    assert (await stranger.request("GET", "/v1/tasks/t-next")).json()["state"] == "submitted"
 
 
 async def test_tasks_page_through_ids_shared_by_sessions(make_agent: MakeAgent) -> None:

@@ -306,6 +306,9 @@ async def test_trigger_on_point_to_point_tasks(make_agent: MakeAgent, hub: Any) 
     leader, a = await make_agent("leader"), await make_agent("a")
     group = await team(leader, a)
     gid, session_id = group["id"], group["sessionId"]
+    both = [{"agentId": a.agent_id, "mode": "group"}, {"agentId": a.agent_id, "mode": "p2p"}]
+    patched = await leader.request("PATCH", f"/v1/sessions/{session_id}", json={"receivers": both})
+    assert patched.status_code == 200, patched.text
     p2p = f"/v1/sessions/{session_id}/messages"
     start = command(str(leader.agent_id), "start", task_id="t-p2p", partnerId=a.agent_id)
     assert (await leader.request("POST", p2p, json=start)).status_code == 201

@@ -57,7 +57,8 @@ async def create_group(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
     """
     view = await service.create_group(db, principal=principal, body=body)
     response.headers["Location"] = f"/v1/groups/{view.id}"

@@ -47,7 +47,8 @@ async def invite_agent(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session declares a receiver in `p2p` mode only.
     """
     return await member_service.invite(
         db, group_id=group_id, principal=principal, agent_id=body.agent_id
@@ -105,7 +106,8 @@ async def apply_to_group(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded (`group-concluded`).
+    concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+    session that declares the caller a receiver in `p2p` mode only.
     """
     note = body.note if body else None
     return await member_service.apply(db, group_id=group_id, principal=principal, note=note)

@@ -62,13 +62,16 @@ async def create_session(
 ) -> SessionView:
     """Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-    the session and a `Location` header.
+    a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
-    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-    or the leader among the receivers.
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+    repeated in the same mode, or the leader among the receivers.
     """
     view = await service.create_session(db, leader=caller, body=body)
     response.headers["Location"] = f"/v1/sessions/{view.id}"
@@ -116,7 +119,10 @@ async def update_session(
     session_id: SessionIdPath, body: SessionUpdate, caller: CurrentAgent, db: SessionDep
 ) -> SessionView:
     """Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+    releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+    `task.released` event goes to its partner's and leader's inboxes (and its group's
+    stream); its groups move to `conclusion`.
 
     **Who**: the session's leader.
 
@@ -173,8 +179,10 @@ async def post_session_message(
     it, only its partner reports), `illegal-task-move` (a move no state the task can still
     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+    `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+    task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+    stored.
     """
     admission.post(claims.sub)
     body, status_code = await ingest.one(Record.of(claims, message, session_id=session_id))

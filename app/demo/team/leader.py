@@ -238,11 +238,11 @@ async def main() -> None:
     )
     try:
         team = await discover(agent)
-        # hybrid: the researcher and the analyst are also called point-to-point
-        direct = {team["researcher"], team["analyst"]}
-        receivers = [
-            {"agentId": a, "mode": "p2p" if a in direct else "group"} for a in team.values()
-        ]
+        # hybrid: everyone works in groups; the researcher and the analyst are also called
+        # point-to-point, so they are declared in both modes
+        direct = [team["researcher"], team["analyst"]]
+        receivers = [{"agentId": a, "mode": "group"} for a in team.values()]
+        receivers += [{"agentId": a, "mode": "p2p"} for a in direct]
         session = await agent.leader.open_session(
             receivers, title="IoA demo", goal="sqrt(9!) and a market report"
         )

@@ -447,7 +447,8 @@ export interface paths {
          *     the caller is not an active member of; `404` for a session the caller takes no part in;
          *     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
          *     parent group in another session, nesting too deep, or an operator group without
-         *     `ownerId`.
+         *     `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+         *     declares a receiver in `p2p` mode only.
          */
         post: operations["create_group"];
         delete?: never;
@@ -519,7 +520,8 @@ export interface paths {
          *     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
          *     group it was removed from; `404` for an unknown group (and an `invite` group the caller
          *     has no record in); `409` when it is a member or has applied already, or the group has
-         *     concluded (`group-concluded`).
+         *     concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+         *     session that declares the caller a receiver in `p2p` mode only.
          */
         post: operations["apply_to_group"];
         delete?: never;
@@ -637,7 +639,8 @@ export interface paths {
          *
          *     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
          *     when the agent is invited or a member already, or the group has concluded
-         *     (`group-concluded`); `422` for an unregistered agent.
+         *     (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+         *     one the session declares a receiver in `p2p` mode only.
          */
         post: operations["invite_agent"];
         delete?: never;
@@ -955,13 +958,16 @@ export interface paths {
          * Create Session
          * @description Open a session: the caller is its leader (`sender`) and names its `receivers`, each
          *     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-         *     a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-         *     the session and a `Location` header.
+         *     a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+         *     `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+         *     session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+         *     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+         *     `Location` header.
          *
          *     **Who**: an agent, which becomes the leader.
          *
-         *     **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-         *     or the leader among the receivers.
+         *     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+         *     repeated in the same mode, or the leader among the receivers.
          */
         post: operations["create_session"];
         delete?: never;
@@ -995,7 +1001,10 @@ export interface paths {
         /**
          * Update Session
          * @description Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-         *     `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+         *     `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+         *     releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+         *     `task.released` event goes to its partner's and leader's inboxes (and its group's
+         *     stream); its groups move to `conclusion`.
          *
          *     **Who**: the session's leader.
          *
@@ -1038,6 +1047,34 @@ export interface paths {
          *     is for another session, or a task the caller does not lead with that partner.
          */
         post: operations["post_session_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{sessionId}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Session Context
+         * @description The session's context (GB/Z Table 5 `context`): a page of its point-to-point
+         *     `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
+         *     first and at most `limit` long. Each page's `nextCursor` goes back here as
+         *     `messagesAfter` or `tasksAfter`.
+         *
+         *     **Who**: a participant of the session.
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
+         *     caller takes no part in.
+         */
+        get: operations["get_session_context"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1089,8 +1126,10 @@ export interface paths {
          *     it, only its partner reports), `illegal-task-move` (a move no state the task can still
          *     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
          *     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-         *     `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-         *     faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+         *     `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+         *     task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+         *     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+         *     stored.
          */
         post: operations["post_session_message"];
         delete?: never;
@@ -1131,6 +1170,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{sessionId}/tasks/{taskId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Task Messages
+         * @description The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
+         *     reports and the plain messages that carry its `taskId`; pass the previous page's
+         *     `nextCursor` as `after` for the next. A group's task lists its group messages too, to
+         *     the group's active members.
+         *
+         *     **Who**: whoever sees the task: its leader or partner, or another participant of its
+         *     session.
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
+         *     one in a session the caller takes no part in.
+         */
+        get: operations["list_task_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks": {
         parameters: {
             query?: never;
@@ -1142,8 +1210,9 @@ export interface paths {
          * List Tasks
          * @description The tasks the caller leads or is the partner of (`role` picks one side), oldest
          *     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
-         *     `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
-         *     its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+         *     `limit` and the previous page's `nextCursor`. A task exists from its `start` command:
+         *     its `state` is `submitted` and its `status` empty until the partner's first answer
+         *     (`accepted` or `rejected`), then its `state` is the AIP state of its `status`.
          *
          *     **Who**: an agent.
          *
@@ -1167,8 +1236,9 @@ export interface paths {
         };
         /**
          * Get Task
-         * @description One task as the hub projects it from the task messages: leader, partner, current
-         *     `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+         * @description One task as the hub projects it from the task messages: leader, partner, `state`
+         *     (`submitted` until the partner's first answer, then the AIP state), current `status`,
+         *     `statusHistory`, `products`, `dependencies`, and its parent task.
          *
          *     Task ids are the leaders' choice and unique within a session only: `sessionId` says
          *     which session's task is meant, and may be left out while the caller sees one task of
@@ -1343,8 +1413,9 @@ export interface components {
             /** Name */
             name?: string | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Type
+             * @default file
+             * @constant
              */
             type: "file";
             /** Uri */
@@ -1359,6 +1430,32 @@ export interface components {
             deadline?: string | null;
             /** Speakers */
             speakers?: string[] | null;
+        };
+        /**
+         * GbzDataItem
+         * @description GB/Z 185.6 Table 2 Data: a MIME ``type``, the ``metadata`` that describes the payload
+         *     and the ``payload`` itself, all three required. The hub and the kit take it wherever an
+         *     AIP item goes and keep it as the AIP item ``to_aip`` maps it to (what every AIP peer
+         *     reads); ``to_gbz`` gives it back as it came.
+         */
+        GbzDataItem: {
+            /**
+             * Metadata
+             * @description describes the payload's structure
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Payload
+             * @description the content: any JSON value but null
+             */
+            payload: unknown;
+            /**
+             * Type
+             * @description a MIME type
+             */
+            type: string;
         };
         /** GroupCreate */
         GroupCreate: {
@@ -1600,7 +1697,7 @@ export interface components {
             /** Chunkindex */
             chunkIndex?: number | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Final */
             final?: boolean | null;
             /** Groupid */
@@ -1696,7 +1793,7 @@ export interface components {
         /** Product */
         Product: {
             /** Dataitems */
-            dataItems: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[];
+            dataItems: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[];
             /** Description */
             description?: string | null;
             /** Id */
@@ -1713,7 +1810,7 @@ export interface components {
             /** Chunkindex */
             chunkIndex?: number | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Final */
             final?: boolean | null;
             /** Groupid */
@@ -1838,6 +1935,15 @@ export interface components {
              */
             signature?: string | null;
         };
+        /**
+         * SessionContext
+         * @description A session's history (GB/Z Table 5 ``context``): one page of its point-to-point
+         *     messages, oldest first, and of its tasks, oldest first, each paged on its own cursor.
+         */
+        SessionContext: {
+            messages: components["schemas"]["MessagePage"];
+            tasks: components["schemas"]["TaskPage"];
+        };
         /** SessionCreate */
         SessionCreate: {
             /** Goal */
@@ -1948,8 +2054,9 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Type
+             * @default data
+             * @constant
              */
             type: "data";
         };
@@ -1965,7 +2072,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Dependencies */
             dependencies?: string[] | null;
             /** Final */
@@ -2050,7 +2157,7 @@ export interface components {
             /** Commandhistory */
             commandHistory?: components["schemas"]["TaskCommand"][] | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Final */
             final?: boolean | null;
             /** Groupid */
@@ -2121,7 +2228,7 @@ export interface components {
         /** TaskStatus */
         TaskStatus: {
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             state: components["schemas"]["TaskState"];
             /**
              * Statechangedat
@@ -2136,7 +2243,7 @@ export interface components {
             /** Chunkindex */
             chunkIndex?: number | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"])[] | null;
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Final */
             final?: boolean | null;
             /** Groupid */
@@ -2216,9 +2323,18 @@ export interface components {
             partnerId: string;
             /** Products */
             products: components["schemas"]["Product"][];
+            /**
+             * Releasedat
+             * @description when its session closed while it was still open: the hub released it (its partner was told, event `task.released`); its `state` stays as its messages left it
+             */
+            releasedAt?: string | null;
             /** Sessionid */
             sessionId: string;
-            state?: components["schemas"]["TaskState"] | null;
+            /**
+             * State
+             * @description `submitted` until the partner's first answer, then the task's AIP state
+             */
+            state: components["schemas"]["TaskState"] | "submitted";
             status?: components["schemas"]["TaskStatus"] | null;
             /** Statushistory */
             statusHistory: components["schemas"]["TaskStatus"][];
@@ -2237,8 +2353,9 @@ export interface components {
             /** Text */
             text: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Type
+             * @default text
+             * @constant
              */
             type: "text";
         };
@@ -5128,6 +5245,68 @@ export interface operations {
             };
         };
     };
+    get_session_context: {
+        parameters: {
+            query?: {
+                messagesAfter?: string | null;
+                tasksAfter?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionContext"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_session_messages: {
         parameters: {
             query?: {
@@ -5385,12 +5564,74 @@ export interface operations {
             };
         };
     };
+    list_task_messages: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_tasks: {
         parameters: {
             query?: {
                 sessionId?: string | null;
                 groupId?: string | null;
-                state?: components["schemas"]["TaskState"] | null;
+                state?: components["schemas"]["TaskState"] | "submitted" | null;
                 role?: ("leader" | "partner") | null;
                 limit?: number;
                 cursor?: string | null;

@@ -16,6 +16,8 @@ from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
 from .floor import Floor
+from .gbz_data_item import GbzDataItem
+from .gbz_data_item_metadata import GbzDataItemMetadata
 from .get_jwks_response_get_jwks import GetJwksResponseGetJwks
 from .group_create import GroupCreate
 from .group_create_joinpolicy import GroupCreateJoinpolicy
@@ -60,6 +62,7 @@ from .receiver_spec import ReceiverSpec
 from .receiver_spec_mode import ReceiverSpecMode
 from .receiver_spec_params_type_0 import ReceiverSpecParamsType0
 from .relayed_answer import RelayedAnswer
+from .session_context import SessionContext
 from .session_create import SessionCreate
 from .session_page import SessionPage
 from .session_receiver import SessionReceiver
@@ -115,6 +118,8 @@ __all__ = (
     "FileDataItem",
     "FileDataItemMetadataType0",
     "Floor",
+    "GbzDataItem",
+    "GbzDataItemMetadata",
     "GetJwksResponseGetJwks",
     "GroupCreate",
     "GroupCreateJoinpolicy",
@@ -159,6 +164,7 @@ __all__ = (
     "ReceiverSpecMode",
     "ReceiverSpecParamsType0",
     "RelayedAnswer",
+    "SessionContext",
     "SessionCreate",
     "SessionPage",
     "SessionReceiver",

@@ -17,6 +17,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.file_data_item import FileDataItem
+  from ..models.gbz_data_item import GbzDataItem
   from ..models.structured_data_item import StructuredDataItem
   from ..models.text_data_item import TextDataItem
 
@@ -39,7 +40,7 @@ class Message:
             type_ (Literal['message']):  Default: 'message'.
             artifact (MessageArtifactType0 | None | Unset):
             chunk_index (int | None | Unset):
-            data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset):
             final (bool | None | Unset):
             group_id (None | str | Unset):
             last_chunk (bool | None | Unset):
@@ -61,7 +62,7 @@ class Message:
     type_: Literal['message'] = 'message'
     artifact: MessageArtifactType0 | None | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
-    data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
     final: bool | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
     last_chunk: bool | None | Unset = UNSET
@@ -80,6 +81,7 @@ class Message:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         id = self.id
@@ -116,6 +118,8 @@ class Message:
                 if isinstance(data_items_type_0_item_data, TextDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, StructuredDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 else:
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
@@ -248,6 +252,7 @@ class Message:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         d = dict(src_dict)
@@ -299,7 +304,7 @@ class Message:
         chunk_index = _parse_chunk_index(d.pop("chunkIndex", UNSET))
 
 
-        def _parse_data_items(data: object) -> list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+        def _parse_data_items(data: object) -> list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -310,7 +315,7 @@ class Message:
                 data_items_type_0 = []
                 _data_items_type_0 = data
                 for data_items_type_0_item_data in (_data_items_type_0):
-                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -331,13 +336,23 @@ class Message:
                             return data_items_type_0_item_type_1
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+                        data_items_type_0_item_type_3 = GbzDataItem.from_dict(data)
 
 
 
-                        return data_items_type_0_item_type_2
+                        return data_items_type_0_item_type_3
 
                     data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
 
@@ -346,7 +361,7 @@ class Message:
                 return data_items_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+            return cast(list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
 
         data_items = _parse_data_items(d.pop("dataItems", UNSET))
 

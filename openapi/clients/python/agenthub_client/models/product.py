@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.file_data_item import FileDataItem
+  from ..models.gbz_data_item import GbzDataItem
   from ..models.structured_data_item import StructuredDataItem
   from ..models.text_data_item import TextDataItem
 
@@ -28,13 +29,13 @@ T = TypeVar("T", bound="Product")
 class Product:
     """ 
         Attributes:
-            data_items (list[FileDataItem | StructuredDataItem | TextDataItem]):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem]):
             id (str):
             description (None | str | Unset):
             name (None | str | Unset):
      """
 
-    data_items: list[FileDataItem | StructuredDataItem | TextDataItem]
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem]
     id: str
     description: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -45,6 +46,7 @@ class Product:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         data_items = []
@@ -53,6 +55,8 @@ class Product:
             if isinstance(data_items_item_data, TextDataItem):
                 data_items_item = data_items_item_data.to_dict()
             elif isinstance(data_items_item_data, FileDataItem):
+                data_items_item = data_items_item_data.to_dict()
+            elif isinstance(data_items_item_data, StructuredDataItem):
                 data_items_item = data_items_item_data.to_dict()
             else:
                 data_items_item = data_items_item_data.to_dict()
@@ -94,13 +98,14 @@ class Product:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         d = dict(src_dict)
         data_items = []
         _data_items = d.pop("dataItems")
         for data_items_item_data in (_data_items):
-            def _parse_data_items_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+            def _parse_data_items_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -121,13 +126,23 @@ class Product:
                     return data_items_item_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    data_items_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                    return data_items_item_type_2
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                data_items_item_type_2 = StructuredDataItem.from_dict(data)
+                data_items_item_type_3 = GbzDataItem.from_dict(data)
 
 
 
-                return data_items_item_type_2
+                return data_items_item_type_3
 
             data_items_item = _parse_data_items_item(data_items_item_data)
 

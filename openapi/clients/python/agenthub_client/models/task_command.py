@@ -18,6 +18,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.file_data_item import FileDataItem
+  from ..models.gbz_data_item import GbzDataItem
   from ..models.structured_data_item import StructuredDataItem
   from ..models.task_command_command_params_type_0 import TaskCommandCommandParamsType0
   from ..models.text_data_item import TextDataItem
@@ -43,7 +44,7 @@ class TaskCommand:
             artifact (None | TaskCommandArtifactType0 | Unset):
             chunk_index (int | None | Unset):
             command_params (None | TaskCommandCommandParamsType0 | Unset):
-            data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset):
             dependencies (list[str] | None | Unset):
             final (bool | None | Unset):
             group_id (None | str | Unset):
@@ -70,7 +71,7 @@ class TaskCommand:
     artifact: None | TaskCommandArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
     command_params: None | TaskCommandCommandParamsType0 | Unset = UNSET
-    data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
     dependencies: list[str] | None | Unset = UNSET
     final: bool | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
@@ -92,6 +93,7 @@ class TaskCommand:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.task_command_command_params_type_0 import TaskCommandCommandParamsType0 # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
@@ -139,6 +141,8 @@ class TaskCommand:
                 if isinstance(data_items_type_0_item_data, TextDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, StructuredDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 else:
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
@@ -302,6 +306,7 @@ class TaskCommand:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.task_command_command_params_type_0 import TaskCommandCommandParamsType0 # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
@@ -379,7 +384,7 @@ class TaskCommand:
         command_params = _parse_command_params(d.pop("commandParams", UNSET))
 
 
-        def _parse_data_items(data: object) -> list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+        def _parse_data_items(data: object) -> list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -390,7 +395,7 @@ class TaskCommand:
                 data_items_type_0 = []
                 _data_items_type_0 = data
                 for data_items_type_0_item_data in (_data_items_type_0):
-                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -411,13 +416,23 @@ class TaskCommand:
                             return data_items_type_0_item_type_1
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+                        data_items_type_0_item_type_3 = GbzDataItem.from_dict(data)
 
 
 
-                        return data_items_type_0_item_type_2
+                        return data_items_type_0_item_type_3
 
                     data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
 
@@ -426,7 +441,7 @@ class TaskCommand:
                 return data_items_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+            return cast(list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
 
         data_items = _parse_data_items(d.pop("dataItems", UNSET))
 

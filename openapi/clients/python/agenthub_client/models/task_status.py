@@ -15,6 +15,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.file_data_item import FileDataItem
+  from ..models.gbz_data_item import GbzDataItem
   from ..models.structured_data_item import StructuredDataItem
   from ..models.text_data_item import TextDataItem
 
@@ -32,12 +33,12 @@ class TaskStatus:
         Attributes:
             state (TaskState):
             state_changed_at (datetime.datetime):
-            data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset):
      """
 
     state: TaskState
     state_changed_at: datetime.datetime
-    data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
 
 
 
@@ -45,6 +46,7 @@ class TaskStatus:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         state = self.state.value
@@ -61,6 +63,8 @@ class TaskStatus:
                 if isinstance(data_items_type_0_item_data, TextDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, StructuredDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 else:
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
@@ -88,6 +92,7 @@ class TaskStatus:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         d = dict(src_dict)
@@ -101,7 +106,7 @@ class TaskStatus:
 
 
 
-        def _parse_data_items(data: object) -> list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+        def _parse_data_items(data: object) -> list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -112,7 +117,7 @@ class TaskStatus:
                 data_items_type_0 = []
                 _data_items_type_0 = data
                 for data_items_type_0_item_data in (_data_items_type_0):
-                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -133,13 +138,23 @@ class TaskStatus:
                             return data_items_type_0_item_type_1
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+                        data_items_type_0_item_type_3 = GbzDataItem.from_dict(data)
 
 
 
-                        return data_items_type_0_item_type_2
+                        return data_items_type_0_item_type_3
 
                     data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
 
@@ -148,7 +163,7 @@ class TaskStatus:
                 return data_items_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+            return cast(list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
 
         data_items = _parse_data_items(d.pop("dataItems", UNSET))
 

@@ -17,6 +17,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.file_data_item import FileDataItem
+  from ..models.gbz_data_item import GbzDataItem
   from ..models.structured_data_item import StructuredDataItem
   from ..models.task_status import TaskStatus
   from ..models.text_data_item import TextDataItem
@@ -42,7 +43,7 @@ class TaskStatusUpdate:
             type_ (Literal['task-status-update']):  Default: 'task-status-update'.
             artifact (None | TaskStatusUpdateArtifactType0 | Unset):
             chunk_index (int | None | Unset):
-            data_items (list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset):
             final (bool | None | Unset):
             group_id (None | str | Unset):
             last_chunk (bool | None | Unset):
@@ -65,7 +66,7 @@ class TaskStatusUpdate:
     type_: Literal['task-status-update'] = 'task-status-update'
     artifact: None | TaskStatusUpdateArtifactType0 | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
-    data_items: list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
     final: bool | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
     last_chunk: bool | None | Unset = UNSET
@@ -83,6 +84,7 @@ class TaskStatusUpdate:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.task_status import TaskStatus # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
@@ -124,6 +126,8 @@ class TaskStatusUpdate:
                 if isinstance(data_items_type_0_item_data, TextDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, StructuredDataItem):
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
                 else:
                     data_items_type_0_item = data_items_type_0_item_data.to_dict()
@@ -250,6 +254,7 @@ class TaskStatusUpdate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.file_data_item import FileDataItem # noqa: PLC0415
+        from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.task_status import TaskStatus # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
@@ -309,7 +314,7 @@ class TaskStatusUpdate:
         chunk_index = _parse_chunk_index(d.pop("chunkIndex", UNSET))
 
 
-        def _parse_data_items(data: object) -> list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+        def _parse_data_items(data: object) -> list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -320,7 +325,7 @@ class TaskStatusUpdate:
                 data_items_type_0 = []
                 _data_items_type_0 = data
                 for data_items_type_0_item_data in (_data_items_type_0):
-                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | StructuredDataItem | TextDataItem:
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -341,13 +346,23 @@ class TaskStatusUpdate:
                             return data_items_type_0_item_type_1
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+                        data_items_type_0_item_type_3 = GbzDataItem.from_dict(data)
 
 
 
-                        return data_items_type_0_item_type_2
+                        return data_items_type_0_item_type_3
 
                     data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
 
@@ -356,7 +371,7 @@ class TaskStatusUpdate:
                 return data_items_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[FileDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+            return cast(list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
 
         data_items = _parse_data_items(d.pop("dataItems", UNSET))
 

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.task_state import TaskState
 from ..types import UNSET, Unset
 from typing import cast
+from typing import Literal, cast
 import datetime
 
 if TYPE_CHECKING:
@@ -36,11 +37,14 @@ class TaskView:
             partner_id (str):
             products (list[Product]):
             session_id (str):
+            state (Literal['submitted'] | TaskState): `submitted` until the partner's first answer, then the task's AIP
+                state
             status_history (list[TaskStatus]):
             updated_at (datetime.datetime):
             group_id (None | str | Unset):
             parent_task_id (None | str | Unset):
-            state (None | TaskState | Unset):
+            released_at (datetime.datetime | None | Unset): when its session closed while it was still open: the hub
+                released it (its partner was told, event `task.released`); its `state` stays as its messages left it
             status (None | TaskStatus | Unset):
      """
 
@@ -51,11 +55,12 @@ class TaskView:
     partner_id: str
     products: list[Product]
     session_id: str
+    state: Literal['submitted'] | TaskState
     status_history: list[TaskStatus]
     updated_at: datetime.datetime
     group_id: None | str | Unset = UNSET
     parent_task_id: None | str | Unset = UNSET
-    state: None | TaskState | Unset = UNSET
+    released_at: datetime.datetime | None | Unset = UNSET
     status: None | TaskStatus | Unset = UNSET
 
 
@@ -86,6 +91,12 @@ class TaskView:
 
         session_id = self.session_id
 
+        state: Literal['submitted'] | str
+        if isinstance(self.state, TaskState):
+            state = self.state.value
+        else:
+            state = self.state
+
         status_history = []
         for status_history_item_data in self.status_history:
             status_history_item = status_history_item_data.to_dict()
@@ -107,13 +118,13 @@ class TaskView:
         else:
             parent_task_id = self.parent_task_id
 
-        state: None | str | Unset
-        if isinstance(self.state, Unset):
-            state = UNSET
-        elif isinstance(self.state, TaskState):
-            state = self.state.value
+        released_at: None | str | Unset
+        if isinstance(self.released_at, Unset):
+            released_at = UNSET
+        elif isinstance(self.released_at, datetime.datetime):
+            released_at = self.released_at.isoformat()
         else:
-            state = self.state
+            released_at = self.released_at
 
         status: dict[str, Any] | None | Unset
         if isinstance(self.status, Unset):
@@ -134,6 +145,7 @@ class TaskView:
             "partnerId": partner_id,
             "products": products,
             "sessionId": session_id,
+            "state": state,
             "statusHistory": status_history,
             "updatedAt": updated_at,
         })
@@ -141,8 +153,8 @@ class TaskView:
             field_dict["groupId"] = group_id
         if parent_task_id is not UNSET:
             field_dict["parentTaskId"] = parent_task_id
-        if state is not UNSET:
-            field_dict["state"] = state
+        if released_at is not UNSET:
+            field_dict["releasedAt"] = released_at
         if status is not UNSET:
             field_dict["status"] = status
 
@@ -181,6 +193,25 @@ class TaskView:
 
         session_id = d.pop("sessionId")
 
+        def _parse_state(data: object) -> Literal['submitted'] | TaskState:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                state_type_0 = TaskState(data)
+
+
+
+                return state_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            state_type_1 = cast(Literal['submitted'] , data)
+            if state_type_1 != 'submitted':
+                raise ValueError(f"state_type_1 must match const 'submitted', got '{state_type_1}'")
+            return state_type_1
+
+        state = _parse_state(d.pop("state"))
+
+
         status_history = []
         _status_history = d.pop("statusHistory")
         for status_history_item_data in (_status_history):
@@ -216,7 +247,7 @@ class TaskView:
         parent_task_id = _parse_parent_task_id(d.pop("parentTaskId", UNSET))
 
 
-        def _parse_state(data: object) -> None | TaskState | Unset:
+        def _parse_released_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -224,16 +255,16 @@ class TaskView:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                state_type_0 = TaskState(data)
+                released_at_type_0 = datetime.datetime.fromisoformat(data)
 
 
 
-                return state_type_0
+                return released_at_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | TaskState | Unset, data)
+            return cast(datetime.datetime | None | Unset, data)
 
-        state = _parse_state(d.pop("state", UNSET))
+        released_at = _parse_released_at(d.pop("releasedAt", UNSET))
 
 
         def _parse_status(data: object) -> None | TaskStatus | Unset:
@@ -264,11 +295,12 @@ class TaskView:
             partner_id=partner_id,
             products=products,
             session_id=session_id,
+            state=state,
             status_history=status_history,
             updated_at=updated_at,
             group_id=group_id,
             parent_task_id=parent_task_id,
-            state=state,
+            released_at=released_at,
             status=status,
         )
 

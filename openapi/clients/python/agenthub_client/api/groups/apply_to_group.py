@@ -130,7 +130,8 @@ def sync_detailed(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded (`group-concluded`).
+    concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+    session that declares the caller a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -175,7 +176,8 @@ def sync(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded (`group-concluded`).
+    concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+    session that declares the caller a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -215,7 +217,8 @@ async def asyncio_detailed(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded (`group-concluded`).
+    concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+    session that declares the caller a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -260,7 +263,8 @@ async def asyncio(
     **Errors**: `403` for an `invite` group the caller is invited to no more, or an `open`
     group it was removed from; `404` for an unknown group (and an `invite` group the caller
     has no record in); `409` when it is a member or has applied already, or the group has
-    concluded (`group-concluded`).
+    concluded (`group-concluded`); `422` (`not-a-group-receiver`) for joining a group of a
+    session that declares the caller a receiver in `p2p` mode only.
 
     Args:
         group_id (str):

@@ -137,7 +137,8 @@ def sync_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -186,7 +187,8 @@ def sync(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -230,7 +232,8 @@ async def asyncio_detailed(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):
@@ -279,7 +282,8 @@ async def asyncio(
     the caller is not an active member of; `404` for a session the caller takes no part in;
     `409` when the session is closed (`session-closed`); `422` for an unregistered agent, a
     parent group in another session, nesting too deep, or an operator group without
-    `ownerId`.
+    `ownerId`, and `not-a-group-receiver` for an invitee or member that the session
+    declares a receiver in `p2p` mode only.
 
     Args:
         body (GroupCreate):

@@ -123,7 +123,8 @@ def sync_detailed(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -166,7 +167,8 @@ def sync(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -204,7 +206,8 @@ async def asyncio_detailed(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):
@@ -247,7 +250,8 @@ async def asyncio(
 
     **Errors**: `403` for other members; `404` for a group the caller may not see; `409`
     when the agent is invited or a member already, or the group has concluded
-    (`group-concluded`); `422` for an unregistered agent.
+    (`group-concluded`); `422` for an unregistered agent, or `not-a-group-receiver` for
+    one the session declares a receiver in `p2p` mode only.
 
     Args:
         group_id (str):

@@ -109,13 +109,16 @@ def sync_detailed(
 
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-    the session and a `Location` header.
+    a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
-    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-    or the leader among the receivers.
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+    repeated in the same mode, or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -150,13 +153,16 @@ def sync(
 
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-    the session and a `Location` header.
+    a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
-    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-    or the leader among the receivers.
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+    repeated in the same mode, or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -186,13 +192,16 @@ async def asyncio_detailed(
 
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-    the session and a `Location` header.
+    a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
-    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-    or the leader among the receivers.
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+    repeated in the same mode, or the leader among the receivers.
 
     Args:
         body (SessionCreate):
@@ -227,13 +236,16 @@ async def asyncio(
 
      Open a session: the caller is its leader (`sender`) and names its `receivers`, each
     reached point to point (`p2p`, with optional `params` such as the AIP method) or through
-    a group (`group`). The hub picks the `id` unless the body carries one. Answers `201` with
-    the session and a `Location` header.
+    a group (`group`), or both (hybrid: the same agent once in each mode, each with its own
+    `params`). A receiver's mode binds it: one declared `group` only is no partner of the
+    session's point-to-point tasks, one declared `p2p` only is not placed in its groups.
+    The hub picks the `id` unless the body carries one. Answers `201` with the session and a
+    `Location` header.
 
     **Who**: an agent, which becomes the leader.
 
-    **Errors**: `409` when the `id` is taken; `422` for an unregistered or repeated receiver,
-    or the leader among the receivers.
+    **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
+    repeated in the same mode, or the leader among the receivers.
 
     Args:
         body (SessionCreate):

@@ -322,8 +322,10 @@ def sync_detailed(
     it, only its partner reports), `illegal-task-move` (a move no state the task can still
     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+    `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+    task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+    stored.
 
     Args:
         session_id (str):
@@ -382,8 +384,10 @@ def sync(
     it, only its partner reports), `illegal-task-move` (a move no state the task can still
     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+    `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+    task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+    stored.
 
     Args:
         session_id (str):
@@ -437,8 +441,10 @@ async def asyncio_detailed(
     it, only its partner reports), `illegal-task-move` (a move no state the task can still
     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+    `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+    task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+    stored.
 
     Args:
         session_id (str):
@@ -497,8 +503,10 @@ async def asyncio(
     it, only its partner reports), `illegal-task-move` (a move no state the task can still
     reach allows: it has ended, or gone past it) or `task-busy` (it kept moving under this
     message: send it again); `422` for a message that does not fit (another `sessionId`, a
-    `groupId`, a start without a partner); `429` (with `Retry-After`) for an agent posting
-    faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not stored.
+    `groupId`, a start without a partner, a bad data item), `not-a-p2p-receiver` for a
+    task with a receiver declared in group mode only; `429` (with `Retry-After`) for an agent
+    posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
+    stored.
 
     Args:
         session_id (str):

@@ -124,7 +124,10 @@ def sync_detailed(
     """ Update Session
 
      Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+    releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+    `task.released` event goes to its partner's and leader's inboxes (and its group's
+    stream); its groups move to `conclusion`.
 
     **Who**: the session's leader.
 
@@ -167,7 +170,10 @@ def sync(
     """ Update Session
 
      Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+    releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+    `task.released` event goes to its partner's and leader's inboxes (and its group's
+    stream); its groups move to `conclusion`.
 
     **Who**: the session's leader.
 
@@ -205,7 +211,10 @@ async def asyncio_detailed(
     """ Update Session
 
      Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+    releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+    `task.released` event goes to its partner's and leader's inboxes (and its group's
+    stream); its groups move to `conclusion`.
 
     **Who**: the session's leader.
 
@@ -248,7 +257,10 @@ async def asyncio(
     """ Update Session
 
      Change a session: `title`, `goal`, `receivers` (the whole list), or close it with
-    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it).
+    `{"state": "closed"}` (closed stays closed: nothing more is recorded in it). Closing
+    releases the session: each task still open gets `releasedAt` (its `state` stays) and a
+    `task.released` event goes to its partner's and leader's inboxes (and its group's
+    stream); its groups move to `conclusion`.
 
     **Who**: the session's leader.
 

@@ -116,8 +116,9 @@ def sync_detailed(
 ) -> Response[Problem | TaskView]:
     """ Get Task
 
-     One task as the hub projects it from the task messages: leader, partner, current
-    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+     One task as the hub projects it from the task messages: leader, partner, `state`
+    (`submitted` until the partner's first answer, then the AIP state), current `status`,
+    `statusHistory`, `products`, `dependencies`, and its parent task.
 
     Task ids are the leaders' choice and unique within a session only: `sessionId` says
     which session's task is meant, and may be left out while the caller sees one task of
@@ -163,8 +164,9 @@ def sync(
 ) -> Problem | TaskView | None:
     """ Get Task
 
-     One task as the hub projects it from the task messages: leader, partner, current
-    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+     One task as the hub projects it from the task messages: leader, partner, `state`
+    (`submitted` until the partner's first answer, then the AIP state), current `status`,
+    `statusHistory`, `products`, `dependencies`, and its parent task.
 
     Task ids are the leaders' choice and unique within a session only: `sessionId` says
     which session's task is meant, and may be left out while the caller sees one task of
@@ -205,8 +207,9 @@ async def asyncio_detailed(
 ) -> Response[Problem | TaskView]:
     """ Get Task
 
-     One task as the hub projects it from the task messages: leader, partner, current
-    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+     One task as the hub projects it from the task messages: leader, partner, `state`
+    (`submitted` until the partner's first answer, then the AIP state), current `status`,
+    `statusHistory`, `products`, `dependencies`, and its parent task.
 
     Task ids are the leaders' choice and unique within a session only: `sessionId` says
     which session's task is meant, and may be left out while the caller sees one task of
@@ -252,8 +255,9 @@ async def asyncio(
 ) -> Problem | TaskView | None:
     """ Get Task
 
-     One task as the hub projects it from the task messages: leader, partner, current
-    `status`, `statusHistory`, `products`, `dependencies`, and its parent task.
+     One task as the hub projects it from the task messages: leader, partner, `state`
+    (`submitted` until the partner's first answer, then the AIP state), current `status`,
+    `statusHistory`, `products`, `dependencies`, and its parent task.
 
     Task ids are the leaders' choice and unique within a session only: `sessionId` says
     which session's task is meant, and may be left out while the caller sees one task of

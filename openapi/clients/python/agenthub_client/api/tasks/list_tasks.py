@@ -14,6 +14,7 @@ from ...models.task_page import TaskPage
 from ...models.task_state import TaskState
 from ...types import UNSET, Unset
 from typing import cast
+from typing import Literal, cast
 
 
 
@@ -21,7 +22,7 @@ def _get_kwargs(
     *,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
-    state: None | TaskState | Unset = UNSET,
+    state: Literal['submitted'] | None | TaskState | Unset = UNSET,
     role: ListTasksRoleType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -47,7 +48,7 @@ def _get_kwargs(
         json_group_id = group_id
     params["groupId"] = json_group_id
 
-    json_state: None | str | Unset
+    json_state: Literal['submitted'] | None | str | Unset
     if isinstance(state, Unset):
         json_state = UNSET
     elif isinstance(state, TaskState):
@@ -138,7 +139,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
-    state: None | TaskState | Unset = UNSET,
+    state: Literal['submitted'] | None | TaskState | Unset = UNSET,
     role: ListTasksRoleType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -148,8 +149,9 @@ def sync_detailed(
 
      The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
-    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
-    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command:
+    its `state` is `submitted` and its `status` empty until the partner's first answer
+    (`accepted` or `rejected`), then its `state` is the AIP state of its `status`.
 
     **Who**: an agent.
 
@@ -158,7 +160,7 @@ def sync_detailed(
     Args:
         session_id (None | str | Unset):
         group_id (None | str | Unset):
-        state (None | TaskState | Unset):
+        state (Literal['submitted'] | None | TaskState | Unset):
         role (ListTasksRoleType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -193,7 +195,7 @@ def sync(
     client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
-    state: None | TaskState | Unset = UNSET,
+    state: Literal['submitted'] | None | TaskState | Unset = UNSET,
     role: ListTasksRoleType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -203,8 +205,9 @@ def sync(
 
      The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
-    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
-    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command:
+    its `state` is `submitted` and its `status` empty until the partner's first answer
+    (`accepted` or `rejected`), then its `state` is the AIP state of its `status`.
 
     **Who**: an agent.
 
@@ -213,7 +216,7 @@ def sync(
     Args:
         session_id (None | str | Unset):
         group_id (None | str | Unset):
-        state (None | TaskState | Unset):
+        state (Literal['submitted'] | None | TaskState | Unset):
         role (ListTasksRoleType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -243,7 +246,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
-    state: None | TaskState | Unset = UNSET,
+    state: Literal['submitted'] | None | TaskState | Unset = UNSET,
     role: ListTasksRoleType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -253,8 +256,9 @@ async def asyncio_detailed(
 
      The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
-    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
-    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command:
+    its `state` is `submitted` and its `status` empty until the partner's first answer
+    (`accepted` or `rejected`), then its `state` is the AIP state of its `status`.
 
     **Who**: an agent.
 
@@ -263,7 +267,7 @@ async def asyncio_detailed(
     Args:
         session_id (None | str | Unset):
         group_id (None | str | Unset):
-        state (None | TaskState | Unset):
+        state (Literal['submitted'] | None | TaskState | Unset):
         role (ListTasksRoleType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -298,7 +302,7 @@ async def asyncio(
     client: AuthenticatedClient,
     session_id: None | str | Unset = UNSET,
     group_id: None | str | Unset = UNSET,
-    state: None | TaskState | Unset = UNSET,
+    state: Literal['submitted'] | None | TaskState | Unset = UNSET,
     role: ListTasksRoleType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -308,8 +312,9 @@ async def asyncio(
 
      The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
-    `limit` and the previous page's `nextCursor`. A task exists from its `start` command;
-    its `status` is empty until the partner's first answer (`accepted` or `rejected`).
+    `limit` and the previous page's `nextCursor`. A task exists from its `start` command:
+    its `state` is `submitted` and its `status` empty until the partner's first answer
+    (`accepted` or `rejected`), then its `state` is the AIP state of its `status`.
 
     **Who**: an agent.
 
@@ -318,7 +323,7 @@ async def asyncio(
     Args:
         session_id (None | str | Unset):
         group_id (None | str | Unset):
-        state (None | TaskState | Unset):
+        state (Literal['submitted'] | None | TaskState | Unset):
         role (ListTasksRoleType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
