@@ -75,7 +75,9 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
     events: list[dict[str, Any]] = []
     result = await run_demo(events.append, timeout_seconds=120)
 
-    assert result.leader_exit == 0, [e for e in events if e.get("what") == "log"][-20:]
+    assert result.leader_exit == 0, [e for e in events if e.get("what") == "log"][-20:] + [
+        (e.get("t"), e.get("who"), e.get("what")) for e in events[-25:]
+    ]
     steps = [(e["who"], e["what"]) for e in events]
     for step in KEY_STEPS:
         assert step in steps, step

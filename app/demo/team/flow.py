@@ -14,8 +14,9 @@ from agenthub import Agent
 from agenthub.events import EventStream
 from app.demo.team.common import say, text_of, until_active
 
-TURN_SECONDS = 1.5  # how long a named speaker holds the floor before it opens again
+TURN_SECONDS = 3.0  # how long a named speaker holds the floor before it opens again
 SETTLE_SECONDS = 0.5  # time for a mentioned member's answer (accepted or refused) to arrive
+STEP_SECONDS = 60.0  # the whole step; a wait that never ends fails the demo instead
 
 
 async def _next(stream: EventStream, kind: str, **where: Any) -> dict[str, Any]:
@@ -58,26 +59,35 @@ async def speaker_selection(agent: Agent, session_id: str, team: dict[str, str])
     say("leader", "formed a panel that speaks in turns", groupId=group.id, timeout=TURN_SECONDS)
     stream = groups.events(group.id)
     try:
-        await until_active(agent, group.id, [first, second])
-        await groups.post(
-            group.id, "Root, wait: factorial speaks first.", mentions=[second], next_speaker=[first]
-        )
-        say("leader", "gave the floor to the factorial agent (next speaker)", floor=[first])
-        opened = await _next(stream, "floor", reason="timeout")
-        say("leader", "the silent speaker's turn timed out; the floor is open", at=opened["at"])
-        await groups.post(group.id, "Root, go ahead.", mentions=[second], next_speaker=[second])
-        said = await _message_from(stream, second)
-        say("leader", "the named speaker spoke in its turn", text=said)
-
-        await groups.set_state(group.id, "sync-task-assignment")
-        task_id = await groups.assign(group.id, first, "factorial of 5")
-        await groups.post(group.id, "Root, anything to add?", mentions=[second])
-        say("leader", "assigned a task; only its assignee may speak now", taskId=task_id)
-        result = await _result_of(stream, task_id)
-        await groups.command(group.id, task_id, "complete")
-        await asyncio.sleep(SETTLE_SECONDS)
-        await groups.set_state(group.id, "conclusion")
-        say("leader", "concluded the panel", groupId=group.id, result=text_of(result))
+        async with asyncio.timeout(STEP_SECONDS):  # a wait that never ends is a failure
+            result = await _panel(agent, group.id, stream, first, second)
     finally:
         stream.close()
     return {"panel": text_of(result)}
+
+
+async def _panel(
+    agent: Agent, group_id: str, stream: EventStream, first: str, second: str
+) -> dict[str, Any]:
+    groups = agent.hub.groups
+    await until_active(agent, group_id, [first, second])
+    await groups.post(
+        group_id, "Root, wait: factorial speaks first.", mentions=[second], next_speaker=[first]
+    )
+    say("leader", "gave the floor to the factorial agent (next speaker)", floor=[first])
+    opened = await _next(stream, "floor", reason="timeout")
+    say("leader", "the silent speaker's turn timed out; the floor is open", at=opened["at"])
+    await groups.post(group_id, "Root, go ahead.", mentions=[second], next_speaker=[second])
+    said = await _message_from(stream, second)
+    say("leader", "the named speaker spoke in its turn", text=said)
+
+    await groups.set_state(group_id, "sync-task-assignment")
+    task_id = await groups.assign(group_id, first, "factorial of 5")
+    await groups.post(group_id, "Root, anything to add?", mentions=[second])
+    say("leader", "assigned a task; only its assignee may speak now", taskId=task_id)
+    result = await _result_of(stream, task_id)
+    await groups.command(group_id, task_id, "complete")
+    await asyncio.sleep(SETTLE_SECONDS)
+    await groups.set_state(group_id, "conclusion")
+    say("leader", "concluded the panel", groupId=group_id, result=text_of(result))
+    return result

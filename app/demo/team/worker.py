@@ -175,6 +175,14 @@ async def follow_group(agent: Agent, role: str, group_id: str) -> None:
     """Answer each plain message of the group that mentions this member; the hub decides
     whether it may speak now (IoA flow control), and the member says what it was told. The
     group's stream ends when the group concludes."""
+    try:
+        await _answer_mentions(agent, role, group_id)
+    except Exception as exc:  # said, so that a demo that waits for an answer shows why
+        say(role, "lost a group stream", groupId=group_id, error=repr(exc)[:300])
+        raise
+
+
+async def _answer_mentions(agent: Agent, role: str, group_id: str) -> None:
     async for event in agent.hub.groups.events(group_id):
         data = event.data
         mentioned = data.get("mentions") == "all" or agent.agent_id in (data.get("mentions") or [])
