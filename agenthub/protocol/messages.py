@@ -118,8 +118,11 @@ class MessageBase(CompactWireModel):
 
 
 class Message(MessageBase):
+    """A plain message: GB/Z 185.6 Table 3 requires its data (a message is its data items)."""
+
     type: Literal["message"] = "message"
     task_id: Identifier | None = None
+    data_items: list[DataItem] = Field(min_length=1, max_length=MAX_DATA_ITEMS)
 
 
 class TaskCommand(MessageBase):

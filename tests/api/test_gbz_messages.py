@@ -63,8 +63,13 @@ async def test_table_3_fields_of_the_wrong_kind_are_refused(
         {"lastChunk": 1},
         {"senderRole": "observer"},
         {"dataItems": [{"type": "text"}]},
+        {"dataItems": []},  # Table 1 #4: message and data are mandatory elements
+        {"dataItems": None},
     ):
         problem(await leader.request("POST", path, json=chat(sender, "x", **extra)), 422)
+    no_data = chat(sender, "x")
+    del no_data["dataItems"]
+    problem(await leader.request("POST", path, json=no_data), 422)
     assert await count(hub, StoredMessage) == 0
 
 

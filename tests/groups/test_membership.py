@@ -220,6 +220,7 @@ async def test_leave_and_remove(make_agent: MakeAgent, hub: Any) -> None:
             "sentAt": "2026-12-01T00:00:00Z",
             "senderRole": "partner",
             "senderId": gone.agent_id,
+            "dataItems": [{"type": "text", "text": "still here?"}],
         }
         problem(await gone.request("POST", f"/v1/groups/{gid}/messages", json=reply), 404)
     # each change reached the affected agent's inbox: invited, active, then left/removed

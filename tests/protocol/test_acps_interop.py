@@ -16,6 +16,7 @@ from agenthub.protocol import (
     TaskCommand,
     TaskResult,
     TaskStatusUpdate,
+    TextDataItem,
     parse_message,
 )
 from agenthub.protocol.tasks import leader_command_target, partner_may_report
@@ -180,6 +181,7 @@ def test_snake_case_in_python_camel_case_on_wire() -> None:
         sender_role="leader",  # type: ignore[arg-type]
         sender_id="a",
         session_id="s",
+        data_items=[TextDataItem(text="x")],
     )
     assert message.to_wire()["senderId"] == "a" and message.sender_id == "a"
 

@@ -1690,14 +1690,17 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** Message */
+        /**
+         * Message
+         * @description A plain message: GB/Z 185.6 Table 3 requires its data (a message is its data items).
+         */
         Message: {
             /** Artifact */
             artifact?: ("communication" | "result") | null;
             /** Chunkindex */
             chunkIndex?: number | null;
             /** Dataitems */
-            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
+            dataItems: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[];
             /** Final */
             final?: boolean | null;
             /** Groupid */
