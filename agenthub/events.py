@@ -10,7 +10,7 @@ conclusion (its last); a 403 or 404 from the hub raises ``HubRequestError``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -83,10 +83,10 @@ class EventStream:
     def close(self) -> None:
         self._closed = True
 
-    def __aiter__(self) -> AsyncIterator[HubEvent]:
+    def __aiter__(self) -> AsyncGenerator[HubEvent, None]:
         return self._events()
 
-    async def _events(self) -> AsyncIterator[HubEvent]:
+    async def _events(self) -> AsyncGenerator[HubEvent, None]:
         retry = self._backoff.start()
         connected_once = False
         while not self._closed:
