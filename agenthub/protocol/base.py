@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     SerializerFunctionWrapHandler,
@@ -17,6 +19,18 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+AIP_DEFAULT_ZONE = timezone(timedelta(hours=8), "Beijing")
+"""AIP's times are ISO 8601 "with the Beijing time zone by default": one without an offset."""
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=AIP_DEFAULT_ZONE)
+
+
+WireTime = Annotated[datetime, AfterValidator(_aware)]
+"""A time on the wire, always with its offset once parsed (a naive one is AIP's default zone),
+so that times from different senders compare (a naive and an aware one do not)."""
 
 MAX_JSON_DEPTH = 32
 """How deep free-form JSON (metadata, data, commandParams, params) may nest."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, TypeAdapter
 
-from agenthub.protocol.base import CompactWireModel, Identifier, type_required
+from agenthub.protocol.base import CompactWireModel, Identifier, WireTime, type_required
 from agenthub.protocol.data import DataItem
 
 MAX_DATA_ITEMS = 100
@@ -42,8 +41,8 @@ class GetCommandParams(CompactWireModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    last_command_sent_at: datetime | None = None
-    last_state_changed_at: datetime | None = None
+    last_command_sent_at: WireTime | None = None
+    last_state_changed_at: WireTime | None = None
 
 
 class StartCommandParams(CompactWireModel):
@@ -65,7 +64,7 @@ class StartCommandParams(CompactWireModel):
 
 class TaskStatus(CompactWireModel):
     state: TaskState
-    state_changed_at: datetime
+    state_changed_at: WireTime
     data_items: list[DataItem] | None = Field(default=None, max_length=MAX_DATA_ITEMS)
 
 
@@ -82,7 +81,7 @@ class MessageBase(CompactWireModel):
     model_config = ConfigDict(json_schema_extra=type_required)
 
     id: Identifier
-    sent_at: datetime
+    sent_at: WireTime
     sender_role: Literal["leader", "partner"]
     sender_id: Identifier
     session_id: Identifier | None = None
@@ -107,7 +106,7 @@ class MessageBase(CompactWireModel):
     seq: int | None = Field(
         default=None, ge=0, le=INT_MAX, description="per-group order (hub-assigned)"
     )
-    received_at: datetime | None = Field(default=None, description="when the hub recorded it")
+    received_at: WireTime | None = Field(default=None, description="when the hub recorded it")
     relayed_by: Identifier | None = Field(
         default=None, description="who recorded this answer for its sender (hub-assigned)"
     )

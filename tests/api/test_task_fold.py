@@ -177,3 +177,21 @@ def test_folding_on_from_what_waits_is_the_fold_of_everything() -> None:
             k for k, o in outcomes.items() if o is Outcome.NOT_YET
         ]
     assert every[("L", "l3")] is Outcome.IGNORED and every[("L", "l5")] is Outcome.APPLIED
+
+
+def test_a_time_without_its_offset_is_aip_beijing_time_beside_aware_ones() -> None:
+    """AIP's times are "Beijing time by default": a leader's command whose sentAt carries no
+    offset folds beside the partner's aware reports (a naive and an aware time do not even
+    compare), at its place eight hours before the same clock reading in UTC."""
+    naive_start = parse_message(
+        {**leader(0, "start", partnerId="P").to_wire(), "sentAt": "2026-12-01T08:00:00"}
+    )
+    naive_complete = parse_message(
+        {**leader(9, "complete").to_wire(), "sentAt": "2026-12-01T08:00:09"}
+    )
+    assert naive_start.sent_at == T0  # 08:00 in Beijing is midnight UTC
+    messages = [naive_start, *ECHO[1:4], naive_complete]
+    for order in (messages, list(reversed(messages))):
+        facts, outcomes = fold("L", "P", order)
+        assert facts.state == "completed", facts.why
+        assert all(o is Outcome.APPLIED for o in outcomes.values()), outcomes
