@@ -57,6 +57,12 @@ class CertificateNotTrusted(InvalidInput):
     code = "certificate-not-trusted"
 
 
+class MessageWithoutData(InvalidInput):
+    """A plain message with no data items: GB/Z 185.6 Table 3 makes its data mandatory."""
+
+    code = "message-without-data"
+
+
 class Unauthenticated(HubError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 

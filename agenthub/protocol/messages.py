@@ -117,11 +117,12 @@ class MessageBase(CompactWireModel):
 
 
 class Message(MessageBase):
-    """A plain message: GB/Z 185.6 Table 3 requires its data (a message is its data items)."""
+    """A plain message. GB/Z 185.6 Table 3 makes its data mandatory: the hub refuses one
+    without data items when it is posted (``message-without-data``), and reads the ones it
+    stored before that rule as they are."""
 
     type: Literal["message"] = "message"
     task_id: Identifier | None = None
-    data_items: list[DataItem] = Field(min_length=1, max_length=MAX_DATA_ITEMS)
 
 
 class TaskCommand(MessageBase):

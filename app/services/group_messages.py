@@ -31,6 +31,7 @@ from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,
     as_received,
+    check_has_data,
     check_sender_role,
     find_message,
     insert_message,
@@ -58,6 +59,7 @@ class Membership:
 
 def check_post(message: AnyTaskMessage, sender_id: str, group_id: str, at: Membership) -> None:
     """The message fits the group and its sender's part there (an active member's)."""
+    check_has_data(message)
     if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
     if message.group_id not in (None, group_id):

@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
 from agenthub.protocol.messages import (
+    Message,
     ProductChunk,
     TaskCommand,
     TaskCommandType,
@@ -29,6 +30,7 @@ from app.errors import (
     Forbidden,
     InvalidInput,
     MessageIdReused,
+    MessageWithoutData,
     SessionClosed,
 )
 from app.models import Agent, StoredMessage
@@ -72,8 +74,16 @@ class Participation:
     mode: str | None = None  # the sender's as a receiver (None: the leader)
 
 
+def check_has_data(message: AnyTaskMessage) -> None:
+    """GB/Z 185.6 Table 1 #4 and Table 3: a message is its data. Task commands and results
+    may carry none, as AIP allows (a ``complete`` has nothing more to say)."""
+    if isinstance(message, Message) and not message.data_items:
+        raise MessageWithoutData("A plain message needs at least one data item (dataItems).")
+
+
 def check_post(message: AnyTaskMessage, sender_id: str, at: Participation) -> None:
     """The message fits the session and its sender's part in it."""
+    check_has_data(message)
     if message.sender_id != sender_id:
         raise Forbidden("senderId must be the authenticated agent.")
     if message.session_id not in (None, at.session_id):

@@ -6,10 +6,11 @@ from typing import Any
 
 from agenthub import HubClient
 from app.models import StoredMessage
+from app.models.types import utcnow
 from tests.api.test_sessions import count, open_session
-from tests.api.test_tasks import Pair
+from tests.api.test_tasks import Pair, pair
 from tests.support.hub import MakeAgent, problem
-from tests.support.messages import chat, result, text
+from tests.support.messages import chat, now, result, text
 
 
 async def history(agent: HubClient, session_id: str) -> list[dict[str, Any]]:
@@ -90,3 +91,32 @@ async def test_an_agent_leads_one_task_and_serves_another(make_agent: MakeAgent)
         tasks = await p.leader.request("GET", "/v1/tasks", params={"sessionId": p.session_id})
         [task] = tasks.json()["items"]
         assert (task["leaderId"], task["partnerId"], task["state"]) == (p.lid, p.pid, "accepted")
+
+
+async def test_a_plain_message_stored_before_data_was_required_is_still_read(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The hub refuses a plain message without data since GB/Z Table 3 became a rule, but a
+    session's history from before it (such a message stored) is read as it is, by every
+    route that lists messages."""
+    p = await pair(make_agent)
+    old = chat(p.lid, "unused", sessionId=p.session_id, receivedAt=now())
+    del old["dataItems"]
+    async with hub.state.session_factory() as db:
+        db.add(
+            StoredMessage(
+                message_id=old["id"],
+                sender_id=p.lid,
+                session_id=p.session_id,
+                type="message",
+                body=old,
+                received_at=utcnow(),
+            )
+        )
+        await db.commit()
+    listed = await p.partner.request("GET", p.path)
+    assert listed.status_code == 200, listed.text
+    assert [m["id"] for m in listed.json()["items"]] == [old["id"]]
+    context = await p.partner.request("GET", f"/v1/sessions/{p.session_id}/context")
+    assert context.status_code == 200, context.text
+    assert [m["id"] for m in context.json()["messages"]["items"]] == [old["id"]]

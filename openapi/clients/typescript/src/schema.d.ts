@@ -1692,7 +1692,9 @@ export interface components {
         };
         /**
          * Message
-         * @description A plain message: GB/Z 185.6 Table 3 requires its data (a message is its data items).
+         * @description A plain message. GB/Z 185.6 Table 3 makes its data mandatory: the hub refuses one
+         *     without data items when it is posted (``message-without-data``), and reads the ones it
+         *     stored before that rule as they are.
          */
         Message: {
             /** Artifact */
@@ -1700,7 +1702,7 @@ export interface components {
             /** Chunkindex */
             chunkIndex?: number | null;
             /** Dataitems */
-            dataItems: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[];
+            dataItems?: (components["schemas"]["TextDataItem"] | components["schemas"]["FileDataItem"] | components["schemas"]["StructuredDataItem"] | components["schemas"]["GbzDataItem"])[] | null;
             /** Final */
             final?: boolean | null;
             /** Groupid */

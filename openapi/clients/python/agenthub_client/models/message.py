@@ -31,10 +31,11 @@ T = TypeVar("T", bound="Message")
 
 @_attrs_define
 class Message:
-    """ A plain message: GB/Z 185.6 Table 3 requires its data (a message is its data items).
+    """ A plain message. GB/Z 185.6 Table 3 makes its data mandatory: the hub refuses one
+    without data items when it is posted (``message-without-data``), and reads the ones it
+    stored before that rule as they are.
 
         Attributes:
-            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem]):
             id (str):
             sender_id (str):
             sender_role (MessageSenderrole):
@@ -42,6 +43,7 @@ class Message:
             type_ (Literal['message']):  Default: 'message'.
             artifact (MessageArtifactType0 | None | Unset):
             chunk_index (int | None | Unset):
+            data_items (list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset):
             final (bool | None | Unset):
             group_id (None | str | Unset):
             last_chunk (bool | None | Unset):
@@ -56,7 +58,6 @@ class Message:
             verified (bool | None | Unset): a relayed answer: whether it carried its sender's signature (hub-assigned)
      """
 
-    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem]
     id: str
     sender_id: str
     sender_role: MessageSenderrole
@@ -64,6 +65,7 @@ class Message:
     type_: Literal['message'] = 'message'
     artifact: MessageArtifactType0 | None | Unset = UNSET
     chunk_index: int | None | Unset = UNSET
+    data_items: list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset = UNSET
     final: bool | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
     last_chunk: bool | None | Unset = UNSET
@@ -85,22 +87,6 @@ class Message:
         from ..models.gbz_data_item import GbzDataItem # noqa: PLC0415
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
-        data_items = []
-        for data_items_item_data in self.data_items:
-            data_items_item: dict[str, Any]
-            if isinstance(data_items_item_data, TextDataItem):
-                data_items_item = data_items_item_data.to_dict()
-            elif isinstance(data_items_item_data, FileDataItem):
-                data_items_item = data_items_item_data.to_dict()
-            elif isinstance(data_items_item_data, StructuredDataItem):
-                data_items_item = data_items_item_data.to_dict()
-            else:
-                data_items_item = data_items_item_data.to_dict()
-
-            data_items.append(data_items_item)
-
-
-
         id = self.id
 
         sender_id = self.sender_id
@@ -124,6 +110,28 @@ class Message:
             chunk_index = UNSET
         else:
             chunk_index = self.chunk_index
+
+        data_items: list[dict[str, Any]] | None | Unset
+        if isinstance(self.data_items, Unset):
+            data_items = UNSET
+        elif isinstance(self.data_items, list):
+            data_items = []
+            for data_items_type_0_item_data in self.data_items:
+                data_items_type_0_item: dict[str, Any]
+                if isinstance(data_items_type_0_item_data, TextDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, FileDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                elif isinstance(data_items_type_0_item_data, StructuredDataItem):
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+                else:
+                    data_items_type_0_item = data_items_type_0_item_data.to_dict()
+
+                data_items.append(data_items_type_0_item)
+
+
+        else:
+            data_items = self.data_items
 
         final: bool | None | Unset
         if isinstance(self.final, Unset):
@@ -205,7 +213,6 @@ class Message:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
-            "dataItems": data_items,
             "id": id,
             "senderId": sender_id,
             "senderRole": sender_role,
@@ -216,6 +223,8 @@ class Message:
             field_dict["artifact"] = artifact
         if chunk_index is not UNSET:
             field_dict["chunkIndex"] = chunk_index
+        if data_items is not UNSET:
+            field_dict["dataItems"] = data_items
         if final is not UNSET:
             field_dict["final"] = final
         if group_id is not UNSET:
@@ -250,53 +259,6 @@ class Message:
         from ..models.structured_data_item import StructuredDataItem # noqa: PLC0415
         from ..models.text_data_item import TextDataItem # noqa: PLC0415
         d = dict(src_dict)
-        data_items = []
-        _data_items = d.pop("dataItems")
-        for data_items_item_data in (_data_items):
-            def _parse_data_items_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    data_items_item_type_0 = TextDataItem.from_dict(data)
-
-
-
-                    return data_items_item_type_0
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    data_items_item_type_1 = FileDataItem.from_dict(data)
-
-
-
-                    return data_items_item_type_1
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    data_items_item_type_2 = StructuredDataItem.from_dict(data)
-
-
-
-                    return data_items_item_type_2
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                if not isinstance(data, dict):
-                    raise TypeError()
-                data_items_item_type_3 = GbzDataItem.from_dict(data)
-
-
-
-                return data_items_item_type_3
-
-            data_items_item = _parse_data_items_item(data_items_item_data)
-
-            data_items.append(data_items_item)
-
-
         id = d.pop("id")
 
         sender_id = d.pop("senderId")
@@ -343,6 +305,68 @@ class Message:
             return cast(int | None | Unset, data)
 
         chunk_index = _parse_chunk_index(d.pop("chunkIndex", UNSET))
+
+
+        def _parse_data_items(data: object) -> list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                data_items_type_0 = []
+                _data_items_type_0 = data
+                for data_items_type_0_item_data in (_data_items_type_0):
+                    def _parse_data_items_type_0_item(data: object) -> FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_0 = TextDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_0
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_1 = FileDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            data_items_type_0_item_type_2 = StructuredDataItem.from_dict(data)
+
+
+
+                            return data_items_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        data_items_type_0_item_type_3 = GbzDataItem.from_dict(data)
+
+
+
+                        return data_items_type_0_item_type_3
+
+                    data_items_type_0_item = _parse_data_items_type_0_item(data_items_type_0_item_data)
+
+                    data_items_type_0.append(data_items_type_0_item)
+
+                return data_items_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[FileDataItem | GbzDataItem | StructuredDataItem | TextDataItem] | None | Unset, data)
+
+        data_items = _parse_data_items(d.pop("dataItems", UNSET))
 
 
         def _parse_final(data: object) -> bool | None | Unset:
@@ -486,7 +510,6 @@ class Message:
 
 
         message = cls(
-            data_items=data_items,
             id=id,
             sender_id=sender_id,
             sender_role=sender_role,
@@ -494,6 +517,7 @@ class Message:
             type_=type_,
             artifact=artifact,
             chunk_index=chunk_index,
+            data_items=data_items,
             final=final,
             group_id=group_id,
             last_chunk=last_chunk,
