@@ -7,6 +7,10 @@ import time
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from agenthub import (
     Agent,
@@ -23,8 +27,8 @@ from agenthub import (
     subscribe,
     triggers,
 )
-from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
-from tests.support.live import free_port
+from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.live import free_port, serving
 
 
 class Skilled(TaskHandler):
@@ -413,3 +417,65 @@ async def test_a_subscribed_partner_rejects_a_start_past_its_watches(
     assert waiter.watching == 0
     again = await start_when(lead, b, Trigger.after(0.1), session_id=session.id, text="third")
     assert again["status"]["state"] == "awaiting-completion"
+
+
+class NoJson:
+    """A peer (not the kit) that takes every rpc and answers 200 with a body that is no
+    JSON; it keeps the commands it got."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, str]] = []
+        self.app = Starlette(routes=[Route("/", self.rpc, methods=["POST"])])
+
+    async def rpc(self, request: Request) -> Response:
+        command = (await request.json())["params"]["command"]
+        self.got.append((command["command"], command["taskId"]))
+        return Response(b"<html>ok</html>", media_type="text/html")
+
+
+async def plain_team(
+    make: MakeLiveAgent, odd_url: str, **handlers: TaskHandler
+) -> tuple[Agent, dict[str, Agent]]:
+    """A leader over plain http that checks no answer's signature (as with a peer that
+    signs none), the odd one (registered, served by ``odd_url``) and kit partners."""
+    leader = await make("leader", https=False, verify_answers=False)
+    partners = {"odd": await make("odd", serve=False, https=False)}
+    leader.leader.endpoints[partners["odd"].agent_id] = odd_url
+    for name, handler in handlers.items():
+        partners[name] = await make(name, handler, https=False)
+    return leader, partners
+
+
+async def test_negotiate_cancels_an_offer_whose_answer_was_lost_before_the_next(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    odd = NoJson()
+    async with serving(odd.app) as peer:
+        leader, p = await plain_team(make_live_agent, f"{peer.url}/", writer=Skilled("report"))
+        ids = [a.agent_id for a in p.values()]
+        session = await leader.leader.open_session(ids)
+        deal = await negotiate(leader.leader, session.id, ids, "a report on EVs")
+    assert deal.partner_id == p["writer"].agent_id and deal.outcome.state == "completed"
+    (lost,) = deal.declined
+    assert lost.state is None and "JSONDecodeError" in str(lost.error)
+    assert odd.got == [("start", lost.task_id), ("cancel", lost.task_id)]
+
+
+async def test_fan_out_cancels_what_it_leaves_and_survives_an_answer_that_is_no_json(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    odd = NoJson()
+    async with serving(odd.app) as peer:
+        leader, p = await plain_team(
+            make_live_agent, f"{peer.url}/", asker=AskHandler(), echo=EchoHandler()
+        )
+        ids = {name: a.agent_id for name, a in p.items()}
+        session = await leader.leader.open_session(list(ids.values()))
+        subtasks = {ids["odd"]: "x", ids["asker"]: "y", ids["echo"]: "z"}
+        gathered = await fan_out(leader.leader, session.id, subtasks)
+    assert "JSONDecodeError" in str(gathered[ids["odd"]].error)
+    assert gathered[ids["echo"]].state == "completed"
+    asked = gathered[ids["asker"]]
+    assert asked.state == "canceled" and asked.reason == "what should I echo?"
+    await recorded(leader, p["asker"])
+    assert (await hub_task(leader, asked.task_id))["state"] == "canceled"
