@@ -424,7 +424,7 @@ class Leader:
         task_id = task_id or f"task-{uuid.uuid4().hex}"
         token = uuid.uuid4().hex
         if self.inbox is not None:
-            self.inbox.expect(task_id, partner_id=partner_id, token=token)
+            self.inbox.expect(task_id, partner_id=partner_id, token=token, session_id=session_id)
         config = await self.call(
             partner_id, "notification/set", {"taskId": task_id, "url": notify_url, "token": token}
         )

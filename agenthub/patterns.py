@@ -9,7 +9,11 @@
 
 Every sub-task and every offer is a task of its own (its own id) in the leader's session, by
 ``rpc``, so the hub's record shows each one, the declined ones included. The helpers never
-answer a partner's question: a task that asks for input is handed back as it stands.
+answer a partner's question. A task they leave behind is canceled at its partner (best
+effort), so no partner keeps working on it: one whose call failed (the partner may have
+taken it before the answer was lost) and, when they ``complete`` the tasks, one that asks
+for input or still works when the partner's rpc wait ends (its outcome says so: canceled,
+with the question as its reason).
 
 Errors: ``KitError`` → ``FanOutFailed`` (``fuse`` of a fan-out with failures),
 ``AllDeclined`` (every candidate handed the task back).
@@ -37,7 +41,11 @@ REF_FLUSH_SECONDS = 10.0
 """How long a start that names other tasks waits for the session's records: the hub refuses
 a reference to a task it has not recorded yet."""
 SUCCEEDED = frozenset({"awaiting-completion", "completed"})
-HANDED_BACK = frozenset({"rejected", "failed"})
+HANDED_BACK = frozenset({"rejected", "failed", "canceled"})
+FINAL = frozenset({"completed", "failed", "canceled", "rejected"})
+CALL_ERRORS = (KitError, httpx.HTTPError, ValueError, KeyError, TypeError)
+"""What one partner's call may end in: refused, no answer, an answer that is no JSON
+(``orjson.JSONDecodeError`` is a ``ValueError``) or no TaskResult."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,8 @@ class Outcome:
 
     @property
     def handed_back(self) -> bool:
-        """Annex B.3's rule: rejected, failed, or no answer at all."""
+        """Annex B.3's rule: rejected, failed, or no answer at all; or left unfinished,
+        and so canceled here."""
         return self.state is None or self.state in HANDED_BACK
 
     @property
@@ -128,7 +137,9 @@ async def run_task(
     **refs: Any,
 ) -> Outcome:
     """Start one task by rpc and accept its result (``complete``); a failed call is an
-    outcome too, so that one partner's trouble does not take the others' results away."""
+    outcome too, so that one partner's trouble does not take the others' results away.
+    The task is canceled at the partner when the call failed, and (``complete``) when it
+    is left unfinished."""
     task_id = f"task-{uuid.uuid4().hex}"
     state: str | None = None
     answer: dict[str, Any] | None = None
@@ -136,13 +147,26 @@ async def run_task(
         answer = await leader.start(
             partner_id, session_id=session_id, text=text, task_id=task_id, **refs
         )
-        state = answer["status"]["state"]
+        state = str(answer["status"]["state"])
         if complete and state == "awaiting-completion":
             done = await leader.complete(partner_id, session_id=session_id, task_id=task_id)
-            state = done["status"]["state"]
-    except (KitError, httpx.HTTPError, KeyError, TypeError) as exc:
+            state = str(done["status"]["state"])
+        elif complete and state not in FINAL:  # a question, or still at work: not ours now
+            state = await _cancel(leader, partner_id, session_id, task_id) or state
+    except CALL_ERRORS as exc:
+        await _cancel(leader, partner_id, session_id, task_id)
         return Outcome(partner_id, task_id, state, answer, error=f"{type(exc).__name__}: {exc}")
     return Outcome(partner_id, task_id, state, answer)
+
+
+async def _cancel(leader: Leader, partner_id: str, session_id: str, task_id: str) -> str | None:
+    """Cancel a task given up on, best effort: its state then, or None when the partner did
+    not say (it may never have had the task)."""
+    try:
+        answer = await leader.cancel(partner_id, session_id=session_id, task_id=task_id)
+        return str(answer["status"]["state"])
+    except CALL_ERRORS:
+        return None
 
 
 async def _refs_recorded(leader: Leader, session_id: str) -> None:
@@ -229,7 +253,9 @@ async def negotiate(
     """Annex B.3: offer the task to each candidate in turn until one takes it.
 
     A candidate hands it back by answering ``rejected`` (it cannot do it), by failing it, or
-    by not answering at all; the next candidate then gets a new task with the same text.
+    by not answering at all (the task is canceled there first, should it have taken it),
+    or, with ``complete``, by leaving it unfinished (canceled); the next candidate then
+    gets a new task with the same text.
     """
     declined: list[Outcome] = []
     if parent_task_id is not None:

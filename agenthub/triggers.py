@@ -11,7 +11,15 @@ works fires it too). Both forms of the annex:
 
 Tasks are watched in the hub's record (``GET /v1/tasks/{id}``, readable by everyone who
 takes part in the session), so the watched task may be anyone's and the watcher needs no
-call to its partner.
+call to its partner. B reads it with its own credentials, so it watches only in a session
+of the leader that asks (the session's sender), and only that session's task of that id:
+else any leader could learn through B how another session's task fares.
+
+A watch reads less often while the record stays as it was (``agenthub.lanes.Backoff``),
+takes a 429 or a 5xx as "not now", fails once the task was missing too many reads in a
+row, and one ``Subscribed`` partner keeps at most ``MAX_WATCHES`` tasks waiting.
+
+Errors: ``KitError`` → ``WatchedTaskMissing`` (the hub never showed the watched task).
 """
 
 from __future__ import annotations
@@ -25,8 +33,9 @@ from typing import Any, TypeVar
 
 import httpx
 
-from agenthub.errors import HubRequestError, KitError
+from agenthub.errors import KitError
 from agenthub.hub import HubClient
+from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.leader import Leader
 from agenthub.partner import TaskContext, TaskHandler
 from agenthub.paths import segment
@@ -36,11 +45,24 @@ T = TypeVar("T")
 TRIGGER_PARAM = "trigger"
 """The ``commandParams`` key of a start that carries its trigger."""
 POLL_SECONDS = 0.2
-"""How often a watched task's record is read at the hub."""
+"""The first pause between two reads of a watched task's record at the hub."""
+MAX_POLL_SECONDS = 3.0
+"""The longest pause: it doubles while the record stays as it was, so a thousand waiting
+tasks read the hub some 300 times a second, not 5000 (a fixed 0.2 s)."""
+MAX_MISSING_READS = 100
+"""Reads in a row that find no such task (404) before the watch fails (some 5 minutes): a
+task never started must not keep a watch reading for an hour."""
+MAX_WATCHES = 64
+"""Tasks one ``Subscribed`` partner keeps waiting for their trigger; a start past it is
+rejected (each watch reads the hub under the partner's own name)."""
 MAX_WAIT_SECONDS = 3600.0
 """How long a partner waits for a trigger before it fails the task."""
 
 TaskTest = Callable[[dict[str, Any]], bool]
+
+
+class WatchedTaskMissing(KitError):
+    """The watched task was not at the hub (404) for ``MAX_MISSING_READS`` reads in a row."""
 
 
 @dataclass(frozen=True)
@@ -143,27 +165,36 @@ class Trigger:
                 return None
             if hub is None:
                 raise KitError("watching a task needs a hub client")
+            retry = Backoff(poll_seconds, max(poll_seconds, MAX_POLL_SECONDS)).start()
+            seen: dict[str, Any] | None = None
+            missing = 0
             while True:
-                record = await _record(hub, str(self.task_id), session_id)
+                record, status = await _record(hub, str(self.task_id), session_id)
                 if record is not None and self.matches(record):
                     return record
-                await asyncio.sleep(poll_seconds)
+                missing = missing + 1 if status == 404 else 0
+                if missing >= MAX_MISSING_READS:
+                    raise WatchedTaskMissing(f"no task {self.task_id} in {missing} reads")
+                if record is not None and record != seen:  # it moves: look again soon
+                    seen = record
+                    retry.reset()
+                await retry.pause()
 
 
-async def _record(hub: HubClient, task_id: str, session_id: str | None) -> dict[str, Any] | None:
-    """The hub's record of the task, or None while the hub has none (its records trail) or
-    is away for a moment (a watch may last an hour: a blip must not end it)."""
+async def _record(
+    hub: HubClient, task_id: str, session_id: str | None
+) -> tuple[dict[str, Any] | None, int | None]:
+    """The hub's record of the task and the answer's status; no record while the hub has
+    none (404: its records trail) or is away or busy for a moment (no answer, a 5xx, a 429:
+    a watch may last an hour, a blip must not end it)."""
     params = {"sessionId": session_id} if session_id else None
     try:
         response = await hub.request("GET", f"/v1/tasks/{segment(task_id)}", params=params)
-        record = hub.raise_or_json(response)
     except httpx.TransportError:
-        return None
-    except HubRequestError as exc:
-        if exc.status == 404 or exc.status >= 500:
-            return None
-        raise
-    return dict(record)
+        return None, None
+    if response.status_code == 404 or transient(response.status_code, problem_of(response)):
+        return None, response.status_code
+    return dict(hub.raise_or_json(response)), response.status_code
 
 
 def subscribe(
@@ -212,12 +243,20 @@ class Subscribed(TaskHandler):
     """A handler whose tasks may carry a trigger: such a task is accepted at once, waits for
     its trigger (watched at ``hub``: the agent's own client, set once the agent exists), and
     then goes to ``inner`` as if it had just been started (accepted already: a handler that
-    would reject it then fails it). Other tasks go straight to ``inner``."""
+    would reject it then fails it). Other tasks go straight to ``inner``.
 
-    def __init__(self, inner: TaskHandler, *, hub: HubClient | None = None) -> None:
+    A trigger on a task is taken only in the start's session, and only if that session is
+    the calling leader's own (its sender, as the hub shows it); at most ``max_watches``
+    tasks wait at a time."""
+
+    def __init__(
+        self, inner: TaskHandler, *, hub: HubClient | None = None, max_watches: int = MAX_WATCHES
+    ) -> None:
         self.inner = inner
         self.hub = hub
         self.max_wait_seconds = MAX_WAIT_SECONDS
+        self.max_watches = max_watches
+        self.watching = 0
 
     async def on_start(self, task: TaskContext) -> None:
         wire = (task.command.command_params or {}).get(TRIGGER_PARAM)
@@ -229,9 +268,24 @@ class Subscribed(TaskHandler):
         except ValueError as exc:
             await task.reject(f"the trigger is not one this agent knows: {exc}")
             return
-        if trigger.task_id is not None and self.hub is None:
-            await task.reject("this agent cannot watch tasks (it has no hub client)")
+        if self.watching >= self.max_watches:
+            await task.reject(f"{self.watching} tasks wait for their trigger here: start it later")
             return
+        self.watching += 1  # before any await: the cap holds for starts side by side
+        try:
+            fired = await self._wait(task, trigger)
+        finally:
+            self.watching -= 1
+        if fired:
+            await self.inner.on_start(task)
+
+    async def _wait(self, task: TaskContext, trigger: Trigger) -> bool:
+        """Accept the task and wait for its trigger; False if the task ended meanwhile."""
+        if trigger.task_id is not None:
+            why = await self._why_not_watched(task)
+            if why is not None:
+                await task.reject(why)
+                return False
         await task.accept(f"waiting for {trigger}")
         started = time.monotonic()
         try:
@@ -239,8 +293,34 @@ class Subscribed(TaskHandler):
         except TimeoutError:
             waited = round(time.monotonic() - started)
             await task.fail(f"the trigger ({trigger}) did not fire within {waited} s")
-            return
-        await self.inner.on_start(task)
+            return False
+        except WatchedTaskMissing:
+            await task.fail(f"the trigger's task {trigger.task_id} is not in this session")
+            return False
+        return True
+
+    async def _why_not_watched(self, task: TaskContext) -> str | None:
+        """Why this agent may not watch a task for this start, or None: the hub must show
+        the start's session as the calling leader's own."""
+        if self.hub is None:
+            return "this agent cannot watch tasks (it has no hub client)"
+        if task.session_id is None:
+            return "a trigger on a task needs the start's session: the task is read in it"
+        try:
+            response = await self.hub.request("GET", f"/v1/sessions/{segment(task.session_id)}")
+        except httpx.TransportError as exc:
+            return f"the hub could not show the session ({type(exc).__name__}): start it later"
+        if response.status_code == 404:
+            return "the session is not one this agent takes part in"
+        if response.status_code != 200:
+            return f"the hub did not show the session (HTTP {response.status_code})"
+        try:
+            sender = (response.json().get("sender") or {}).get("agentId")
+        except (ValueError, AttributeError):
+            return "the hub's answer about the session is no session"
+        if sender != task.leader_id:
+            return "the session is not this leader's: a trigger is watched in its own session"
+        return None
 
     async def on_continue(self, task: TaskContext) -> None:
         await self.inner.on_continue(task)

@@ -347,12 +347,12 @@ async def test_an_aip_push_proved_by_its_notification_token_is_received(
             return await http.post(leader.notifications_url, json=body, headers=headers)
 
     assert (await push("tok-3")).status_code == 200
-    assert [e["id"] for e in leader.inbox.results["t-push"]] == ["r-1"]
+    assert [e["id"] for e in leader.inbox.results_of("t-push")] == ["r-1"]
     assert (await push("wrong")).status_code == 401
     assert (await push(None)).status_code == 401
     stranger = {**result, "id": "r-2", "senderId": leader.agent_id}
     assert (await push("tok-3", stranger)).status_code == 401
-    assert len(leader.inbox.results["t-push"]) == 1
+    assert len(leader.inbox.results_of("t-push")) == 1
 
 
 # -- AIP 5.1 and JSON-RPC 2.0: framing -------------------------------------------------------

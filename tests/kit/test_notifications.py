@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 import orjson
@@ -12,8 +13,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from agenthub import CallFailed, UnsafeCallbackError
+from agenthub import CallFailed, KitError, UnsafeCallbackError
 from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.inbox import MAX_FINISHED_TASKS, MAX_RESULTS_PER_TASK, NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER, NotificationSender
 from agenthub.protocol.aic import aic_host
@@ -45,7 +47,7 @@ async def test_delivery_is_retried_until_the_leader_answers(
         "t-late", lambda e: e["status"]["state"] == "awaiting-completion", timeout=20
     )
     assert pushed["products"][0]["dataItems"][0]["text"] == "late"
-    states = [e["status"]["state"] for e in leader.inbox.results["t-late"]]
+    states = [e["status"]["state"] for e in leader.inbox.results_of("t-late")]
     assert states == ["accepted", "working", "awaiting-completion"]  # in order, each once
 
 
@@ -65,7 +67,9 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
     event = await leader.inbox.wait(
         "t-dup", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
     )
-    token = leader.inbox._expected["t-dup"].token
+    expected = leader.inbox.expectation("t-dup")
+    assert expected is not None
+    token = expected.token
     body = orjson.dumps(event)
 
     async def push(headers_token: str | None) -> httpx.Response:
@@ -88,10 +92,10 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
                 extensions={"sni_hostname": aic_host(leader.agent_id)},
             )
 
-    before = len(leader.inbox.results["t-dup"])
+    before = len(leader.inbox.results_of("t-dup"))
     again = await push(token)
     assert again.status_code == 200 and again.json() == {"received": True, "duplicate": True}
-    assert len(leader.inbox.results["t-dup"]) == before and leader.inbox.duplicates == 1
+    assert len(leader.inbox.results_of("t-dup")) == before and leader.inbox.duplicates == 1
     assert (await push("wrong-token")).status_code == 403
     assert (await push(None)).status_code == 403
 
@@ -237,7 +241,7 @@ async def test_a_strangers_config_set_in_advance_never_gets_the_leaders_results(
     )
     assert partner.notifier is not None
     await partner.notifier.drain(10)
-    assert "t-squat" not in stranger.inbox.results
+    assert stranger.inbox.results_of("t-squat") == []
     assert all(url != stranger.notifications_url for url, _ in partner.notifier.given_up)
     # nor may it read the leader's configs: it sees its own, for a task of its own of that id
     seen = await stranger.leader.call(partner.agent_id, "notification/get", {"taskId": "t-squat"})
@@ -306,3 +310,78 @@ async def test_a_push_is_retried_only_while_its_failure_may_pass() -> None:
         await notifier.aclose()
     assert seen == {"busy": 3, "refused": 1}  # a 403 will not pass by itself: no retry
     assert notifier.delivered == 1 and [u for u, _ in notifier.given_up] == [f"{hooks.url}/refused"]
+
+
+async def test_a_push_with_a_non_ascii_token_is_refused_not_a_500(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """Starlette decodes headers as latin-1: a stranger's é in the token header is text
+    that ``compare_digest`` on str rejects with a TypeError."""
+    leader = await make_live_agent("leader", https=False)
+    partner = await make_live_agent("partner", serve=False)
+    leader.inbox.expect("t-push", partner_id=partner.agent_id, token="tok-3")
+    body = {
+        "type": "task-result",
+        "id": "r-1",
+        "sentAt": "2026-12-02T10:00:00+08:00",
+        "senderRole": "partner",
+        "senderId": partner.agent_id,
+        "taskId": "t-push",
+        "status": {"state": "completed", "stateChangedAt": "2026-12-02T10:00:00+08:00"},
+    }
+    async with httpx.AsyncClient(timeout=10) as http:
+        for token in (b"tok-\xe9", b"tok-3" + b"\xff"):
+            headers = {NOTIFICATION_TOKEN_HEADER: token}
+            answer = await http.post(leader.notifications_url, json=body, headers=headers)
+            assert answer.status_code == 401, answer.text
+    assert leader.inbox.results_of("t-push") == []
+
+
+def _pushed(task_id: str, session_id: str, partner_id: str, n: int, state: str) -> dict[str, Any]:
+    return {
+        "type": "task-result",
+        "id": f"r-{n}",
+        "senderId": partner_id,
+        "sessionId": session_id,
+        "taskId": task_id,
+        "status": {"state": state},
+    }
+
+
+async def test_the_inbox_keeps_one_expectation_per_task_of_each_session() -> None:
+    """Task ids are unique within a session only: a second start_notified of "step-1" in
+    another session, at another partner, must neither drop the first partner's expectation
+    nor mix the two tasks' results."""
+    inbox = NotificationInbox()
+    inbox.expect("step-1", partner_id="partner-a", token="tok-a", session_id="s-1")
+    inbox.expect("step-1", partner_id="partner-b", token="tok-b", session_id="s-2")
+    assert inbox.check("step-1", sender_id="partner-a", token="tok-a") is None
+    assert inbox.check("step-1", sender_id="partner-b", token="tok-b") is None
+    assert inbox.check("step-1", sender_id="partner-b", token="tok-a") is not None
+    assert inbox.check("step-1", sender_id="partner-a", token="tok-a", session_id="s-2")
+    assert await inbox.receive("partner-a", _pushed("step-1", "s-1", "partner-a", 1, "working"))
+    assert await inbox.receive("partner-b", _pushed("step-1", "s-2", "partner-b", 1, "working"))
+    assert [e["senderId"] for e in inbox.results_of("step-1", session_id="s-1")] == ["partner-a"]
+    assert [e["senderId"] for e in inbox.results_of("step-1", session_id="s-2")] == ["partner-b"]
+    with pytest.raises(KitError, match="name the session"):
+        inbox.results_of("step-1")
+    found = await inbox.wait("step-1", lambda e: True, timeout=1, session_id="s-2")
+    assert found["senderId"] == "partner-b"
+
+
+async def test_the_inbox_ends_a_tasks_expectation_when_final_and_keeps_few_pushes() -> None:
+    inbox = NotificationInbox()
+    inbox.expect("t-1", partner_id="p", token="tok", session_id="s")
+    for n in range(MAX_RESULTS_PER_TASK + 10):
+        assert await inbox.receive("p", _pushed("t-1", "s", "p", n, "working"))
+    assert len(inbox.results_of("t-1")) == MAX_RESULTS_PER_TASK  # the newest
+    assert inbox.results_of("t-1")[-1]["id"] == f"r-{MAX_RESULTS_PER_TASK + 9}"
+    assert await inbox.receive("p", _pushed("t-1", "s", "p", 999, "completed"))
+    assert inbox.check("t-1", sender_id="p", token="tok") is not None  # the token is spent
+    assert inbox.expectation("t-1") is None
+    done = await inbox.wait("t-1", lambda e: e["status"]["state"] == "completed", timeout=1)
+    assert done["id"] == "r-999"  # its pushes stay readable
+    for n in range(MAX_FINISHED_TASKS):  # until as many other tasks finished
+        inbox.expect(f"t-x{n}", partner_id="p", token=None, session_id="s")
+        await inbox.receive("p", _pushed(f"t-x{n}", "s", "p", 10_000 + n, "failed"))
+    assert inbox.results_of("t-1") == []

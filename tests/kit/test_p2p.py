@@ -143,17 +143,19 @@ async def test_notification_lifecycle(make_live_agent: MakeLiveAgent) -> None:
         task_id="t-n",
     )
     assert ack["status"]["state"] in ("accepted", "working", "awaiting-completion")
+    expected = leader.inbox.expectation("t-n", session_id=session.id)
+    assert expected is not None
     pushed = await leader.inbox.wait(
         "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
     )
     assert pushed["products"][0]["dataItems"][0]["text"] == "ping"
     await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-n")
     await leader.inbox.wait("t-n", lambda e: e["status"]["state"] == "completed", timeout=10)
-    states = [e["status"]["state"] for e in leader.inbox.results["t-n"]]
+    states = [e["status"]["state"] for e in leader.inbox.results_of("t-n")]
     assert states == ["accepted", "working", "awaiting-completion", "completed"]
     configs = await leader.leader.call(partner.agent_id, "notification/get", {"taskId": "t-n"})
     assert len(configs) == 1 and configs[0]["url"] == leader.notifications_url
-    assert configs[0]["token"] == leader.inbox._expected["t-n"].token  # the leader's own
+    assert configs[0]["token"] == expected.token  # the leader's own
     deleted = await leader.leader.call(partner.agent_id, "notification/delete", {"taskId": "t-n"})
     assert deleted == {"success": True}
     assert await leader.leader.call(partner.agent_id, "notification/get", {"taskId": "t-n"}) == []

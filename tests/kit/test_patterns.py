@@ -7,6 +7,10 @@ import time
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from agenthub import (
     Agent,
@@ -21,9 +25,10 @@ from agenthub import (
     negotiate,
     start_when,
     subscribe,
+    triggers,
 )
-from tests.support.kit import EchoHandler, MakeLiveAgent
-from tests.support.live import free_port
+from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.live import free_port, serving
 
 
 class Skilled(TaskHandler):
@@ -275,9 +280,9 @@ async def test_a_subscribed_partner_accepts_at_once_and_works_when_its_trigger_f
     answer = asyncio.create_task(
         start_when(lead, b, when, session_id=session.id, text="after the gate", task_id="t-b")
     )
-    for _ in range(50):  # B's record: accepted, waiting
+    for _ in range(50):  # B's record: accepted (once B saw the session), waiting
         response = await leader.hub.request("GET", "/v1/tasks/t-b")
-        if response.status_code == 200:
+        if response.status_code == 200 and response.json()["state"] != "submitted":
             break
         await asyncio.sleep(0.1)
     assert response.json()["state"] == "accepted"
@@ -340,3 +345,137 @@ async def test_a_subscribed_partner_fails_a_task_whose_trigger_never_fires(
     assert answer["status"]["state"] == "failed"
     assert "did not fire within" in answer["status"]["dataItems"][0]["text"]
     assert "products" not in answer or not answer["products"]  # the work never ran
+
+
+async def test_a_subscribed_partner_rejects_a_trigger_in_a_session_not_its_leaders(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """Leader A has no part in B's session (the hub shows A nothing of it): a start from A
+    naming B's session, with a trigger on B's task, must not make the partner read that
+    task for A (A's task would move on when B's does)."""
+    waiter = Subscribed(EchoHandler())
+    a = await make_live_agent("leader-a")
+    b = await make_live_agent("leader-b")
+    p = await make_live_agent("partner", waiter)
+    waiter.hub = p.hub
+    secret = await b.leader.open_session([p.agent_id])
+    await b.leader.start(p.agent_id, session_id=secret.id, task_id="t-secret", text="x")
+    await recorded(b, p)
+    assert (await a.hub.request("GET", "/v1/tasks/t-secret")).status_code == 404  # A may not
+    trigger = Trigger.on_task("t-secret", states={"awaiting-completion"})
+    spy = a.leader.command(
+        "start",
+        session_id=secret.id,
+        partner_id=p.agent_id,
+        task_id="t-spy",
+        text="y",
+        params={"trigger": trigger.to_wire()},
+    )
+    answer = await a.leader.send(p.agent_id, spy, record=False)
+    assert answer["status"]["state"] == "rejected"
+    assert "not this leader's" in answer["status"]["dataItems"][0]["text"]
+    nowhere = spy.model_copy(update={"session_id": None, "task_id": "t-nowhere"})
+    refused = await a.leader.send(p.agent_id, nowhere, record=False)
+    assert refused["status"]["state"] == "rejected"
+    assert "needs the start's session" in refused["status"]["dataItems"][0]["text"]
+
+
+async def test_a_watch_reads_ever_less_often_and_fails_on_a_task_that_never_appears(
+    make_live_agent: MakeLiveAgent, live_hub: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(triggers, "MAX_MISSING_READS", 6)
+    leader = await make_live_agent("leader")
+    session = await leader.leader.open_session([])
+    before = await live_hub.answered(404, "/v1/tasks/{taskId}")
+    began = time.monotonic()
+    never = Trigger.on_task("t-never", states={"completed"})
+    with pytest.raises(triggers.WatchedTaskMissing):
+        await never.wait(leader.hub, session_id=session.id, poll_seconds=0.05, timeout=20)
+    assert time.monotonic() - began >= 0.05 + 0.1 + 0.2 + 0.4 + 0.8  # doubling pauses
+    assert await live_hub.answered(404, "/v1/tasks/{taskId}") - before == 6
+
+
+async def test_a_subscribed_partner_rejects_a_start_past_its_watches(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    waiter = Subscribed(EchoHandler(), max_watches=1)
+    leader, p = await team(make_live_agent, waiter=waiter)
+    b = p["waiter"].agent_id
+    session = await leader.leader.open_session([b])
+    lead = leader.leader
+    first = asyncio.create_task(
+        start_when(lead, b, Trigger.after(1.5), session_id=session.id, text="first")
+    )
+    for _ in range(50):
+        if waiter.watching:
+            break
+        await asyncio.sleep(0.05)
+    over = await start_when(lead, b, Trigger.after(0.1), session_id=session.id, text="second")
+    assert over["status"]["state"] == "rejected"
+    assert "wait for their trigger here" in over["status"]["dataItems"][0]["text"]
+    assert (await first)["status"]["state"] == "awaiting-completion"
+    assert waiter.watching == 0
+    again = await start_when(lead, b, Trigger.after(0.1), session_id=session.id, text="third")
+    assert again["status"]["state"] == "awaiting-completion"
+
+
+class NoJson:
+    """A peer (not the kit) that takes every rpc and answers 200 with a body that is no
+    JSON; it keeps the commands it got."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, str]] = []
+        self.app = Starlette(routes=[Route("/", self.rpc, methods=["POST"])])
+
+    async def rpc(self, request: Request) -> Response:
+        command = (await request.json())["params"]["command"]
+        self.got.append((command["command"], command["taskId"]))
+        return Response(b"<html>ok</html>", media_type="text/html")
+
+
+async def plain_team(
+    make: MakeLiveAgent, odd_url: str, **handlers: TaskHandler
+) -> tuple[Agent, dict[str, Agent]]:
+    """A leader over plain http that checks no answer's signature (as with a peer that
+    signs none), the odd one (registered, served by ``odd_url``) and kit partners."""
+    leader = await make("leader", https=False, verify_answers=False)
+    partners = {"odd": await make("odd", serve=False, https=False)}
+    leader.leader.endpoints[partners["odd"].agent_id] = odd_url
+    for name, handler in handlers.items():
+        partners[name] = await make(name, handler, https=False)
+    return leader, partners
+
+
+async def test_negotiate_cancels_an_offer_whose_answer_was_lost_before_the_next(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    odd = NoJson()
+    async with serving(odd.app) as peer:
+        leader, p = await plain_team(make_live_agent, f"{peer.url}/", writer=Skilled("report"))
+        ids = [a.agent_id for a in p.values()]
+        session = await leader.leader.open_session(ids)
+        deal = await negotiate(leader.leader, session.id, ids, "a report on EVs")
+    assert deal.partner_id == p["writer"].agent_id and deal.outcome.state == "completed"
+    (lost,) = deal.declined
+    assert lost.state is None and "JSONDecodeError" in str(lost.error)
+    assert odd.got == [("start", lost.task_id), ("cancel", lost.task_id)]
+
+
+async def test_fan_out_cancels_what_it_leaves_and_survives_an_answer_that_is_no_json(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    odd = NoJson()
+    async with serving(odd.app) as peer:
+        leader, p = await plain_team(
+            make_live_agent, f"{peer.url}/", asker=AskHandler(), echo=EchoHandler()
+        )
+        ids = {name: a.agent_id for name, a in p.items()}
+        session = await leader.leader.open_session(list(ids.values()))
+        subtasks = {ids["odd"]: "x", ids["asker"]: "y", ids["echo"]: "z"}
+        gathered = await fan_out(leader.leader, session.id, subtasks)
+    assert "JSONDecodeError" in str(gathered[ids["odd"]].error)
+    assert gathered[ids["echo"]].state == "completed"
+    asked = gathered[ids["asker"]]
+    assert asked.state == "canceled" and asked.reason == "what should I echo?"
+    await recorded(leader, p["asker"])
+    assert (await hub_task(leader, asked.task_id))["state"] == "canceled"
