@@ -250,6 +250,38 @@ async def test_stream_stays_open_while_the_task_waits_for_the_leader(ask: Peers)
                 await anext(events)
 
 
+async def test_a_command_ignored_by_stream_is_answered_with_the_task_as_is(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """AIP 4.5: an ignored command is answered with the task as is; by ``stream`` too (a
+    start retried after a dropped connection, a command too early): its first event is the
+    task's current result, and a task that ended closes the stream after it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    first = await lead.start(partner.agent_id, session_id=session.id, task_id="t-q", text="go")
+    assert first["status"]["state"] == "awaiting-input"
+
+    def again(name: str) -> Any:
+        command = lead.command(
+            name, session_id=session.id, partner_id=partner.agent_id, task_id="t-q", text="go"
+        )
+        return lead.stream(partner.agent_id, command, follow=True)
+
+    async with asyncio.timeout(READ_SECONDS):
+        events = again("start")
+        try:
+            retried = await anext(events)  # was: nothing until the task ended (an hour)
+        finally:
+            await events.aclose()
+        assert retried["eventData"]["status"]["state"] == "awaiting-input"
+        await lead.cancel(partner.agent_id, session_id=session.id, task_id="t-q")
+        late = [event async for event in again("complete")]  # ended: one event, then closed
+    assert [e["eventData"]["status"]["state"] for e in late] == ["canceled"]
+    assert late[0]["eventSeq"] == retried["eventSeq"] + 1
+
+
 async def test_re_stream_from_the_last_event_waits_for_the_next(ask: Peers) -> None:
     async with _stream(ask, ask.command("start", "t-r", text="go")) as response:
         seen = await _until(_events(response), TaskState.AwaitingInput)
