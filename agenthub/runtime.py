@@ -134,8 +134,8 @@ class PartnerRuntime:
             return task, False
         ctx = self._context(task, command)
         if command.command == TaskCommandType.CANCEL:
-            await self._cancel(task, ctx)
-        elif command.command == TaskCommandType.COMPLETE:
+            return task, await self._cancel(task, ctx)
+        if command.command == TaskCommandType.COMPLETE:
             await ctx.move(TaskState.COMPLETED, commanded=True)
             self._run(task, self.handler.on_complete, ctx)
         elif command.command == TaskCommandType.CONTINUE:
@@ -172,13 +172,15 @@ class PartnerRuntime:
         self._run(task, self.handler.on_start, self._context(task, command))
         return task, True
 
-    async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> None:
-        if task.runner is not None and not task.runner.done():
-            task.runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task.runner
+    async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> bool:
+        """Stop the handler, then cancel, unless the task moved on meanwhile (its timeout
+        fired, the handler ended it): then the cancel is ignored, as it came too late."""
+        await _stop(task.runner)
+        if leader_command_target(task.state, TaskCommandType.CANCEL) is None:
+            return False
         await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, commanded=True)
         self._run(task, self.handler.on_cancel, ctx)
+        return True
 
     def _time_wait(self, task: PartnerTask) -> None:
         """A task that now waits for its leader, with a start ``timeout``: when the wait
@@ -190,15 +192,18 @@ class PartnerRuntime:
             return
         status, seconds = task.status, task.timeout_seconds
 
+        def waiting() -> bool:
+            return task.status is status and task.state in TIMEOUT_MOVES
+
         async def time_out() -> None:
             await asyncio.sleep(seconds)
-            if task.status is not status or task.state not in TIMEOUT_MOVES:
+            if not waiting():
                 return  # the leader answered first
+            await _stop(task.runner)  # what the handler still does for this step stops
+            if not waiting():
+                return  # a leader's command (or the handler) moved it meanwhile
+            assert task.state is not None
             end = TIMEOUT_MOVES[task.state]
-            if task.runner is not None and not task.runner.done():
-                task.runner.cancel()  # what the handler still does for this step stops
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task.runner
             timed_out = f"The wait for the leader timed out after {seconds:g} s."
             ctx = self._context(task, task.command_history[-1])
             await ctx.move(end, data_items=text_items(timed_out))
@@ -295,3 +300,11 @@ class PartnerRuntime:
         if task is not None:
             return task.notifications
         return self._pending_configs.get((caller_id, task_id), {})
+
+
+async def _stop(runner: asyncio.Task[None] | None) -> None:
+    """Cancel a handler's runner and wait until it stopped; the caller's own cancellation
+    (a timer the leader's answer made moot) still reaches the caller."""
+    if runner is not None and not runner.done():
+        runner.cancel()
+        await asyncio.wait({runner})

@@ -18,6 +18,7 @@ from acps_sdk.aip.aip_rpc_model import JSONRPCResponse, RpcResponse
 from acps_sdk.aip.aip_stream_model import StreamResponse
 
 from agenthub import Agent, CallFailed
+from agenthub.protocol.tasks import FINAL_STATES
 from tests.support.acps import acps_client, acps_command, rpc_body
 from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
 
@@ -161,6 +162,52 @@ async def test_start_timeout_completes_a_task_left_awaiting_completion(echo: Pee
     assert await hub_state(echo, "t-idle") == "completed"
     late = await echo.client.continue_task("t-idle", echo.session_id, "more")  # ignored
     assert late.status.state == TaskState.Completed
+
+
+class SlowCleanup(EchoHandler):
+    """Offers its result, then works on; what it holds takes a second to release, and it
+    counts the end hooks the kit runs."""
+
+    def __init__(self) -> None:
+        self.ends: list[str] = []
+
+    async def on_start(self, task: Any) -> None:
+        await super().on_start(task)
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.shield(asyncio.sleep(1.0))
+            raise
+
+    async def on_complete(self, task: Any) -> None:
+        self.ends.append("complete")
+
+    async def on_cancel(self, task: Any) -> None:
+        self.ends.append("cancel")
+
+
+async def test_a_cancel_racing_the_start_timeout_ends_the_task_once(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """The timeout fires (awaiting-completion -> completed) and waits for the handler to
+    stop; a cancel arriving meanwhile waits for the same handler, then finds the task ended
+    and is ignored: one final state, one end hook (was: completed, then canceled)."""
+    handler = SlowCleanup()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    started = await lead.start(
+        partner.agent_id, session_id=session.id, task_id="t-race", text="x", params={"timeout": 200}
+    )
+    assert started["status"]["state"] == "awaiting-completion"
+    await asyncio.sleep(0.4)  # the timeout has fired and waits for the handler's cleanup
+    canceled = await lead.cancel(partner.agent_id, session_id=session.id, task_id="t-race")
+    assert canceled["status"]["state"] == "completed"  # the timeout's: the cancel is ignored
+    await asyncio.sleep(0.3)
+    snapshot = await lead.get(partner.agent_id, session_id=session.id, task_id="t-race")
+    ends = [s["state"] for s in snapshot["statusHistory"] if s["state"] in FINAL_STATES]
+    assert ends == ["completed"] and handler.ends == ["complete"]
 
 
 class Slow(EchoHandler):
