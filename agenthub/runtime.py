@@ -13,7 +13,12 @@ from typing import Any
 from agenthub.notify import NotificationSender
 from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError, text_items
 from agenthub.protocol.jsonrpc import NotificationConfig, RpcErrorCode
-from agenthub.protocol.messages import TaskCommand, TaskCommandType, TaskState
+from agenthub.protocol.messages import (
+    StartCommandParams,
+    TaskCommand,
+    TaskCommandType,
+    TaskState,
+)
 from agenthub.protocol.tasks import TIMEOUT_MOVES, is_final, leader_command_target
 from agenthub.recorder import HubRecorder
 
@@ -27,6 +32,9 @@ MAX_TASKS_PER_CALLER = 1_000
 """Live (not final) tasks one leader may hold at a partner."""
 IDLE_TASK_SECONDS = 3_600.0
 """A live task no one has touched this long is let go when room is needed."""
+MAX_TIMEOUT_SECONDS = IDLE_TASK_SECONDS
+"""The longest start ``timeout``: a wait for the leader ends before its task may be let go
+(a timer kept alive past it would keep the dropped task, and its events, with it)."""
 PRIVATE_CONFIG_KEYS = frozenset({"leaderId", "setAt"})
 """What a notification config keeps that its answers leave out."""
 MAX_PENDING_CONFIGS_PER_CALLER = 64
@@ -155,6 +163,7 @@ class PartnerRuntime:
             if all(c.id != command.id for c in existing.command_history):
                 existing.command_history.append(command)
             return existing, False
+        _check_timeout(command)
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()
@@ -237,9 +246,14 @@ class PartnerRuntime:
         idle_since = time.monotonic() - IDLE_TASK_SECONDS
         for task in list(self.tasks.values()):
             if is_final(task.state) or task.touched < idle_since:
-                if task.runner is not None and not task.runner.done():
-                    task.runner.cancel()
+                _let_go(task)
                 del self.tasks[(task.leader_id, task.id)]
+
+    async def aclose(self) -> None:
+        """At shutdown: stop every task's handler and timer."""
+        running = [t for task in self.tasks.values() for t in _let_go(task)]
+        if running:
+            await asyncio.wait(running)
 
     # -- waiting and streaming ------------------------------------------------------------
 
@@ -308,3 +322,23 @@ async def _stop(runner: asyncio.Task[None] | None) -> None:
     if runner is not None and not runner.done():
         runner.cancel()
         await asyncio.wait({runner})
+
+
+def _let_go(task: PartnerTask) -> list[asyncio.Task[None]]:
+    """Cancel what still runs for a task (its handler, its timeout timer); those."""
+    running = [t for t in (task.runner, task.timer) if t is not None and not t.done()]
+    for t in running:
+        t.cancel()
+    return running
+
+
+def _check_timeout(command: TaskCommand) -> None:
+    """A start's params are its task's (-32602 when bad); its ``timeout`` at most
+    ``MAX_TIMEOUT_SECONDS``."""
+    timeout = StartCommandParams.model_validate(command.command_params or {}).timeout
+    if timeout is not None and timeout > MAX_TIMEOUT_SECONDS * 1000:
+        raise RpcFault(
+            RpcErrorCode.INVALID_PARAMS,
+            f"timeout is at most {MAX_TIMEOUT_SECONDS * 1000:.0f} ms.",
+            {"limit": int(MAX_TIMEOUT_SECONDS * 1000)},
+        )

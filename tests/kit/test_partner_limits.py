@@ -9,11 +9,12 @@ import orjson
 import pytest
 
 import agenthub.endpoint
-from agenthub import Agent, TaskContext, TaskHandler
+from agenthub import Agent, CallFailed, TaskContext, TaskHandler
 from agenthub.partner import MAX_EVENT_BYTES_PER_TASK, PartnerTask
 from agenthub.protocol.messages import TaskCommand
+from agenthub.runtime import MAX_TIMEOUT_SECONDS
 from agenthub.signing import mint_call_token
-from tests.support.kit import MakeLiveAgent
+from tests.support.kit import AskHandler, MakeLiveAgent
 
 
 def start_command(task_id: str = "t-big") -> TaskCommand:
@@ -96,3 +97,51 @@ async def test_a_stream_whose_leader_reads_nothing_is_let_go(
         assert any("let go of a stream" in r.getMessage() for r in caplog.records)
     finally:
         writer.close()
+
+
+async def test_a_task_let_go_takes_its_timeout_timer_with_it(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partner full of tasks lets go of long-idle ones; their start ``timeout`` timers
+    go too (they kept every dropped task and its events alive, past MAX_TASKS). The idle
+    limit is set low, not mocked: the same code path."""
+    monkeypatch.setattr("agenthub.runtime.IDLE_TASK_SECONDS", 0.2)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks = 1
+    session = await leader.leader.open_session([partner.agent_id])
+    params = {"timeout": 3_000_000}  # fifty minutes
+    await leader.leader.start(
+        partner.agent_id, session_id=session.id, task_id="t-1", text="x", params=params
+    )
+    first = runtime.task_of(leader.agent_id, "t-1")
+    assert first is not None and first.timer is not None and not first.timer.done()
+    await asyncio.sleep(0.3)  # idle past the limit
+    await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="y")
+    assert runtime.task_of(leader.agent_id, "t-1") is None  # let go
+    await asyncio.sleep(0)
+    assert first.timer is None or first.timer.done(), "the dropped task's timer still runs"
+    second = runtime.task_of(leader.agent_id, "t-2")
+    assert second is not None
+    await runtime.aclose()  # and at shutdown, every task's
+    assert all(t is None or t.done() for t in (second.runner, second.timer))
+
+
+async def test_a_start_timeout_past_its_limit_is_invalid_params(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A task waits for its leader at most as long as it may stay idle: a longer start
+    ``timeout`` (AIP allows up to 2^63 ms) is refused, and nothing is kept for it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    too_long = {"timeout": int(MAX_TIMEOUT_SECONDS * 1000) + 1}
+    with pytest.raises(CallFailed) as refused:
+        await leader.leader.start(
+            partner.agent_id, session_id=session.id, task_id="t-long", text="x", params=too_long
+        )
+    assert refused.value.code == -32602 and "timeout" in str(refused.value)
+    runtime = partner.endpoint.runtime
+    assert runtime is not None and runtime.task_of(leader.agent_id, "t-long") is None
