@@ -164,19 +164,15 @@ class PartnerRuntime:
                 existing.command_history.append(command)
             return existing, False
         _check_timeout(command)
+        # only the task's own leader's configs: a stranger's, set in advance, never attach
+        key = (caller_id, command.task_id)
+        chosen, states = _notify_params(command, self._pending_configs.get(key, {}))
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()
-        # only the task's own leader's configs: a stranger's, set in advance, never attach
-        task.notifications = self._pending_configs.pop((caller_id, task.id), {})
-        params = command.command_params or {}
-        config_id = params.get("notificationConfigId")
-        if config_id is not None:
-            config = task.notifications.get(str(config_id))
-            if config is None:
-                raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
-            if params.get("notifyOnStates"):
-                config["notifyOnStates"] = list(params["notifyOnStates"])
+        task.notifications = self._pending_configs.pop(key, {})
+        if chosen is not None and states:
+            task.notifications[chosen]["notifyOnStates"] = states
         self.tasks[(caller_id, task.id)] = task
         self._run(task, self.handler.on_start, self._context(task, command))
         return task, True
@@ -342,3 +338,24 @@ def _check_timeout(command: TaskCommand) -> None:
             f"timeout is at most {MAX_TIMEOUT_SECONDS * 1000:.0f} ms.",
             {"limit": int(MAX_TIMEOUT_SECONDS * 1000)},
         )
+
+
+def _notify_params(
+    command: TaskCommand, configs: dict[str, dict[str, Any]]
+) -> tuple[str | None, list[str]]:
+    """The start's ``notificationConfigId`` (one of the task's configs) and
+    ``notifyOnStates`` (task states; none: every state), checked before anything is taken."""
+    params = command.command_params or {}
+    config_id, states = params.get("notificationConfigId"), params.get("notifyOnStates")
+    if config_id is not None and (not isinstance(config_id, str) or config_id not in configs):
+        raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
+    if states is None:
+        return config_id, []
+    valid = {s.value for s in TaskState}
+    if not isinstance(states, list) or not all(isinstance(s, str) and s in valid for s in states):
+        raise RpcFault(
+            RpcErrorCode.INVALID_PARAMS,
+            "notifyOnStates must be a list of task states.",
+            {"states": sorted(valid)},
+        )
+    return config_id, list(dict.fromkeys(states))
