@@ -137,7 +137,7 @@ class PartnerRuntime:
             return task, False
         if task.state is None:  # the handler is still deciding: a start goes to its first state
             await self.settle(task, first_state_only=True)
-        task.command_history.append(command)
+        task.keep_command(command)
         if leader_command_target(task.state, command.command) is None:
             return task, False
         ctx = self._context(task, command)
@@ -161,7 +161,7 @@ class PartnerRuntime:
         existing = self.task_of(caller_id, command.task_id)
         if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
             if all(c.id != command.id for c in existing.command_history):
-                existing.command_history.append(command)
+                existing.keep_command(command)
             return existing, False
         _check_timeout(command)
         # only the task's own leader's configs: a stranger's, set in advance, never attach

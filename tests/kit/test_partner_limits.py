@@ -145,3 +145,26 @@ async def test_a_start_timeout_past_its_limit_is_invalid_params(
     assert refused.value.code == -32602 and "timeout" in str(refused.value)
     runtime = partner.endpoint.runtime
     assert runtime is not None and runtime.task_of(leader.agent_id, "t-long") is None
+
+
+async def test_a_task_keeps_its_start_and_only_its_newest_commands(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command is kept in the task's ``commandHistory``, the ignored ones too (a
+    leader repeating ``complete`` too early grew it without end): past its limit (set low,
+    not mocked: the same code path) the oldest after the start go."""
+    monkeypatch.setattr("agenthub.partner.MAX_COMMANDS_PER_TASK", 4)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    await lead.start(partner.agent_id, session_id=session.id, task_id="t-h", text="x")
+    sent = []
+    for _ in range(6):  # each ignored: the task awaits input
+        early = lead.command("complete", session_id=session.id, task_id="t-h")
+        await lead.send(partner.agent_id, early, record=False)
+        sent.append(early.id)
+    snapshot = await lead.get(partner.agent_id, session_id=session.id, task_id="t-h")
+    history = snapshot["commandHistory"]
+    assert [c["command"] for c in history] == ["start", "complete", "complete", "complete"]
+    assert [c["id"] for c in history[1:]] == sent[-3:]
