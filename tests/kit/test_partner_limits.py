@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import orjson
 import pytest
@@ -168,3 +169,46 @@ async def test_a_task_keeps_its_start_and_only_its_newest_commands(
     history = snapshot["commandHistory"]
     assert [c["command"] for c in history] == ["start", "complete", "complete", "complete"]
     assert [c["id"] for c in history[1:]] == sent[-3:]
+
+
+async def test_streams_open_at_once_are_bounded_per_leader_and_per_task(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream stays open until its task ends: a leader may hold only so many at a
+    partner, and only so many of one task (the limits set low, not mocked: the same code
+    path); past them a stream is a JSON-RPC error, and one closed makes room again."""
+    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_CALLER", 3)
+    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_TASK", 2)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+
+    async def opened(name: str, task_id: str) -> Any:
+        command = lead.command(
+            name, session_id=session.id, partner_id=partner.agent_id, task_id=task_id, text="x"
+        )
+        events = lead.stream(partner.agent_id, command, follow=True, record=False)
+        await anext(events)
+        return events
+
+    held = [await opened("start", "t-a"), await opened("start", "t-a")]  # a retry: two
+    try:
+        with pytest.raises(CallFailed) as refused:
+            held.append(await opened("start", "t-a"))
+        assert refused.value.code == -32004 and refused.value.data == {"limit": 2}
+        held.append(await opened("start", "t-b"))
+        with pytest.raises(CallFailed) as refused:
+            held.append(await opened("start", "t-c"))
+        assert refused.value.code == -32004 and refused.value.data == {"limit": 3}
+        await held.pop().aclose()
+        for _ in range(50):  # the partner sees the stream closed
+            try:
+                held.append(await opened("start", "t-c"))
+                break
+            except CallFailed:
+                await asyncio.sleep(0.1)
+        assert len(held) == 3
+    finally:
+        for events in held:
+            await events.aclose()
