@@ -83,8 +83,14 @@ class PartnerMethods:
         if moved:
             notified = "notificationConfigId" in (command.command_params or {})
             await runtime.settle(task, first_state_only=notified)
+        elif task.published_result is None:  # a start retried before the handler took it
+            await runtime.settle(task, first_state_only=True)
         if task.published_result is None:
-            raise RpcFault(RpcErrorCode.INTERNAL_ERROR, "The task has no state yet.")
+            raise RpcFault(
+                RpcErrorCode.UNSUPPORTED_OPERATION,
+                "The task has no state yet; ask again later.",
+                {"taskId": task.id},
+            )
         return task.published_result
 
     async def _notification(self, rpc: RpcRequest, caller_id: str) -> Any:

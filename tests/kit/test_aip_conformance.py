@@ -484,6 +484,40 @@ class Gated(EchoHandler):
         await super().on_start(task)
 
 
+class LateToAccept(EchoHandler):
+    """Takes its time before it accepts."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+
+    async def on_start(self, task: Any) -> None:
+        await self.go.wait()
+        await super().on_start(task)
+
+
+async def test_a_start_retried_before_its_first_state_is_answered_with_it(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A start sent again (its connection dropped) while the handler has not taken the task
+    yet: it waits for the task's first state, as the first did (was: -32603, "no state")."""
+    handler = LateToAccept()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    start = lead.command(
+        "start", session_id=session.id, partner_id=partner.agent_id, task_id="t-late", text="x"
+    )
+    first = asyncio.create_task(lead.send(partner.agent_id, start))
+    await asyncio.sleep(0.3)
+    retry = asyncio.create_task(lead.send(partner.agent_id, start, record=False))
+    await asyncio.sleep(0.3)
+    handler.go.set()
+    answers = await asyncio.gather(first, retry)
+    assert [a["taskId"] for a in answers] == ["t-late", "t-late"]
+    assert answers[1]["status"]["state"] in ("accepted", "working", "awaiting-completion")
+
+
 async def test_a_command_the_partner_ignored_is_no_409_at_the_hub(
     make_live_agent: MakeLiveAgent, live_hub: LiveHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
