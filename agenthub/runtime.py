@@ -178,11 +178,13 @@ class PartnerRuntime:
         return task, True
 
     async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> bool:
-        """Stop the handler, then cancel, unless the task moved on meanwhile (its timeout
-        fired, the handler ended it): then the cancel is ignored, as it came too late."""
-        await _stop(task.runner)
-        if leader_command_target(task.state, TaskCommandType.CANCEL) is None:
-            return False
+        """Stop the handler (and one a ``continue`` started meanwhile), then cancel, unless
+        the task moved on meanwhile (its timeout fired, the handler ended it): then the
+        cancel is ignored, as it came too late."""
+        while task.runner is not None and not task.runner.done():
+            await _stop(task.runner)
+            if leader_command_target(task.state, TaskCommandType.CANCEL) is None:
+                return False
         await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, commanded=True)
         self._run(task, self.handler.on_cancel, ctx)
         return True

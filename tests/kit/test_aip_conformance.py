@@ -210,6 +210,55 @@ async def test_a_cancel_racing_the_start_timeout_ends_the_task_once(
     assert ends == ["completed"] and handler.ends == ["complete"]
 
 
+class AskThenLinger(EchoHandler):
+    """Asks, then works on; what it holds takes a second to release. Its ``continue``
+    works until stopped, and says whether it was."""
+
+    def __init__(self) -> None:
+        self.continue_stopped = asyncio.Event()
+
+    async def on_start(self, task: Any) -> None:
+        await task.await_input("and?")
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.shield(asyncio.sleep(1.0))
+            raise
+
+    async def on_continue(self, task: Any) -> None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            self.continue_stopped.set()
+            raise
+
+
+async def test_a_cancel_stops_the_handler_a_continue_started_while_it_waited(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A cancel waits for the handler to stop; a continue that comes meanwhile starts the
+    handler again: the cancel stops that one too before it cancels (was: canceled, with
+    the continue's handler still at work)."""
+    handler = AskThenLinger()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    ids = {"session_id": session.id, "task_id": "t-stop"}
+    asked = await lead.start(partner.agent_id, text="x", **ids)
+    assert asked["status"]["state"] == "awaiting-input"
+    cancel = asyncio.create_task(lead.cancel(partner.agent_id, **ids))
+    await asyncio.sleep(0.3)  # the cancel waits for the handler's cleanup
+    continued = await lead.continue_task(partner.agent_id, text="y", **ids)
+    assert continued["status"]["state"] in ("working", "canceled")  # stopped: its answer
+    assert (await cancel)["status"]["state"] == "canceled"
+    async with asyncio.timeout(READ_SECONDS):
+        await handler.continue_stopped.wait()
+    snapshot = await lead.get(partner.agent_id, **ids)
+    ends = [s["state"] for s in snapshot["statusHistory"] if s["state"] in FINAL_STATES]
+    assert ends == ["canceled"]
+
+
 class Slow(EchoHandler):
     """Accepts at once, then takes its time."""
 
