@@ -346,6 +346,8 @@ class Agent:
             connection.shutdown()  # after the response in progress, as at uvicorn's exit
 
     async def aclose(self) -> None:
+        if self._endpoint is not None and self._endpoint.runtime is not None:
+            await self._endpoint.runtime.aclose()  # its tasks' handlers and timeout timers
         for task in list(self._retiring):
             task.cancel()
         for old in self._old_http:

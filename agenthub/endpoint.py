@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
@@ -52,11 +53,20 @@ STREAM_MAX_SECONDS = 3600.0
 """A partner's stream ends after this long; the leader resumes it with ``re-stream``."""
 STREAM_SEND_TIMEOUT_SECONDS = 60.0
 """A stream whose reader takes nothing this long is let go (it may re-stream)."""
+MAX_STREAMS_PER_CALLER = 100
+MAX_STREAMS_PER_TASK = 4
+"""Streams one leader may hold open at once here, and of one of its tasks (a stream stays
+open until its task ends; a retry or a re-stream opens another while the old one lasts)."""
 
 
 class _TimedStream(StreamingResponse):
     """A streaming answer whose every send has a deadline: a leader that stops reading
-    holds the partner's memory for a minute, not for ever."""
+    holds the partner's memory for a minute, not for ever. ``on_close`` runs when it
+    ends, however it ends."""
+
+    def __init__(self, content: AsyncIterator[bytes], *, on_close: Callable[[], None], **kw: Any):
+        super().__init__(content, **kw)
+        self.on_close = on_close
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def timed(message: Message) -> None:
@@ -69,6 +79,43 @@ class _TimedStream(StreamingResponse):
             logger.info(
                 "let go of a stream whose reader took nothing for %ss", STREAM_SEND_TIMEOUT_SECONDS
             )
+        finally:
+            self.on_close()
+
+
+class _OpenStreams:
+    """How many streams each leader holds open, and of each of its tasks."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[tuple[str, str | None]] = Counter()
+
+    def hold(self, caller_id: str, task_id: str | None) -> Callable[[], None]:
+        """Count a stream in, or refuse it past a limit; the function that counts it out."""
+        limits: list[tuple[tuple[str, str | None], int, str]]
+        limits = [((caller_id, None), MAX_STREAMS_PER_CALLER, "")]
+        if task_id is not None:
+            limits.append(((caller_id, task_id), MAX_STREAMS_PER_TASK, " of this task"))
+        keys = [key for key, _, _ in limits]
+        for key, limit, whose in limits:
+            if self.counts[key] >= limit:
+                raise RpcFault(
+                    RpcErrorCode.UNSUPPORTED_OPERATION,
+                    f"You hold {limit} streams{whose} open here, the most; close one first.",
+                    {"limit": limit},
+                )
+        self.counts.update(keys)
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.counts.subtract(keys)
+                for key in keys:
+                    if self.counts[key] <= 0:
+                        del self.counts[key]
+
+        return release
 
 
 class AgentEndpoint:
@@ -95,6 +142,7 @@ class AgentEndpoint:
         self.callbacks = callbacks or CallbackPolicy()
         self.methods = PartnerMethods(runtime, self.callbacks)
         self.jtis = JtiCache(started_at)
+        self._streams = _OpenStreams()
         self.app = Starlette(
             routes=[
                 Route("/", self._rpc, methods=["POST"]),
@@ -261,15 +309,20 @@ class AgentEndpoint:
     async def _stream(self, rpc: RpcRequest, call: _Call) -> Response:
         """The stream's first data is signed: its first event, the error it carries
         (expired events), or, when nothing is due yet, nothing (``STREAM_SIGNED_HEADER``
-        says which)."""
-        opening = await self.methods.stream(rpc, call.caller_id)
-        signature = sign_answer(
-            self.key,
-            callee_id=self.agent_id,
-            caller_id=call.caller_id,
-            nonce=call.nonce,
-            signed_bytes=opening.first,
-        )
+        says which). It counts as open from its command until the response ends."""
+        release = self._streams.hold(call.caller_id, _task_id_of(rpc))
+        try:
+            opening = await self.methods.stream(rpc, call.caller_id)
+            signature = sign_answer(
+                self.key,
+                callee_id=self.agent_id,
+                caller_id=call.caller_id,
+                nonce=call.nonce,
+                signed_bytes=opening.first,
+            )
+        except BaseException:
+            release()
+            raise
         ends = time.monotonic() + STREAM_MAX_SECONDS
 
         def frame(seq: int | None, data: bytes) -> bytes:
@@ -285,6 +338,7 @@ class AgentEndpoint:
 
         return _TimedStream(
             body(),
+            on_close=release,
             media_type="text/event-stream",
             headers={
                 SIGNATURE_HEADER: signature,
@@ -323,8 +377,13 @@ class AgentEndpoint:
         sender = call.caller_id if call is not None else str(event["senderId"])
         if event.get("senderId") != sender:
             return self._answer({"error": "senderId must be the caller"}, call, 403)
+        session_id = event.get("sessionId")
         why = self.inbox.check(
-            str(event.get("taskId")), sender_id=sender, token=aip_token, token_only=call is None
+            str(event.get("taskId")),
+            sender_id=sender,
+            token=aip_token,
+            token_only=call is None,
+            session_id=session_id if isinstance(session_id, str) else None,
         )
         if why is not None:
             return self._answer({"error": why}, call, 403 if call is not None else 401)
@@ -336,3 +395,10 @@ class AgentEndpoint:
         if call is not None:
             return self._signed(payload, call, status)
         return Response(orjson.dumps(payload), status_code=status, media_type="application/json")
+
+
+def _task_id_of(rpc: RpcRequest) -> str | None:
+    """The task a stream's command names, read before the command is (None: none named)."""
+    message = (rpc.params or {}).get("message")
+    task_id = message.get("taskId") if isinstance(message, dict) else None
+    return task_id if isinstance(task_id, str) else None

@@ -108,8 +108,13 @@ class NotificationInbox:
     ) -> str | None:
         """Why a push must be refused, or None if it may come in; ``token_only``: the token
         is the push's only proof (no certificate, no call token), so one must be expected.
-        Without ``session_id``, any of the sender's expectations of ``task_id`` will do."""
-        keys = [k for k in self._by_task.get(task_id, ()) if session_id in (None, k[0])]
+        Without ``session_id``, any of the sender's expectations of ``task_id`` will do; an
+        expectation set without a session takes a push of any."""
+        keys = [
+            k
+            for k in self._by_task.get(task_id, ())
+            if session_id is None or k[0] in (None, session_id)
+        ]
         if not keys:
             return "no notifications were asked for this task"
         theirs = [self._expected[k] for k in keys if k[2] == sender_id]

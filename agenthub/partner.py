@@ -34,6 +34,10 @@ SETTLED_STATES = FINAL_STATES | {TaskState.AWAITING_INPUT, TaskState.AWAITING_CO
 MAX_EVENTS_PER_TASK = 1000
 MAX_EVENT_BYTES_PER_TASK = 8 << 20
 """What a task keeps for re-streaming, in bytes of JSON: past it the oldest events go."""
+MAX_COMMANDS_PER_TASK = 200
+MAX_COMMAND_BYTES_PER_TASK = 8 << 20
+"""The ``commandHistory`` a task keeps (ignored commands too), in commands and bytes of
+JSON: past it the oldest after the start go."""
 
 DataItems = list[dict[str, Any]]
 
@@ -89,6 +93,7 @@ class PartnerTask:
         self.products: dict[str, Product] = {}
         self.status_history: list[TaskStatus] = []
         self.command_history: list[TaskCommand] = [command]
+        self._command_bytes = [len(orjson.dumps(command.to_wire()))]  # each one's JSON size
         self.events: list[tuple[int, dict[str, Any]]] = []
         self._event_bytes: list[int] = []  # the JSON size of each kept event
         self._kept_bytes = 0  # their sum
@@ -145,6 +150,16 @@ class PartnerTask:
                 if _newer(c.sent_at, params.last_command_sent_at)
             ],
         }
+
+    def keep_command(self, command: TaskCommand) -> None:
+        """Add a command to the history; past its bounds the oldest after the start go."""
+        self.command_history.append(command)
+        self._command_bytes.append(len(orjson.dumps(command.to_wire())))
+        while len(self.command_history) > 2 and (
+            len(self.command_history) > MAX_COMMANDS_PER_TASK
+            or sum(self._command_bytes) > MAX_COMMAND_BYTES_PER_TASK
+        ):
+            del self.command_history[1], self._command_bytes[1]
 
     async def _append(self, event: dict[str, Any]) -> int:
         async with self.changed:

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.partner import PartnerTask
 from agenthub.protocol.jsonrpc import (
     NotificationConfig,
     NotificationQuery,
@@ -82,8 +83,14 @@ class PartnerMethods:
         if moved:
             notified = "notificationConfigId" in (command.command_params or {})
             await runtime.settle(task, first_state_only=notified)
+        elif task.published_result is None:  # a start retried before the handler took it
+            await runtime.settle(task, first_state_only=True)
         if task.published_result is None:
-            raise RpcFault(RpcErrorCode.INTERNAL_ERROR, "The task has no state yet.")
+            raise RpcFault(
+                RpcErrorCode.UNSUPPORTED_OPERATION,
+                "The task has no state yet; ask again later.",
+                {"taskId": task.id},
+            )
         return task.published_result
 
     async def _notification(self, rpc: RpcRequest, caller_id: str) -> Any:
@@ -113,7 +120,9 @@ class PartnerMethods:
 
     async def stream(self, rpc: RpcRequest, caller_id: str) -> StreamOpening:
         """Apply the stream's command and open its events: from the start for a new task,
-        after the command for one known, after ``lastEventSeq`` for ``re-stream``."""
+        after the command for one known, after ``lastEventSeq`` for ``re-stream``. A
+        command the task ignored opens with the task's current result (and, on a task that
+        ended, only that), as ``rpc`` answers it."""
         runtime = self.need_runtime()
         params = rpc.params or {}
         command = TaskCommand.model_validate(params.get("message"))
@@ -141,8 +150,11 @@ class PartnerMethods:
             error = rpc_error(rpc.id, expired.code, expired.message, expired.data)
             return StreamOpening(orjson.dumps(error), None, nothing())
         events = task_events(task, after_seq=after)
-        due = fresh or (bool(task.events) and after < task.events[-1][0])
-        first = await _first(events, wait=due)
+        ignored = command.command != TaskCommandType.RE_STREAM and not fresh
+        first = _as_is(task) if ignored else None  # AIP 4.5: answered with the task as is
+        if first is None:
+            due = fresh or ignored or (bool(task.events) and after < task.events[-1][0])
+            first = await _first(events, wait=due)
 
         def data(event: Event) -> bytes:
             seq, body = event
@@ -157,10 +169,19 @@ class PartnerMethods:
         return StreamOpening(data(first), first[0], rest())
 
 
+def _as_is(task: PartnerTask) -> Event | None:
+    """The task's current result, as an ignored command's answer; None before it has one
+    (a retried start the handler has not answered yet: its first event is due)."""
+    if task.published_result is None:
+        return None
+    return task.latest_result_seq, task.published_result
+
+
 async def _first(events: AsyncIterator[Event | None], *, wait: bool) -> Event | None:
-    """The first event, when one is due (a command just moved the task, or events are
-    kept past the resume point); otherwise the stream opens with none (a task waiting for
-    its leader may send nothing for a long time)."""
+    """The first event, when one is due (a command just moved the task, one was ignored
+    before the task had a result, or events are kept past the resume point); otherwise the
+    stream opens with none (a task waiting for its leader may send nothing for a long
+    time)."""
     if not wait:
         return None
     async for item in events:

@@ -13,7 +13,12 @@ from typing import Any
 from agenthub.notify import NotificationSender
 from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError, text_items
 from agenthub.protocol.jsonrpc import NotificationConfig, RpcErrorCode
-from agenthub.protocol.messages import TaskCommand, TaskCommandType, TaskState
+from agenthub.protocol.messages import (
+    StartCommandParams,
+    TaskCommand,
+    TaskCommandType,
+    TaskState,
+)
 from agenthub.protocol.tasks import TIMEOUT_MOVES, is_final, leader_command_target
 from agenthub.recorder import HubRecorder
 
@@ -27,6 +32,9 @@ MAX_TASKS_PER_CALLER = 1_000
 """Live (not final) tasks one leader may hold at a partner."""
 IDLE_TASK_SECONDS = 3_600.0
 """A live task no one has touched this long is let go when room is needed."""
+MAX_TIMEOUT_SECONDS = IDLE_TASK_SECONDS
+"""The longest start ``timeout``: a wait for the leader ends before its task may be let go
+(a timer kept alive past it would keep the dropped task, and its events, with it)."""
 PRIVATE_CONFIG_KEYS = frozenset({"leaderId", "setAt"})
 """What a notification config keeps that its answers leave out."""
 MAX_PENDING_CONFIGS_PER_CALLER = 64
@@ -129,13 +137,13 @@ class PartnerRuntime:
             return task, False
         if task.state is None:  # the handler is still deciding: a start goes to its first state
             await self.settle(task, first_state_only=True)
-        task.command_history.append(command)
+        task.keep_command(command)
         if leader_command_target(task.state, command.command) is None:
             return task, False
         ctx = self._context(task, command)
         if command.command == TaskCommandType.CANCEL:
-            await self._cancel(task, ctx)
-        elif command.command == TaskCommandType.COMPLETE:
+            return task, await self._cancel(task, ctx)
+        if command.command == TaskCommandType.COMPLETE:
             await ctx.move(TaskState.COMPLETED, commanded=True)
             self._run(task, self.handler.on_complete, ctx)
         elif command.command == TaskCommandType.CONTINUE:
@@ -153,32 +161,33 @@ class PartnerRuntime:
         existing = self.task_of(caller_id, command.task_id)
         if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
             if all(c.id != command.id for c in existing.command_history):
-                existing.command_history.append(command)
+                existing.keep_command(command)
             return existing, False
+        _check_timeout(command)
+        # only the task's own leader's configs: a stranger's, set in advance, never attach
+        key = (caller_id, command.task_id)
+        chosen, states = _notify_params(command, self._pending_configs.get(key, {}))
         self._make_room(caller_id)
         task = PartnerTask(command, partner_id=self.agent_id)
         task.touched = time.monotonic()
-        # only the task's own leader's configs: a stranger's, set in advance, never attach
-        task.notifications = self._pending_configs.pop((caller_id, task.id), {})
-        params = command.command_params or {}
-        config_id = params.get("notificationConfigId")
-        if config_id is not None:
-            config = task.notifications.get(str(config_id))
-            if config is None:
-                raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
-            if params.get("notifyOnStates"):
-                config["notifyOnStates"] = list(params["notifyOnStates"])
+        task.notifications = self._pending_configs.pop(key, {})
+        if chosen is not None and states:
+            task.notifications[chosen]["notifyOnStates"] = states
         self.tasks[(caller_id, task.id)] = task
         self._run(task, self.handler.on_start, self._context(task, command))
         return task, True
 
-    async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> None:
-        if task.runner is not None and not task.runner.done():
-            task.runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task.runner
+    async def _cancel(self, task: PartnerTask, ctx: TaskContext) -> bool:
+        """Stop the handler (and one a ``continue`` started meanwhile), then cancel, unless
+        the task moved on meanwhile (its timeout fired, the handler ended it): then the
+        cancel is ignored, as it came too late."""
+        while task.runner is not None and not task.runner.done():
+            await _stop(task.runner)
+            if leader_command_target(task.state, TaskCommandType.CANCEL) is None:
+                return False
         await ctx.move(TaskState.CANCELED, data_items=ctx.data_items or None, commanded=True)
         self._run(task, self.handler.on_cancel, ctx)
+        return True
 
     def _time_wait(self, task: PartnerTask) -> None:
         """A task that now waits for its leader, with a start ``timeout``: when the wait
@@ -190,15 +199,18 @@ class PartnerRuntime:
             return
         status, seconds = task.status, task.timeout_seconds
 
+        def waiting() -> bool:
+            return task.status is status and task.state in TIMEOUT_MOVES
+
         async def time_out() -> None:
             await asyncio.sleep(seconds)
-            if task.status is not status or task.state not in TIMEOUT_MOVES:
+            if not waiting():
                 return  # the leader answered first
+            await _stop(task.runner)  # what the handler still does for this step stops
+            if not waiting():
+                return  # a leader's command (or the handler) moved it meanwhile
+            assert task.state is not None
             end = TIMEOUT_MOVES[task.state]
-            if task.runner is not None and not task.runner.done():
-                task.runner.cancel()  # what the handler still does for this step stops
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task.runner
             timed_out = f"The wait for the leader timed out after {seconds:g} s."
             ctx = self._context(task, task.command_history[-1])
             await ctx.move(end, data_items=text_items(timed_out))
@@ -232,9 +244,14 @@ class PartnerRuntime:
         idle_since = time.monotonic() - IDLE_TASK_SECONDS
         for task in list(self.tasks.values()):
             if is_final(task.state) or task.touched < idle_since:
-                if task.runner is not None and not task.runner.done():
-                    task.runner.cancel()
+                _let_go(task)
                 del self.tasks[(task.leader_id, task.id)]
+
+    async def aclose(self) -> None:
+        """At shutdown: stop every task's handler and timer."""
+        running = [t for task in self.tasks.values() for t in _let_go(task)]
+        if running:
+            await asyncio.wait(running)
 
     # -- waiting and streaming ------------------------------------------------------------
 
@@ -295,3 +312,52 @@ class PartnerRuntime:
         if task is not None:
             return task.notifications
         return self._pending_configs.get((caller_id, task_id), {})
+
+
+async def _stop(runner: asyncio.Task[None] | None) -> None:
+    """Cancel a handler's runner and wait until it stopped; the caller's own cancellation
+    (a timer the leader's answer made moot) still reaches the caller."""
+    if runner is not None and not runner.done():
+        runner.cancel()
+        await asyncio.wait({runner})
+
+
+def _let_go(task: PartnerTask) -> list[asyncio.Task[None]]:
+    """Cancel what still runs for a task (its handler, its timeout timer); those."""
+    running = [t for t in (task.runner, task.timer) if t is not None and not t.done()]
+    for t in running:
+        t.cancel()
+    return running
+
+
+def _check_timeout(command: TaskCommand) -> None:
+    """A start's params are its task's (-32602 when bad); its ``timeout`` at most
+    ``MAX_TIMEOUT_SECONDS``."""
+    timeout = StartCommandParams.model_validate(command.command_params or {}).timeout
+    if timeout is not None and timeout > MAX_TIMEOUT_SECONDS * 1000:
+        raise RpcFault(
+            RpcErrorCode.INVALID_PARAMS,
+            f"timeout is at most {MAX_TIMEOUT_SECONDS * 1000:.0f} ms.",
+            {"limit": int(MAX_TIMEOUT_SECONDS * 1000)},
+        )
+
+
+def _notify_params(
+    command: TaskCommand, configs: dict[str, dict[str, Any]]
+) -> tuple[str | None, list[str]]:
+    """The start's ``notificationConfigId`` (one of the task's configs) and
+    ``notifyOnStates`` (task states; none: every state), checked before anything is taken."""
+    params = command.command_params or {}
+    config_id, states = params.get("notificationConfigId"), params.get("notifyOnStates")
+    if config_id is not None and (not isinstance(config_id, str) or config_id not in configs):
+        raise RpcFault(RpcErrorCode.INVALID_PARAMS, "Unknown notificationConfigId.")
+    if states is None:
+        return config_id, []
+    valid = {s.value for s in TaskState}
+    if not isinstance(states, list) or not all(isinstance(s, str) and s in valid for s in states):
+        raise RpcFault(
+            RpcErrorCode.INVALID_PARAMS,
+            "notifyOnStates must be a list of task states.",
+            {"states": sorted(valid)},
+        )
+    return config_id, list(dict.fromkeys(states))

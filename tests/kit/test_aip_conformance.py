@@ -18,6 +18,7 @@ from acps_sdk.aip.aip_rpc_model import JSONRPCResponse, RpcResponse
 from acps_sdk.aip.aip_stream_model import StreamResponse
 
 from agenthub import Agent, CallFailed
+from agenthub.protocol.tasks import FINAL_STATES
 from tests.support.acps import acps_client, acps_command, rpc_body
 from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
 
@@ -163,6 +164,101 @@ async def test_start_timeout_completes_a_task_left_awaiting_completion(echo: Pee
     assert late.status.state == TaskState.Completed
 
 
+class SlowCleanup(EchoHandler):
+    """Offers its result, then works on; what it holds takes a second to release, and it
+    counts the end hooks the kit runs."""
+
+    def __init__(self) -> None:
+        self.ends: list[str] = []
+
+    async def on_start(self, task: Any) -> None:
+        await super().on_start(task)
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.shield(asyncio.sleep(1.0))
+            raise
+
+    async def on_complete(self, task: Any) -> None:
+        self.ends.append("complete")
+
+    async def on_cancel(self, task: Any) -> None:
+        self.ends.append("cancel")
+
+
+async def test_a_cancel_racing_the_start_timeout_ends_the_task_once(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """The timeout fires (awaiting-completion -> completed) and waits for the handler to
+    stop; a cancel arriving meanwhile waits for the same handler, then finds the task ended
+    and is ignored: one final state, one end hook (was: completed, then canceled)."""
+    handler = SlowCleanup()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    started = await lead.start(
+        partner.agent_id, session_id=session.id, task_id="t-race", text="x", params={"timeout": 200}
+    )
+    assert started["status"]["state"] == "awaiting-completion"
+    await asyncio.sleep(0.4)  # the timeout has fired and waits for the handler's cleanup
+    canceled = await lead.cancel(partner.agent_id, session_id=session.id, task_id="t-race")
+    assert canceled["status"]["state"] == "completed"  # the timeout's: the cancel is ignored
+    await asyncio.sleep(0.3)
+    snapshot = await lead.get(partner.agent_id, session_id=session.id, task_id="t-race")
+    ends = [s["state"] for s in snapshot["statusHistory"] if s["state"] in FINAL_STATES]
+    assert ends == ["completed"] and handler.ends == ["complete"]
+
+
+class AskThenLinger(EchoHandler):
+    """Asks, then works on; what it holds takes a second to release. Its ``continue``
+    works until stopped, and says whether it was."""
+
+    def __init__(self) -> None:
+        self.continue_stopped = asyncio.Event()
+
+    async def on_start(self, task: Any) -> None:
+        await task.await_input("and?")
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.shield(asyncio.sleep(1.0))
+            raise
+
+    async def on_continue(self, task: Any) -> None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            self.continue_stopped.set()
+            raise
+
+
+async def test_a_cancel_stops_the_handler_a_continue_started_while_it_waited(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A cancel waits for the handler to stop; a continue that comes meanwhile starts the
+    handler again: the cancel stops that one too before it cancels (was: canceled, with
+    the continue's handler still at work)."""
+    handler = AskThenLinger()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    ids = {"session_id": session.id, "task_id": "t-stop"}
+    asked = await lead.start(partner.agent_id, text="x", **ids)
+    assert asked["status"]["state"] == "awaiting-input"
+    cancel = asyncio.create_task(lead.cancel(partner.agent_id, **ids))
+    await asyncio.sleep(0.3)  # the cancel waits for the handler's cleanup
+    continued = await lead.continue_task(partner.agent_id, text="y", **ids)
+    assert continued["status"]["state"] in ("working", "canceled")  # stopped: its answer
+    assert (await cancel)["status"]["state"] == "canceled"
+    async with asyncio.timeout(READ_SECONDS):
+        await handler.continue_stopped.wait()
+    snapshot = await lead.get(partner.agent_id, **ids)
+    ends = [s["state"] for s in snapshot["statusHistory"] if s["state"] in FINAL_STATES]
+    assert ends == ["canceled"]
+
+
 class Slow(EchoHandler):
     """Accepts at once, then takes its time."""
 
@@ -248,6 +344,38 @@ async def test_stream_stays_open_while_the_task_waits_for_the_leader(ask: Peers)
         with pytest.raises(StopAsyncIteration):  # the task ended: the partner closed it
             async with asyncio.timeout(READ_SECONDS):
                 await anext(events)
+
+
+async def test_a_command_ignored_by_stream_is_answered_with_the_task_as_is(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """AIP 4.5: an ignored command is answered with the task as is; by ``stream`` too (a
+    start retried after a dropped connection, a command too early): its first event is the
+    task's current result, and a task that ended closes the stream after it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    first = await lead.start(partner.agent_id, session_id=session.id, task_id="t-q", text="go")
+    assert first["status"]["state"] == "awaiting-input"
+
+    def again(name: str) -> Any:
+        command = lead.command(
+            name, session_id=session.id, partner_id=partner.agent_id, task_id="t-q", text="go"
+        )
+        return lead.stream(partner.agent_id, command, follow=True)
+
+    async with asyncio.timeout(READ_SECONDS):
+        events = again("start")
+        try:
+            retried = await anext(events)  # was: nothing until the task ended (an hour)
+        finally:
+            await events.aclose()
+        assert retried["eventData"]["status"]["state"] == "awaiting-input"
+        await lead.cancel(partner.agent_id, session_id=session.id, task_id="t-q")
+        late = [event async for event in again("complete")]  # ended: one event, then closed
+    assert [e["eventData"]["status"]["state"] for e in late] == ["canceled"]
+    assert late[0]["eventSeq"] == retried["eventSeq"] + 1
 
 
 async def test_re_stream_from_the_last_event_waits_for_the_next(ask: Peers) -> None:
@@ -355,6 +483,36 @@ async def test_an_aip_push_proved_by_its_notification_token_is_received(
     assert len(leader.inbox.results_of("t-push")) == 1
 
 
+async def test_a_token_only_push_counts_for_its_own_session_only(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """Task ids are unique per session only: the token of one session's task proves no push
+    about the same task id in another session."""
+    leader = await make_live_agent("leader", https=False)
+    partner = await make_live_agent("partner", serve=False)
+    leader.inbox.expect("t-same", partner_id=partner.agent_id, token="tok-4", session_id="s-1")
+
+    async def push(session_id: str, message_id: str) -> httpx.Response:
+        body = {
+            "type": "task-result",
+            "id": message_id,
+            "sentAt": "2026-12-02T10:00:00+08:00",
+            "senderRole": "partner",
+            "senderId": partner.agent_id,
+            "sessionId": session_id,
+            "taskId": "t-same",
+            "status": {"state": "working", "stateChangedAt": "2026-12-02T10:00:00+08:00"},
+        }
+        headers = {"X-ACPs-AIP-Notification-Token": "tok-4"}
+        async with httpx.AsyncClient(timeout=10) as http:
+            return await http.post(leader.notifications_url, json=body, headers=headers)
+
+    assert (await push("s-2", "r-other")).status_code == 401
+    assert leader.inbox.results_of("t-same") == []
+    assert (await push("s-1", "r-own")).status_code == 200
+    assert [e["id"] for e in leader.inbox.results_of("t-same", session_id="s-1")] == ["r-own"]
+
+
 # -- AIP 5.1 and JSON-RPC 2.0: framing -------------------------------------------------------
 
 
@@ -403,6 +561,40 @@ class Gated(EchoHandler):
         await task.working("thinking")
         await self.go.wait()
         await super().on_start(task)
+
+
+class LateToAccept(EchoHandler):
+    """Takes its time before it accepts."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+
+    async def on_start(self, task: Any) -> None:
+        await self.go.wait()
+        await super().on_start(task)
+
+
+async def test_a_start_retried_before_its_first_state_is_answered_with_it(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A start sent again (its connection dropped) while the handler has not taken the task
+    yet: it waits for the task's first state, as the first did (was: -32603, "no state")."""
+    handler = LateToAccept()
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", handler)
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    start = lead.command(
+        "start", session_id=session.id, partner_id=partner.agent_id, task_id="t-late", text="x"
+    )
+    first = asyncio.create_task(lead.send(partner.agent_id, start))
+    await asyncio.sleep(0.3)
+    retry = asyncio.create_task(lead.send(partner.agent_id, start, record=False))
+    await asyncio.sleep(0.3)
+    handler.go.set()
+    answers = await asyncio.gather(first, retry)
+    assert [a["taskId"] for a in answers] == ["t-late", "t-late"]
+    assert answers[1]["status"]["state"] in ("accepted", "working", "awaiting-completion")
 
 
 async def test_a_command_the_partner_ignored_is_no_409_at_the_hub(

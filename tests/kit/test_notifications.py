@@ -385,3 +385,56 @@ async def test_the_inbox_ends_a_tasks_expectation_when_final_and_keeps_few_pushe
         inbox.expect(f"t-x{n}", partner_id="p", token=None, session_id="s")
         await inbox.receive("p", _pushed(f"t-x{n}", "s", "p", 10_000 + n, "failed"))
     assert inbox.results_of("t-1") == []
+
+
+async def test_a_start_with_bad_notification_params_is_refused_and_loses_no_config(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """An unknown ``notificationConfigId`` was refused after the task's configs set in
+    advance were taken (all lost); a ``notifyOnStates`` that is no list of task states
+    silently stopped every push (a string) or was -32603 (a number). Each is -32602 now,
+    the configs kept for the start that follows."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    set_body = {"taskId": "t-n", "url": leader.notifications_url, "token": "tok"}
+    config = await lead.call(partner.agent_id, "notification/set", set_body)
+
+    async def start(**params: Any) -> dict[str, Any]:
+        command = lead.command(
+            "start",
+            session_id=session.id,
+            partner_id=partner.agent_id,
+            task_id="t-n",
+            text="x",
+            params=params,
+        )
+        return await lead.send(partner.agent_id, command, method="notification/start")
+
+    for params in (
+        {"notificationConfigId": "ncfg-unknown"},
+        {"notificationConfigId": config["id"], "notifyOnStates": "completed"},
+        {"notificationConfigId": config["id"], "notifyOnStates": 5},
+        {"notificationConfigId": config["id"], "notifyOnStates": ["done"]},
+    ):
+        with pytest.raises(CallFailed) as refused:
+            await start(**params)
+        assert refused.value.code == -32602, params
+    kept = await lead.call(partner.agent_id, "notification/get", {"taskId": "t-n"})
+    assert [c["id"] for c in kept] == [config["id"]]
+    assert (await start(notificationConfigId=config["id"]))["taskId"] == "t-n"
+    await lead.start_notified(
+        partner.agent_id,
+        session_id=session.id,
+        notify_url=leader.notifications_url,
+        text="y",
+        task_id="t-only",
+        notify_on_states=["awaiting-completion"],
+    )
+    await leader.inbox.wait(
+        "t-only", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+    )
+    assert [e["status"]["state"] for e in leader.inbox.results_of("t-only")] == [
+        "awaiting-completion"
+    ]

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import orjson
 import pytest
 
 import agenthub.endpoint
-from agenthub import Agent, TaskContext, TaskHandler
+from agenthub import Agent, CallFailed, TaskContext, TaskHandler
 from agenthub.partner import MAX_EVENT_BYTES_PER_TASK, PartnerTask
 from agenthub.protocol.messages import TaskCommand
+from agenthub.runtime import MAX_TIMEOUT_SECONDS
 from agenthub.signing import mint_call_token
-from tests.support.kit import MakeLiveAgent
+from tests.support.kit import AskHandler, MakeLiveAgent
 
 
 def start_command(task_id: str = "t-big") -> TaskCommand:
@@ -96,3 +98,117 @@ async def test_a_stream_whose_leader_reads_nothing_is_let_go(
         assert any("let go of a stream" in r.getMessage() for r in caplog.records)
     finally:
         writer.close()
+
+
+async def test_a_task_let_go_takes_its_timeout_timer_with_it(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partner full of tasks lets go of long-idle ones; their start ``timeout`` timers
+    go too (they kept every dropped task and its events alive, past MAX_TASKS). The idle
+    limit is set low, not mocked: the same code path."""
+    monkeypatch.setattr("agenthub.runtime.IDLE_TASK_SECONDS", 0.2)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks = 1
+    session = await leader.leader.open_session([partner.agent_id])
+    params = {"timeout": 3_000_000}  # fifty minutes
+    await leader.leader.start(
+        partner.agent_id, session_id=session.id, task_id="t-1", text="x", params=params
+    )
+    first = runtime.task_of(leader.agent_id, "t-1")
+    assert first is not None and first.timer is not None and not first.timer.done()
+    await asyncio.sleep(0.3)  # idle past the limit
+    await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="y")
+    assert runtime.task_of(leader.agent_id, "t-1") is None  # let go
+    await asyncio.sleep(0)
+    assert first.timer is None or first.timer.done(), "the dropped task's timer still runs"
+    second = runtime.task_of(leader.agent_id, "t-2")
+    assert second is not None
+    await runtime.aclose()  # and at shutdown, every task's
+    assert all(t is None or t.done() for t in (second.runner, second.timer))
+
+
+async def test_a_start_timeout_past_its_limit_is_invalid_params(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A task waits for its leader at most as long as it may stay idle: a longer start
+    ``timeout`` (AIP allows up to 2^63 ms) is refused, and nothing is kept for it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    too_long = {"timeout": int(MAX_TIMEOUT_SECONDS * 1000) + 1}
+    with pytest.raises(CallFailed) as refused:
+        await leader.leader.start(
+            partner.agent_id, session_id=session.id, task_id="t-long", text="x", params=too_long
+        )
+    assert refused.value.code == -32602 and "timeout" in str(refused.value)
+    runtime = partner.endpoint.runtime
+    assert runtime is not None and runtime.task_of(leader.agent_id, "t-long") is None
+
+
+async def test_a_task_keeps_its_start_and_only_its_newest_commands(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command is kept in the task's ``commandHistory``, the ignored ones too (a
+    leader repeating ``complete`` too early grew it without end): past its limit (set low,
+    not mocked: the same code path) the oldest after the start go."""
+    monkeypatch.setattr("agenthub.partner.MAX_COMMANDS_PER_TASK", 4)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+    await lead.start(partner.agent_id, session_id=session.id, task_id="t-h", text="x")
+    sent = []
+    for _ in range(6):  # each ignored: the task awaits input
+        early = lead.command("complete", session_id=session.id, task_id="t-h")
+        await lead.send(partner.agent_id, early, record=False)
+        sent.append(early.id)
+    snapshot = await lead.get(partner.agent_id, session_id=session.id, task_id="t-h")
+    history = snapshot["commandHistory"]
+    assert [c["command"] for c in history] == ["start", "complete", "complete", "complete"]
+    assert [c["id"] for c in history[1:]] == sent[-3:]
+
+
+async def test_streams_open_at_once_are_bounded_per_leader_and_per_task(
+    make_live_agent: MakeLiveAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream stays open until its task ends: a leader may hold only so many at a
+    partner, and only so many of one task (the limits set low, not mocked: the same code
+    path); past them a stream is a JSON-RPC error, and one closed makes room again."""
+    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_CALLER", 3)
+    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_TASK", 2)
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    lead = leader.leader
+    session = await lead.open_session([partner.agent_id])
+
+    async def opened(name: str, task_id: str) -> Any:
+        command = lead.command(
+            name, session_id=session.id, partner_id=partner.agent_id, task_id=task_id, text="x"
+        )
+        events = lead.stream(partner.agent_id, command, follow=True, record=False)
+        await anext(events)
+        return events
+
+    held = [await opened("start", "t-a"), await opened("start", "t-a")]  # a retry: two
+    try:
+        with pytest.raises(CallFailed) as refused:
+            held.append(await opened("start", "t-a"))
+        assert refused.value.code == -32004 and refused.value.data == {"limit": 2}
+        held.append(await opened("start", "t-b"))
+        with pytest.raises(CallFailed) as refused:
+            held.append(await opened("start", "t-c"))
+        assert refused.value.code == -32004 and refused.value.data == {"limit": 3}
+        await held.pop().aclose()
+        for _ in range(50):  # the partner sees the stream closed
+            try:
+                held.append(await opened("start", "t-c"))
+                break
+            except CallFailed:
+                await asyncio.sleep(0.1)
+        assert len(held) == 3
+    finally:
+        for events in held:
+            await events.aclose()
