@@ -109,6 +109,10 @@ async def list_task_messages(
     )
     if member is None or member.state != MemberState.ACTIVE:
         stmt = stmt.where(col(StoredMessage.group_id).is_(None))
+    else:  # its group's posts, never another group's (rows stored before the check)
+        stmt = stmt.where(
+            or_(col(StoredMessage.group_id).is_(None), col(StoredMessage.group_id) == task.group_id)
+        )
     return await message_page(db, stmt, after=after, limit=limit)
 
 

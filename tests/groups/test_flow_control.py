@@ -198,3 +198,27 @@ async def test_an_owner_leaving_the_hub_concludes_and_releases_its_group(
         owner.agent_id: "removed",
         a.agent_id: "released",
     }
+
+
+async def test_a_concluded_groups_task_takes_no_report_through_the_session_route(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """In conclusion the group takes nothing (POSTING); the partner reporting on the group's
+    task through POST /v1/sessions/{id}/messages is refused too (task-elsewhere)."""
+    leader, a = await make_member("leader"), await make_member("a")
+    gid = (await team(leader, a))["id"]
+    sid = (await leader.request("GET", f"/v1/groups/{gid}")).json()["sessionId"]
+    start = command(str(leader.agent_id), "start", task_id="t-1", partnerId=a.agent_id)
+    assert (await send(leader, gid, start)).status_code == 201
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+    report = result(str(a.agent_id), "t-1", "accepted")
+    assert problem(await send(a, gid, report), 409)["type"].endswith("/group-concluded")
+    before = await count(live.app, StoredMessage)
+    around = await a.request("POST", f"/v1/sessions/{sid}/messages", json=report)
+    assert problem(around, 409)["type"].endswith("/task-elsewhere")
+    assert await count(live.app, StoredMessage) == before
+    task = await leader.request("GET", "/v1/tasks/t-1", params={"sessionId": sid})
+    assert task.json()["state"] == "submitted"

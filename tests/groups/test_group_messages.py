@@ -9,7 +9,7 @@ from sqlmodel import col
 
 from app.main import create_app
 from app.models import GroupEvent, GroupTrigger, StoredMessage
-from tests.support.groups import count, create_group, post, team
+from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result
 
@@ -448,3 +448,34 @@ async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
         assert await fire_ready_sweep(db) == 0  # once
     (fired,) = await fired_events(hub, gid)
     assert fired["triggerId"] == made.json()["id"]
+
+
+async def test_task_messages_do_not_show_another_groups_posts(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A member of group A lists task T's messages: a post in group B (A's member is not in
+    B) naming T is refused (T is A's task), and nothing of B's is among them."""
+    leader, a, b = [await make_agent(n) for n in ("leader", "a", "b")]
+    sid = await open_session(leader, a, b)
+    lid = str(leader.agent_id)
+    ga = (await create_group(leader, sid, inviteIds=[a.agent_id]))["id"]
+    gb = (await create_group(leader, sid, inviteIds=[b.agent_id]))["id"]
+    for member, gid in ((a, ga), (b, gb)):
+        url = f"/v1/groups/{gid}/invitations/{member.agent_id}/accept"
+        assert (await member.request("POST", url)).status_code == 200
+    start = command(lid, "start", task_id="t-1", partnerId=a.agent_id)
+    assert (
+        await leader.request("POST", f"/v1/groups/{ga}/messages", json=start)
+    ).status_code == 201
+    before = await count(hub, StoredMessage)
+    secret = chat(lid, "B's private word about t-1", taskId="t-1")
+    refused = await leader.request("POST", f"/v1/groups/{gb}/messages", json=secret)
+    assert problem(refused, 409)["type"].endswith("/task-elsewhere")
+    assert await count(hub, StoredMessage) == before
+    aside = chat(lid, "B's word", taskId="t-2")  # no such task: kept, with B's group
+    assert (
+        await leader.request("POST", f"/v1/groups/{gb}/messages", json=aside)
+    ).status_code == 201
+    listed = await a.request("GET", f"/v1/sessions/{sid}/tasks/t-1/messages")
+    assert listed.status_code == 200, listed.text
+    assert [m["id"] for m in listed.json()["items"]] == [start["id"]]
