@@ -95,6 +95,14 @@ async def active_group(
     return group, member
 
 
+def final_seq(group: Group) -> int | None:
+    """A concluded group's last seq (its conclusion's ``state`` event, for ever); ``None``
+    while it may still speak."""
+    if group.conversation_state == ConversationState.CONCLUSION.value:
+        return group.last_seq
+    return None
+
+
 async def require_manager(
     db: AsyncSession, group_id: str, principal: Principal, *, for_update: bool = False
 ) -> tuple[Group, GroupMember | None]:
