@@ -205,8 +205,10 @@ class TriggerView(WireModel):
     created_by: str
     task_ids: list[str]
     deadline: datetime | None = None
-    fired_at: datetime | None = None
-    outcome: Literal["completed", "timeout"] | None = None
+    fired_at: datetime | None = Field(
+        default=None, description="when it fired, or was cancelled by the group's conclusion"
+    )
+    outcome: Literal["completed", "timeout", "cancelled"] | None = None
     created_at: datetime
 
 

@@ -479,3 +479,70 @@ async def test_task_messages_do_not_show_another_groups_posts(
     listed = await a.request("GET", f"/v1/sessions/{sid}/tasks/t-1/messages")
     assert listed.status_code == 200, listed.text
     assert [m["id"] for m in listed.json()["items"]] == [start["id"]]
+
+
+async def _conclude(leader: Any, gid: str) -> None:
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+
+
+async def _kinds(hub: Any, gid: str) -> list[str]:
+    from sqlmodel import select
+
+    async with hub.state.session_factory() as db:
+        rows = await db.exec(
+            select(GroupEvent.kind)
+            .where(col(GroupEvent.group_id) == gid)
+            .order_by(col(GroupEvent.seq))
+        )
+        return list(rows.all())
+
+
+async def test_conclusion_is_the_groups_last_event_even_when_the_session_closes_later(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The conclusion releases the group's open tasks (task.released before its state
+    event); the session's later close appends nothing to the concluded group."""
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid, sid = group["id"], group["sessionId"]
+    await _start_only(leader, a, gid, "t-1")
+    await _conclude(leader, gid)
+    kinds = await _kinds(hub, gid)
+    assert kinds[-1] == "state" and "task.released" in kinds
+    task = await leader.request("GET", "/v1/tasks/t-1", params={"sessionId": sid})
+    assert task.json()["releasedAt"]
+    closed = await leader.request("PATCH", f"/v1/sessions/{sid}", json={"state": "closed"})
+    assert closed.status_code == 200, closed.text
+    assert await _kinds(hub, gid) == kinds
+
+
+async def test_a_pending_trigger_does_not_fire_into_a_concluded_group(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The conclusion cancels the group's pending triggers: neither their deadline nor their
+    tasks' end fires them after the conclusion's state event, the group's last."""
+    from sqlalchemy import update
+
+    from app.models import Task
+    from app.services.triggers import fire_due_triggers, fire_ready_sweep
+
+    leader, a = await make_agent("leader"), await make_agent("a")
+    gid = (await team(leader, a))["id"]
+    await _start_only(leader, a, gid, "t-1")
+    url = f"/v1/groups/{gid}/triggers"
+    made = await leader.request("POST", url, json={"taskIds": ["t-1"], "timeoutSeconds": 0.1})
+    assert made.status_code == 201, made.text
+    await _conclude(leader, gid)
+    kinds = await _kinds(hub, gid)
+    await asyncio.sleep(0.2)  # past its deadline
+    async with hub.state.session_factory() as db:
+        await db.exec(update(Task).where(col(Task.id) == "t-1").values(state="failed"))
+        await db.commit()
+        assert await fire_due_triggers(db) == 0
+        assert await fire_ready_sweep(db) == 0
+    assert await _kinds(hub, gid) == kinds
+    (view,) = (await leader.request("GET", url)).json()["items"]
+    assert view["outcome"] == "cancelled" and view["firedAt"]

@@ -2405,14 +2405,17 @@ export interface components {
             createdBy: string;
             /** Deadline */
             deadline?: string | null;
-            /** Firedat */
+            /**
+             * Firedat
+             * @description when it fired, or was cancelled by the group's conclusion
+             */
             firedAt?: string | null;
             /** Groupid */
             groupId: string;
             /** Id */
             id: string;
             /** Outcome */
-            outcome?: ("completed" | "timeout") | null;
+            outcome?: ("completed" | "timeout" | "cancelled") | null;
             /** Taskids */
             taskIds: string[];
         };
