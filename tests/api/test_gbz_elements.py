@@ -11,7 +11,7 @@ import pytest
 from acps_sdk.aip import aip_base_model as acps
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from agenthub.protocol.data import DataItem, GbzDataItem, to_aip, to_gbz
 from app.config import Settings
@@ -266,3 +266,11 @@ async def test_a_session_without_receivers_sets_no_bounds(
     session = await new_session(leader, [])
     group = await leader.groups.create(session["id"], "open", invite=[str(anyone.agent_id)])
     assert any(m.agent_id == anyone.agent_id for m in group.members)
+
+
+def test_a_gbz_mime_type_cannot_end_in_a_newline() -> None:
+    """``$`` also matches before a final newline: "text/plain\\n" must not pass as a MIME
+    type (it would be stored, and forwarded as a file's mimeType)."""
+    with pytest.raises(ValidationError):
+        GbzDataItem(type="text/plain\n", metadata={}, payload="x")
+    assert GbzDataItem(type="text/plain", metadata={}, payload="x").type == "text/plain"
