@@ -29,8 +29,12 @@ async def release_open_tasks(
         col(Task.state).is_(None), col(Task.state).not_in([s.value for s in FINAL_STATES])
     )
     in_place = col(Task.group_id).is_(None) if group_id is None else col(Task.group_id) == group_id
-    where = (col(Task.session_id) == session_id, in_place, col(Task.released_at).is_(None))
-    where = (*where, still_open)
+    where = (
+        col(Task.session_id) == session_id,
+        in_place,
+        col(Task.released_at).is_(None),
+        still_open,
+    )
     tasks = list((await db.exec(select(Task).where(*where).order_by(col(Task.created_at)))).all())
     if not tasks:
         return
