@@ -102,6 +102,13 @@ class AmbiguousTask(Conflict):
     code = "ambiguous-task-id"
 
 
+class TaskElsewhere(Conflict):
+    """The message names a task of another place: another group, the session's
+    point-to-point part, or a group (a task is posted about where it lives)."""
+
+    code = "task-elsewhere"
+
+
 class TaskExists(Conflict):
     """A start for a task id the session already has, with another partner."""
 

@@ -110,7 +110,7 @@ class GbzDataItem(WireModel):
     @field_validator("type")
     @classmethod
     def _mime(cls, value: str) -> str:
-        if not _MIME.match(value):
+        if not _MIME.fullmatch(value):  # match and $ would pass a final newline
             raise ValueError("type must be a MIME type, such as text/plain")
         return value
 

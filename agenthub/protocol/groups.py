@@ -20,10 +20,11 @@ DEFAULT_TURN_TIMEOUT_SECONDS = 60.0
 JoinPolicy = Literal["invite", "apply", "open"]
 MemberRole = Literal["owner", "admin", "member"]
 SpeakingPolicy = Literal["free", "turns"]
-FloorReason = Literal["named", "spoke", "timeout", "policy"]
+FloorReason = Literal["named", "spoke", "timeout", "policy", "left"]
 """IoA's ``next_speaker``: under ``free`` a message's ``nextSpeaker`` is advice; under ``turns``
 only the named speakers (and the owner, the chair) may speak until one of them has or the
-turn's timeout passes, when the floor opens to every member again."""
+turn's timeout passes, when the floor opens to every member again; a named speaker whose
+membership ends is taken off the floor (``left``), which opens once nobody holds it."""
 
 
 class MemberState(StrEnum):
@@ -205,8 +206,10 @@ class TriggerView(WireModel):
     created_by: str
     task_ids: list[str]
     deadline: datetime | None = None
-    fired_at: datetime | None = None
-    outcome: Literal["completed", "timeout"] | None = None
+    fired_at: datetime | None = Field(
+        default=None, description="when it fired, or was cancelled by the group's conclusion"
+    )
+    outcome: Literal["completed", "timeout", "cancelled"] | None = None
     created_at: datetime
 
 

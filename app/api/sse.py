@@ -76,6 +76,7 @@ async def stream_response(
     backlog: StoredBacklog,
     claims: AccessTokenClaims,
     ends_after_seq: int | None = None,
+    last_seq: int | None = None,
 ) -> HubEventStream:
     """The stream of ``channel`` for the agent of ``claims``, for as long as its token is
     good: it ends at the token's expiry, or once the agent is deregistered or re-keyed."""
@@ -100,6 +101,7 @@ async def stream_response(
         keepalive_seconds=settings.keepalive_seconds,
         queue_frames=settings.stream_queue_frames,
         ends_after_seq=ends_after_seq,
+        last_seq=last_seq,
         lease=lease,
     )
     return HubEventStream(

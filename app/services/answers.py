@@ -33,6 +33,7 @@ from app.services.messages import (
     insert_message,
     move_status,
 )
+from app.services.modes import check_p2p_report
 from app.services.tasks import Outcome, apply_task_message
 
 
@@ -102,6 +103,7 @@ async def write_answer(
     if existing is not None:
         return existing.body, 200
     check_open(message, at)
+    await check_p2p_report(db, message, session_id, taking_part.mode)
     move = await apply_task_message(
         db,
         message,

@@ -17,6 +17,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.base import WireModel
+from agenthub.protocol.groups import ConversationState
 from app.broker import Broker, Delivery
 from app.broker.base import ENDS_ALL
 from app.db import StoreSession
@@ -76,6 +77,7 @@ async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value
     return int((await db.exec(stmt)).scalar_one())
 
 
+CONCLUDED = ConversationState.CONCLUSION.value
 _TAKE_SEQS = (
     update(Group)
     .where(col(Group.id) == bindparam("group_id"))
@@ -94,6 +96,19 @@ async def take_group_seqs(db: AsyncSession, group_id: str, count: int) -> int:
 
 async def next_group_seq(db: AsyncSession, group_id: str) -> int:
     return await take_group_seqs(db, group_id, 1)
+
+
+_TAKE_POST_SEQS = _TAKE_SEQS.where(col(Group.conversation_state) != CONCLUDED)
+
+
+async def take_post_seqs(db: AsyncSession, group_id: str, count: int) -> int | None:
+    """As ``take_group_seqs``, for posts: ``None`` once the group has concluded. Posts are
+    admitted on a plain read of the group's state; a conclusion committed since then (its
+    ``state`` event, the group's last) is seen here, under the row's lock."""
+    conn = await db.connection()
+    params = {"group_id": group_id, "count": count}
+    last = (await conn.execute(_TAKE_POST_SEQS, params)).scalar_one_or_none()
+    return None if last is None else int(last)
 
 
 async def _next_inbox_seq(db: AsyncSession, agent_id: str) -> int:

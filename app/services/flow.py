@@ -43,6 +43,12 @@ CHAIR = "owner"  # under turns the owner may always speak (and name the next spe
 _FINAL = [s.value for s in FINAL_STATES]
 
 
+class SelfNamedSpeaker(InvalidInput):
+    """Under turns, the sender named itself the next speaker."""
+
+    code = "self-named-speaker"
+
+
 @dataclass
 class FloorState:
     """A group's speaking policy and floor, as one read gives it; shared by a batch's
@@ -123,11 +129,28 @@ def _floor_after(
         # a report on a task is no turn: it passes whoever holds the floor, naming no one
         raise NotYourTurn(f"The floor is {', '.join(holders or [])}'s (until {floor.deadline}).")
     if message.next_speaker:
+        if sender_id in message.next_speaker:
+            raise SelfNamedSpeaker(
+                "Under turns a member cannot name itself the next speaker (it would keep the "
+                "floor): name the others who should speak."
+            )
         speakers = list(dict.fromkeys(message.next_speaker))
         return FloorMove(speakers, now + timedelta(seconds=floor.timeout_seconds), "named")
     if holders is not None and sender_id in holders:
         return FloorMove(None, None, "spoke")
     return None
+
+
+async def off_the_floor(db: AsyncSession, group: Group, agent_id: str, *, by: str | None) -> None:
+    """``agent_id``'s membership ended: it can no longer speak, so it no longer holds the
+    floor (which opens, a ``floor`` event, if nobody is left holding it)."""
+    holders = FloorState.of(group).holders(utcnow())
+    if holders is None or agent_id not in holders:
+        return
+    rest = [s for s in holders if s != agent_id] or None
+    move = FloorMove(rest, group.floor_deadline if rest else None, "left")
+    await move_floor(db, group.id, move, by=by)
+    group.floor, group.floor_deadline = move.speakers, move.deadline
 
 
 async def check_deeper(

@@ -23,7 +23,7 @@ from app.errors import (
 )
 from app.models import Agent, GroupMember, Session, StoredMessage
 from app.models.types import utcnow
-from app.services.events import group_channel, message_delivery, next_group_seq, stage
+from app.services.events import group_channel, message_delivery, stage, take_post_seqs
 from app.services.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.services.flow import move_floor as store_floor_move
 from app.services.groups import MANAGERS, active_group
@@ -164,7 +164,9 @@ async def write_group_message(
         move = await apply_task_message(
             db, message, session_id=at.session_id, group_id=group_id, members=members
         )
-    seq = await next_group_seq(db, group_id)
+    seq = await take_post_seqs(db, group_id, 1)
+    if seq is None:  # concluded since this post was admitted
+        raise GroupConcluded("The group has concluded.")
     body = await insert_message(
         db,
         message,

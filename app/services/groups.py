@@ -23,6 +23,7 @@ from app.errors import Conflict, Forbidden, InvalidInput, NotFound, SessionClose
 from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.services.agents import require_registered
+from app.services.conclusion import cancel_pending_triggers, release_open_tasks
 from app.services.events import append_group_event
 from app.services.flow import SPEAKING_FIELDS, floor_view, release_members, set_speaking
 from app.services.sessions import participant_session
@@ -93,6 +94,14 @@ async def active_group(
     if member is None or member.state not in READERS:
         raise Forbidden("Only active members of the group may do this.")
     return group, member
+
+
+def final_seq(group: Group) -> int | None:
+    """A concluded group's last seq (its conclusion's ``state`` event, for ever); ``None``
+    while it may still speak."""
+    if group.conversation_state == ConversationState.CONCLUSION.value:
+        return group.last_seq
+    return None
 
 
 async def require_manager(
@@ -240,9 +249,11 @@ async def move_conversation(
         return
     if target not in CONVERSATION_MOVES[current]:
         raise Conflict(f"The conversation cannot move from {current.value} to {target.value}.")
-    if target == ConversationState.CONCLUSION:
-        await release_members(db, group, by=by)
     now = utcnow()
+    if target == ConversationState.CONCLUSION:
+        await release_open_tasks(db, session_id=group.session_id, group_id=group.id, at=now)
+        await cancel_pending_triggers(db, group.id, now)
+        await release_members(db, group, by=by)
     group.conversation_state = target.value
     group.updated_at = now
     db.add(group)

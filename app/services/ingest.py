@@ -49,7 +49,7 @@ from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth.current import check_token_key
 from app.db import SessionFactory
-from app.errors import HubError, NotFound, TaskBusy
+from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
 from app.models import Group, GroupMember, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
 from app.services import group_messages, messages
@@ -60,7 +60,7 @@ from app.services.events import (
     message_delivery,
     stage,
     staged_count,
-    take_group_seqs,
+    take_post_seqs,
     unstage_since,
 )
 from app.services.flow import FloorState
@@ -453,12 +453,18 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
             by_group[record.group_id].append(record)
     seqs: dict[int, int] = {}
     for group_id, posts in by_group.items():
-        last = await take_group_seqs(db, group_id, len(posts))
+        last = await take_post_seqs(db, group_id, len(posts))
+        if last is None:  # concluded since the batch read its state: none of them goes in
+            for post in posts:
+                post.error = GroupConcluded("The group has concluded.")
+            continue
         for n, post in enumerate(posts, start=last - len(posts) + 1):
             seqs[id(post)] = n
     rows = []
     for record in records:
         assert record.message is not None
+        if record.error is not None:
+            continue
         message = as_received(record.message)
         seq = seqs.get(id(record))
         at = Placement(
@@ -470,4 +476,5 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         if record.group_id is not None and seq is not None:
             delivery = message_delivery(seq, record.sender_id, body)
             stage(db, group_channel(record.group_id), delivery)
-    await (await db.connection()).execute(INSERT_MESSAGE, rows)
+    if rows:
+        await (await db.connection()).execute(INSERT_MESSAGE, rows)

@@ -16,6 +16,7 @@ from app.errors import Conflict, Forbidden, GroupConcluded, InvalidInput, NotFou
 from app.models import Agent, Group, GroupMember
 from app.models.types import utcnow
 from app.services.events import append_group_event, append_inbox_event
+from app.services.flow import off_the_floor
 from app.services.groups import (
     MANAGERS,
     is_manager,
@@ -78,6 +79,8 @@ async def set_member(
         member.active_since_seq = seq
         db.add(member)
     await append_inbox_event(db, agent_id, "member", event)
+    if was_active and state in (S.LEFT, S.REMOVED):  # the conclusion closes the floor itself
+        await off_the_floor(db, group, agent_id, by=by)
     if state == S.APPLIED:
         for manager in await _managers(db, group.id):
             await append_inbox_event(db, manager, "application", event)
@@ -225,7 +228,8 @@ async def remove(
     db: AsyncSession, *, group_id: str, principal: Principal, agent_id: str
 ) -> MemberView:
     """Leave (the member itself) or remove (owner, admins, operator)."""
-    group, caller = await visible_group(db, group_id, principal)
+    # locked: the floor it may hold moves with it (as a post moves it)
+    group, caller = await visible_group(db, group_id, principal, for_update=True)
     target = await membership(db, group_id, agent_id)
     leaving = principal.agent_id == agent_id
     if not leaving and not (principal.is_operator or is_manager(caller)):

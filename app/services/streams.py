@@ -36,6 +36,8 @@ class StreamPlan:
     queue_frames: int
     ends_after_seq: int | None = None
     """Only a membership-ending event after this seq ends the stream (not an older one)."""
+    last_seq: int | None = None
+    """The channel's last seq for ever (a concluded group's): a stream past it ends at once."""
     lease: StreamLease | None = None
     """The token's right to the stream: it ends when the token expires or is revoked."""
 
@@ -46,7 +48,7 @@ class _Writer:
     def __init__(self, plan: StreamPlan) -> None:
         self.plan = plan
         self.last = plan.after
-        self.ended = False
+        self.ended = plan.last_seq is not None and plan.after >= plan.last_seq
 
     def take(self, deliveries: list[Delivery], *, live: bool) -> tuple[list[bytes], bool]:
         """The frames to write, and whether a live seq gap was seen (then stop and backfill).

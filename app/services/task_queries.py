@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, or_
+from sqlalchemy import ColumnElement, and_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
@@ -46,9 +46,7 @@ async def list_tasks(
     elif role == "partner":
         stmt = select(Task).where(col(Task.partner_id) == agent_id)
     else:
-        stmt = select(Task).where(
-            or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id)
-        )
+        stmt = select(Task).where(_takes_part(agent_id))
     if session_id:
         stmt = stmt.where(col(Task.session_id) == session_id)
     if group_id:
@@ -58,6 +56,11 @@ async def list_tasks(
     elif state:
         stmt = stmt.where(col(Task.state) == state)
     return await _task_page(db, stmt, cursor=cursor, limit=limit)
+
+
+def _takes_part(agent_id: str) -> ColumnElement[bool]:
+    """The tasks an agent may list: those it leads or works on."""
+    return or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id)
 
 
 async def _task_page(
@@ -109,6 +112,10 @@ async def list_task_messages(
     )
     if member is None or member.state != MemberState.ACTIVE:
         stmt = stmt.where(col(StoredMessage.group_id).is_(None))
+    else:  # its group's posts, never another group's (rows stored before the check)
+        stmt = stmt.where(
+            or_(col(StoredMessage.group_id).is_(None), col(StoredMessage.group_id) == task.group_id)
+        )
     return await message_page(db, stmt, after=after, limit=limit)
 
 
@@ -121,13 +128,14 @@ async def session_context(
     tasks_after: str | None,
     limit: int,
 ) -> SessionContext:
-    """The session's history: its point-to-point messages and all its tasks, each paged."""
+    """The session's history: its point-to-point messages and the tasks of it the caller
+    may list (``GET /v1/tasks``: those it leads or works on), each paged."""
     await participant_session(db, session_id, caller.id)
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
     messages = await message_page(db, stmt, after=messages_after, limit=limit)
-    tasks = select(Task).where(col(Task.session_id) == session_id)
+    tasks = select(Task).where(col(Task.session_id) == session_id, _takes_part(caller.id))
     return SessionContext(
         messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
     )

@@ -33,6 +33,7 @@ from app.errors import (
     IllegalTaskMove,
     InvalidInput,
     NotFound,
+    TaskElsewhere,
     TaskExists,
     WrongTaskRole,
 )
@@ -221,8 +222,10 @@ async def apply_task_message(
             raise InvalidInput("A task command other than start names its taskId.")
         return TaskMove(None)
     if not isinstance(message, (TaskCommand, *_REPORTS)):
+        _check_place(await db.get(Task, (task_id, session_id)), group_id)
         return TaskMove(task_id)  # plain talk about a task moves nothing
     task = await _load(db, task_id, session_id)
+    _check_place(task, group_id)
     if task is None:
         if isinstance(message, TaskCommand) and start:
             partner_id = _partner_of(message)
@@ -285,6 +288,15 @@ async def apply_task_message(
         values["pending"] = task.pending + 1
     await _save(db, task, values)
     return TaskMove(task_id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
+
+
+def _check_place(task: Task | None, group_id: str | None) -> None:
+    """A task is posted about where it lives: a group's in that group (under its rules of
+    posting, seen by its members only), a point-to-point one outside every group."""
+    if task is None or task.group_id == group_id:
+        return
+    where = f"group {task.group_id!r}" if task.group_id else "the session, outside its groups"
+    raise TaskElsewhere(f"Task {task.id!r} lives in {where}: post about it there.")
 
 
 def _state(task: Task) -> TaskState | None:

@@ -147,6 +147,11 @@ async def list_triggers(
 
 
 async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: list[Task]) -> bool:
+    """Fire the trigger, once; never into a concluded group (its conclusion cancels its
+    triggers; one claimed before that commits is dropped here)."""
+    group = await load_group(db, trigger.group_id, for_update=True)
+    if group.conversation_state == ConversationState.CONCLUSION.value:
+        return False
     now = utcnow()
     claimed = await db.exec(
         update(GroupTrigger)
@@ -164,7 +169,6 @@ async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: li
     )
     await append_group_event(db, trigger.group_id, "trigger.fired", event)
     await append_inbox_event(db, trigger.created_by, "trigger.fired", event)
-    group = await load_group(db, trigger.group_id, for_update=True)
     if group.conversation_state == ConversationState.PAUSE_AND_TRIGGER.value:
         await move_conversation(
             db, group, ConversationState.DISCUSSION, by=None, reason=f"trigger {trigger.id}"
@@ -220,6 +224,12 @@ async def _fire_each_if_ready(db: AsyncSession, trigger_ids: list[str]) -> int:
     fired = 0
     for trigger_id in trigger_ids:
         try:
+            # the group first, as a conclusion locks it before cancelling its triggers
+            group_id = await db.scalar(
+                select(GroupTrigger.group_id).where(col(GroupTrigger.id) == trigger_id)
+            )
+            if group_id is not None:
+                await load_group(db, group_id, for_update=True)
             # two last tasks ending at once: the second waits here and then sees the first
             trigger = (
                 await db.exec(

@@ -28,6 +28,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # the code before this revision knows no released member: one a conclusion released has left
+    op.execute("UPDATE group_members SET state = 'left' WHERE state = 'released'")
     with op.batch_alter_table('groups', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_groups_floor_deadline'))
         batch_op.drop_column('floor_deadline')

@@ -26,6 +26,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # values the code before this revision cannot read: a receiver in both modes is kept in
+    # its p2p one; a trigger a conclusion cancelled reads as one that timed out
+    op.execute("UPDATE session_participants SET mode = 'p2p' WHERE mode = 'hybrid'")
+    op.execute("UPDATE group_triggers SET outcome = 'timeout' WHERE outcome = 'cancelled'")
     with op.batch_alter_table('tasks', schema=None) as batch_op:
         batch_op.drop_column('released_at')
 

@@ -8,8 +8,10 @@ from typing import Any
 import orjson
 
 from agenthub.signing import sign_answer
+from app.models import Task
 from tests.api.test_sessions import open_session
 from tests.api.test_tasks import Pair, pair, started
+from tests.support.groups import count
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result
 
@@ -123,3 +125,18 @@ async def test_records_in_reverse_order_give_the_same_task(make_agent: MakeAgent
             ["accepted", "working", "awaiting-completion", "completed"],
         )
     )
+
+
+async def test_a_relayed_answer_cannot_make_a_group_only_receiver_a_p2p_partner(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """POST …/messages refuses a group-only receiver's report of a new task
+    (not-a-p2p-receiver); the relayed-answer path refuses it too."""
+    leader, g = await make_agent("leader"), await make_agent("g")
+    body = {"receivers": [{"agentId": g.agent_id, "mode": "group"}]}
+    sid = (await leader.request("POST", "/v1/sessions", json=body)).json()["id"]
+    answer = rpc_answer(str(g.agent_id), "t-9", "accepted")
+    relay_body = {"partnerId": g.agent_id, "answer": answer.decode()}
+    relayed = await leader.request("POST", f"/v1/sessions/{sid}/answers", json=relay_body)
+    assert problem(relayed, 422)["type"].endswith("/not-a-p2p-receiver")
+    assert await count(hub, Task) == 0

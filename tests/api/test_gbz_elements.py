@@ -11,7 +11,7 @@ import pytest
 from acps_sdk.aip import aip_base_model as acps
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from agenthub.protocol.data import DataItem, GbzDataItem, to_aip, to_gbz
 from app.config import Settings
@@ -266,3 +266,35 @@ async def test_a_session_without_receivers_sets_no_bounds(
     session = await new_session(leader, [])
     group = await leader.groups.create(session["id"], "open", invite=[str(anyone.agent_id)])
     assert any(m.agent_id == anyone.agent_id for m in group.members)
+
+
+def test_a_gbz_mime_type_cannot_end_in_a_newline() -> None:
+    """``$`` also matches before a final newline: "text/plain\\n" must not pass as a MIME
+    type (it would be stored, and forwarded as a file's mimeType)."""
+    with pytest.raises(ValidationError):
+        GbzDataItem(type="text/plain\n", metadata={}, payload="x")
+    assert GbzDataItem(type="text/plain", metadata={}, payload="x").type == "text/plain"
+
+
+async def test_the_session_context_lists_only_the_tasks_the_caller_may_list(
+    live: tuple[LiveServer, MakeClient],
+) -> None:
+    """The context lists the tasks ``GET /v1/tasks`` lists to the caller (those it leads or
+    works on): a p2p-only receiver (§6.4: not placed in groups) does not enumerate a group's
+    task, with its products, that it has no part in."""
+    _, make = live
+    leader, a, direct = await make("leader"), await make("a"), await make("direct")
+    sid = (await new_session(leader, [*grouped(a), *p2p(direct)]))["id"]
+    body = {"sessionId": sid, "name": "team", "inviteIds": [a.agent_id]}
+    gid = (await posted(leader, "/v1/groups", body))["id"]
+    await posted(a, f"/v1/groups/{gid}/invitations/{a.agent_id}/accept", {}, status=200)
+    start = command(str(leader.agent_id), "start", task_id="t-g", partnerId=a.agent_id)
+    await posted(leader, f"/v1/groups/{gid}/messages", start)
+    mine = command(str(leader.agent_id), "start", task_id="t-p", partnerId=direct.agent_id)
+    await posted(leader, f"/v1/sessions/{sid}/messages", mine)
+    context = f"/v1/sessions/{sid}/context"
+    own = (await got(direct, "/v1/tasks", sessionId=sid))["items"]
+    assert [t["id"] for t in own] == ["t-p"]
+    assert [t["id"] for t in (await got(direct, context))["tasks"]["items"]] == ["t-p"]
+    assert [t["id"] for t in (await got(a, context))["tasks"]["items"]] == ["t-g"]
+    assert [t["id"] for t in (await got(leader, context))["tasks"]["items"]] == ["t-g", "t-p"]

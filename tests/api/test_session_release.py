@@ -9,12 +9,12 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
 from app.config import Settings
-from app.models import Group, GroupEvent, InboxEvent, StoredMessage
+from app.models import Group, GroupEvent, GroupMember, InboxEvent, StoredMessage
 from tests.support.groups import count
 from tests.support.hub import OPERATOR_TOKEN, problem
 from tests.support.live import LiveServer
@@ -117,14 +117,22 @@ async def test_closing_a_session_concludes_its_groups_and_releases_their_tasks(
     async with server.app.state.session_factory() as db:
         rows = await db.exec(select(Group.id, Group.conversation_state))
         assert dict(rows.all()) == {group.id: "conclusion", sub.id: "conclusion"}
+        members = await db.exec(
+            select(GroupMember.group_id, GroupMember.agent_id, GroupMember.state).where(
+                col(GroupMember.group_id).in_([group.id, sub.id])
+            )
+        )
+        assert sorted(members.all()) == sorted(
+            [(group.id, lid, "released"), (group.id, mid, "released"), (sub.id, mid, "released")]
+        )
     assert (await got(member, "/v1/tasks/t-g"))["releasedAt"]
     stored = await count(server.app, StoredMessage)
     group_events = await count(server.app, GroupEvent)
     refused = await member.request(
         "POST", f"/v1/groups/{group.id}/messages", json=chat(mid, "hi", role="partner")
     )
-    # 409 (group-concluded); 403 once concluding a group also releases its members
-    assert refused.status_code in (403, 409), refused.text
+    # its released members still read the record; a post is refused as the group concluded
+    assert problem(refused, 409)["type"].endswith("/group-concluded")
     assert await count(server.app, StoredMessage) == stored
     assert await count(server.app, GroupEvent) == group_events
 

@@ -45,3 +45,39 @@ def test_fresh_sqlite_migrates_up_down_up(tmp_path: Any) -> None:
     command.downgrade(alembic_config(url), "base")
     migrate(url)
     assert asyncio.run(_diff(url)) == []
+
+
+def test_a_downgrade_leaves_values_the_older_code_reads(tmp_path: Any) -> None:
+    """0010 down: a hybrid receiver becomes p2p, a trigger a conclusion cancelled one that
+    timed out (the code before it knows neither)."""
+    import sqlite3
+
+    from alembic import command
+
+    from app.schema import alembic_config
+
+    path = tmp_path / "down.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    migrate(url)
+    rows: dict[str, dict[str, str]] = {
+        "agents": {},
+        "sessions": {},
+        "groups": {},
+        "session_participants": {"mode": "hybrid"},
+        "group_triggers": {"outcome": "cancelled"},
+    }
+    with sqlite3.connect(path) as db:  # every key and reference "x": one of each
+        for table, values in rows.items():
+            columns = db.execute(f"PRAGMA table_info({table})").fetchall()
+            row = {c[1]: values.get(c[1], "x") for c in columns if c[3] or c[1] in values}
+            marks = ", ".join("?" * len(row))
+            db.execute(
+                f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", list(row.values())
+            )
+    command.downgrade(alembic_config(url), "0009")
+    with sqlite3.connect(path) as db:
+        found = [
+            db.execute("SELECT mode FROM session_participants").fetchone(),
+            db.execute("SELECT outcome FROM group_triggers").fetchone(),
+        ]
+    assert found == [("p2p",), ("timeout",)]

@@ -198,3 +198,64 @@ async def test_an_owner_leaving_the_hub_concludes_and_releases_its_group(
         owner.agent_id: "removed",
         a.agent_id: "released",
     }
+
+
+async def test_a_concluded_groups_task_takes_no_report_through_the_session_route(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """In conclusion the group takes nothing (POSTING); the partner reporting on the group's
+    task through POST /v1/sessions/{id}/messages is refused too (task-elsewhere)."""
+    leader, a = await make_member("leader"), await make_member("a")
+    gid = (await team(leader, a))["id"]
+    sid = (await leader.request("GET", f"/v1/groups/{gid}")).json()["sessionId"]
+    start = command(str(leader.agent_id), "start", task_id="t-1", partnerId=a.agent_id)
+    assert (await send(leader, gid, start)).status_code == 201
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+    report = result(str(a.agent_id), "t-1", "accepted")
+    assert problem(await send(a, gid, report), 409)["type"].endswith("/group-concluded")
+    before = await count(live.app, StoredMessage)
+    around = await a.request("POST", f"/v1/sessions/{sid}/messages", json=report)
+    assert problem(around, 409)["type"].endswith("/task-elsewhere")
+    assert await count(live.app, StoredMessage) == before
+    task = await leader.request("GET", "/v1/tasks/t-1", params={"sessionId": sid})
+    assert task.json()["state"] == "submitted"
+
+
+async def test_a_post_admitted_before_the_conclusion_is_not_stored_after_it(
+    make_member: MakeMember, live: LiveServer, monkeypatch: Any
+) -> None:
+    """PostgreSQL only (SQLite's BEGIN IMMEDIATE serialises this). The batch writer admits a
+    post on a plain read of the group's state; a conclusion committed between that read and
+    the post's seq is seen there: the post is refused (group-concluded), never stored after
+    the conclusion's state event, the group's last."""
+    import pytest
+
+    from app.services import ingest
+
+    if live.app.state.settings.database_url.startswith("sqlite"):
+        pytest.skip("SQLite's BEGIN IMMEDIATE holds the write lock from the first read")
+    leader, a = await make_member("leader"), await make_member("a")
+    gid = (await team(leader, a))["id"]
+    read, go = asyncio.Event(), asyncio.Event()
+    original = ingest.Standing.read.__func__  # type: ignore[attr-defined]
+
+    async def slow_read(cls: Any, conn: Any, batch: Any) -> Any:
+        standing = await original(cls, conn, batch)
+        if any(r.group_id == gid for r in batch):
+            read.set()
+            await go.wait()
+        return standing
+
+    monkeypatch.setattr(ingest.Standing, "read", classmethod(slow_read))
+    late = asyncio.create_task(send(a, gid, chat(str(a.agent_id), "x", role="partner")))
+    await asyncio.wait_for(read.wait(), 10)
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+    go.set()
+    assert problem(await late, 409)["type"].endswith("/group-concluded")
+    assert await count(live.app, StoredMessage, col(StoredMessage.group_id) == gid) == 0

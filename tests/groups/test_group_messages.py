@@ -9,7 +9,7 @@ from sqlmodel import col
 
 from app.main import create_app
 from app.models import GroupEvent, GroupTrigger, StoredMessage
-from tests.support.groups import count, create_group, post, team
+from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result
 
@@ -448,3 +448,101 @@ async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
         assert await fire_ready_sweep(db) == 0  # once
     (fired,) = await fired_events(hub, gid)
     assert fired["triggerId"] == made.json()["id"]
+
+
+async def test_task_messages_do_not_show_another_groups_posts(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A member of group A lists task T's messages: a post in group B (A's member is not in
+    B) naming T is refused (T is A's task), and nothing of B's is among them."""
+    leader, a, b = [await make_agent(n) for n in ("leader", "a", "b")]
+    sid = await open_session(leader, a, b)
+    lid = str(leader.agent_id)
+    ga = (await create_group(leader, sid, inviteIds=[a.agent_id]))["id"]
+    gb = (await create_group(leader, sid, inviteIds=[b.agent_id]))["id"]
+    for member, gid in ((a, ga), (b, gb)):
+        url = f"/v1/groups/{gid}/invitations/{member.agent_id}/accept"
+        assert (await member.request("POST", url)).status_code == 200
+    start = command(lid, "start", task_id="t-1", partnerId=a.agent_id)
+    assert (
+        await leader.request("POST", f"/v1/groups/{ga}/messages", json=start)
+    ).status_code == 201
+    before = await count(hub, StoredMessage)
+    secret = chat(lid, "B's private word about t-1", taskId="t-1")
+    refused = await leader.request("POST", f"/v1/groups/{gb}/messages", json=secret)
+    assert problem(refused, 409)["type"].endswith("/task-elsewhere")
+    assert await count(hub, StoredMessage) == before
+    aside = chat(lid, "B's word", taskId="t-2")  # no such task: kept, with B's group
+    assert (
+        await leader.request("POST", f"/v1/groups/{gb}/messages", json=aside)
+    ).status_code == 201
+    listed = await a.request("GET", f"/v1/sessions/{sid}/tasks/t-1/messages")
+    assert listed.status_code == 200, listed.text
+    assert [m["id"] for m in listed.json()["items"]] == [start["id"]]
+
+
+async def _conclude(leader: Any, gid: str) -> None:
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+
+
+async def _kinds(hub: Any, gid: str) -> list[str]:
+    from sqlmodel import select
+
+    async with hub.state.session_factory() as db:
+        rows = await db.exec(
+            select(GroupEvent.kind)
+            .where(col(GroupEvent.group_id) == gid)
+            .order_by(col(GroupEvent.seq))
+        )
+        return list(rows.all())
+
+
+async def test_conclusion_is_the_groups_last_event_even_when_the_session_closes_later(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The conclusion releases the group's open tasks (task.released before its state
+    event); the session's later close appends nothing to the concluded group."""
+    leader, a = await make_agent("leader"), await make_agent("a")
+    group = await team(leader, a)
+    gid, sid = group["id"], group["sessionId"]
+    await _start_only(leader, a, gid, "t-1")
+    await _conclude(leader, gid)
+    kinds = await _kinds(hub, gid)
+    assert kinds[-1] == "state" and "task.released" in kinds
+    task = await leader.request("GET", "/v1/tasks/t-1", params={"sessionId": sid})
+    assert task.json()["releasedAt"]
+    closed = await leader.request("PATCH", f"/v1/sessions/{sid}", json={"state": "closed"})
+    assert closed.status_code == 200, closed.text
+    assert await _kinds(hub, gid) == kinds
+
+
+async def test_a_pending_trigger_does_not_fire_into_a_concluded_group(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The conclusion cancels the group's pending triggers: neither their deadline nor their
+    tasks' end fires them after the conclusion's state event, the group's last."""
+    from sqlalchemy import update
+
+    from app.models import Task
+    from app.services.triggers import fire_due_triggers, fire_ready_sweep
+
+    leader, a = await make_agent("leader"), await make_agent("a")
+    gid = (await team(leader, a))["id"]
+    await _start_only(leader, a, gid, "t-1")
+    url = f"/v1/groups/{gid}/triggers"
+    made = await leader.request("POST", url, json={"taskIds": ["t-1"], "timeoutSeconds": 0.1})
+    assert made.status_code == 201, made.text
+    await _conclude(leader, gid)
+    kinds = await _kinds(hub, gid)
+    await asyncio.sleep(0.2)  # past its deadline
+    async with hub.state.session_factory() as db:
+        await db.exec(update(Task).where(col(Task.id) == "t-1").values(state="failed"))
+        await db.commit()
+        assert await fire_due_triggers(db) == 0
+        assert await fire_ready_sweep(db) == 0
+    assert await _kinds(hub, gid) == kinds
+    (view,) = (await leader.request("GET", url)).json()["items"]
+    assert view["outcome"] == "cancelled" and view["firedAt"]

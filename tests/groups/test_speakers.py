@@ -221,3 +221,45 @@ async def test_a_floor_moved_in_a_batch_binds_the_rest_of_it(
     statuses = [o.status if isinstance(o, HubError) else o[1] for o in outcomes]
     assert statuses == [201, 201, 409, 201, 201]
     assert await floor(leader, gid) == {"speakers": None, "deadline": None}
+
+
+async def test_a_speaker_who_leaves_does_not_hold_the_floor(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """Under turns the named speakers hold the floor until one posts or the timeout (up to
+    24 h); one who leaves or is removed can do neither: it is taken off the floor, which
+    opens (a ``floor`` event, reason left) once nobody is left holding it."""
+    leader, a, b, c = [await make_member(n) for n in ("leader", "a", "b", "c")]
+    gid = (await team(leader, a, b, c, speakingPolicy="turns", turnTimeoutSeconds=3600))["id"]
+    named = say(leader, "a, b?", role="leader", nextSpeaker=[a.agent_id, b.agent_id])
+    assert (await send(leader, gid, named)).status_code == 201
+    left = await a.request("DELETE", f"/v1/groups/{gid}/members/{a.agent_id}")
+    assert left.status_code == 200, left.text
+    assert (await floor(c, gid))["speakers"] == [b.agent_id]
+    not_your_turn(await send(c, gid, say(c, "me?")))
+    removed = await leader.request("DELETE", f"/v1/groups/{gid}/members/{b.agent_id}")
+    assert removed.status_code == 200, removed.text
+    assert (await floor(c, gid))["speakers"] is None
+    moves = await count(
+        live.app, GroupEvent, col(GroupEvent.group_id) == gid, col(GroupEvent.kind) == "floor"
+    )
+    assert moves == 3  # named, a left, b removed
+    assert (await send(c, gid, say(c, "hi"))).status_code == 201
+
+
+async def test_a_speaker_cannot_name_itself_to_keep_the_floor(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """Under turns a named speaker naming itself again would hold the floor for ever: it is
+    refused (422 self-named-speaker), nothing stored, the floor unmoved."""
+    leader, a, b = [await make_member(n) for n in ("leader", "a", "b")]
+    gid = (await team(leader, a, b, speakingPolicy="turns"))["id"]
+    named = say(leader, "a?", role="leader", nextSpeaker=[a.agent_id])
+    assert (await send(leader, gid, named)).status_code == 201
+    before = await count(live.app, StoredMessage)
+    again = await send(a, gid, say(a, "me again", nextSpeaker=[a.agent_id, b.agent_id]))
+    assert problem(again, 422)["type"].endswith("/self-named-speaker")
+    assert await count(live.app, StoredMessage) == before
+    assert (await floor(b, gid))["speakers"] == [a.agent_id]
+    passed = await send(a, gid, say(a, "b, go", nextSpeaker=[b.agent_id]))
+    assert passed.status_code == 201, passed.text

@@ -358,3 +358,29 @@ async def test_a_stream_is_counted_in_the_metrics_as_a_200(
         follower.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await follower
+
+
+async def test_a_concluded_groups_stream_resumed_after_its_last_event_ends(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """The conclusion's state event ends every stream; one opened after it (a kit that
+    reconnects with Last-Event-ID = that seq) ends at once, not keep-alives for ever."""
+    leader, a = await make_member("leader"), await make_member("a")
+    gid = await form_team(leader, a)
+    moved = await leader.request(
+        "PATCH", f"/v1/groups/{gid}", json={"conversationState": "conclusion"}
+    )
+    assert moved.status_code == 200, moved.text
+    headers = {
+        "Authorization": f"Bearer {await a.access_token()}",
+        "Last-Event-ID": str(moved.json()["lastSeq"]),
+    }
+    async with httpx.AsyncClient(base_url=live.url) as http:
+
+        async def drain() -> bytes:
+            async with http.stream("GET", f"/v1/groups/{gid}/events", headers=headers) as r:
+                assert r.status_code == 200, r.status_code
+                return b"".join([chunk async for chunk in r.aiter_bytes()])
+
+        body = await asyncio.wait_for(drain(), 3)
+    assert b"data:" not in body

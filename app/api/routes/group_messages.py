@@ -155,8 +155,11 @@ async def stream_group_events(
     (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq; `403` for a viewer
     who is not an active member; `404` for a group the caller may not see.
     """
-    _, member = await service.active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    group, member = await service.active_group(
+        db, group_id, Principal(agent=caller, is_operator=False)
+    )
     start = resume_point(after, last_event_id)
+    last_seq = service.final_seq(group)
     ends_after = member.active_since_seq
     await db.close()  # a stream holds no SQL connection; each backlog page takes its own
 
@@ -170,4 +173,5 @@ async def stream_group_events(
         backlog=backlog,
         claims=claims,
         ends_after_seq=ends_after,
+        last_seq=last_seq,
     )

@@ -95,8 +95,8 @@ async def list_task_messages(
 ) -> MessagePage:
     """The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
     reports and the plain messages that carry its `taskId`; pass the previous page's
-    `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-    the group's active members.
+    `nextCursor` as `after` for the next. A group's task lists its group's messages too
+    (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
     session.
@@ -123,9 +123,9 @@ async def get_session_context(
     limit: Limit = 50,
 ) -> SessionContext:
     """The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-    `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-    first and at most `limit` long. Each page's `nextCursor` goes back here as
-    `messagesAfter` or `tasksAfter`.
+    `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+    lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+    Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
 
     **Who**: a participant of the session.
 

@@ -1063,9 +1063,9 @@ export interface paths {
         /**
          * Get Session Context
          * @description The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-         *     `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-         *     first and at most `limit` long. Each page's `nextCursor` goes back here as
-         *     `messagesAfter` or `tasksAfter`.
+         *     `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+         *     lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+         *     Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
          *
          *     **Who**: a participant of the session.
          *
@@ -1181,8 +1181,8 @@ export interface paths {
          * List Task Messages
          * @description The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
          *     reports and the plain messages that carry its `taskId`; pass the previous page's
-         *     `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-         *     the group's active members.
+         *     `nextCursor` as `after` for the next. A group's task lists its group's messages too
+         *     (never another group's), to the group's active members.
          *
          *     **Who**: whoever sees the task: its leader or partner, or another participant of its
          *     session.
@@ -2407,14 +2407,17 @@ export interface components {
             createdBy: string;
             /** Deadline */
             deadline?: string | null;
-            /** Firedat */
+            /**
+             * Firedat
+             * @description when it fired, or was cancelled by the group's conclusion
+             */
             firedAt?: string | null;
             /** Groupid */
             groupId: string;
             /** Id */
             id: string;
             /** Outcome */
-            outcome?: ("completed" | "timeout") | null;
+            outcome?: ("completed" | "timeout" | "cancelled") | null;
             /** Taskids */
             taskIds: string[];
         };

@@ -32,7 +32,7 @@ class TriggerView:
             id (str):
             task_ids (list[str]):
             deadline (datetime.datetime | None | Unset):
-            fired_at (datetime.datetime | None | Unset):
+            fired_at (datetime.datetime | None | Unset): when it fired, or was cancelled by the group's conclusion
             outcome (None | TriggerViewOutcomeType0 | Unset):
      """
 

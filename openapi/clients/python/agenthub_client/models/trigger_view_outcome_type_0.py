@@ -1,6 +1,7 @@
 from enum import StrEnum
 
 class TriggerViewOutcomeType0(StrEnum):
+    CANCELLED = "cancelled"
     COMPLETED = "completed"
     TIMEOUT = "timeout"
 

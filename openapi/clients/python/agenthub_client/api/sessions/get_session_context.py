@@ -123,9 +123,9 @@ def sync_detailed(
     """ Get Session Context
 
      The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-    `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-    first and at most `limit` long. Each page's `nextCursor` goes back here as
-    `messagesAfter` or `tasksAfter`.
+    `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+    lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+    Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
 
     **Who**: a participant of the session.
 
@@ -173,9 +173,9 @@ def sync(
     """ Get Session Context
 
      The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-    `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-    first and at most `limit` long. Each page's `nextCursor` goes back here as
-    `messagesAfter` or `tasksAfter`.
+    `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+    lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+    Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
 
     **Who**: a participant of the session.
 
@@ -218,9 +218,9 @@ async def asyncio_detailed(
     """ Get Session Context
 
      The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-    `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-    first and at most `limit` long. Each page's `nextCursor` goes back here as
-    `messagesAfter` or `tasksAfter`.
+    `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+    lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+    Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
 
     **Who**: a participant of the session.
 
@@ -268,9 +268,9 @@ async def asyncio(
     """ Get Session Context
 
      The session's context (GB/Z Table 5 `context`): a page of its point-to-point
-    `messages` and a page of all its `tasks` (point-to-point and its groups'), each oldest
-    first and at most `limit` long. Each page's `nextCursor` goes back here as
-    `messagesAfter` or `tasksAfter`.
+    `messages` and a page of its `tasks` the caller leads or works on (those `GET /v1/tasks`
+    lists it, point-to-point and in groups), each oldest first and at most `limit` long.
+    Each page's `nextCursor` goes back here as `messagesAfter` or `tasksAfter`.
 
     **Who**: a participant of the session.
 

@@ -117,8 +117,8 @@ def sync_detailed(
 
      The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
     reports and the plain messages that carry its `taskId`; pass the previous page's
-    `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-    the group's active members.
+    `nextCursor` as `after` for the next. A group's task lists its group's messages too
+    (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
     session.
@@ -168,8 +168,8 @@ def sync(
 
      The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
     reports and the plain messages that carry its `taskId`; pass the previous page's
-    `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-    the group's active members.
+    `nextCursor` as `after` for the next. A group's task lists its group's messages too
+    (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
     session.
@@ -214,8 +214,8 @@ async def asyncio_detailed(
 
      The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
     reports and the plain messages that carry its `taskId`; pass the previous page's
-    `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-    the group's active members.
+    `nextCursor` as `after` for the next. A group's task lists its group's messages too
+    (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
     session.
@@ -265,8 +265,8 @@ async def asyncio(
 
      The task's messages (GB/Z Table 4 `messages`), oldest first, as stored: its commands,
     reports and the plain messages that carry its `taskId`; pass the previous page's
-    `nextCursor` as `after` for the next. A group's task lists its group messages too, to
-    the group's active members.
+    `nextCursor` as `after` for the next. A group's task lists its group's messages too
+    (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
     session.
