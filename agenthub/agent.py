@@ -168,7 +168,7 @@ class Agent:
             try:
                 await self.hub.authenticate()
             except HubRequestError as exc:
-                if not exc.problem.get("type", "").endswith("/unknown-agent"):
+                if exc.code != "unknown-agent":
                     raise
                 logger.warning(
                     "the hub no longer knows agent %s; registering it again", self.hub.agent_id

@@ -13,6 +13,12 @@ class HubIdentityError(KitError):
     """The hub could not prove who it is (bad signature, wrong key, nonce mismatch...)."""
 
 
+def problem_code(problem: Any) -> str:
+    """A problem document's stable code: its ``type``'s last segment ("" when it has none)."""
+    kind = problem.get("type", "") if isinstance(problem, dict) else ""
+    return str(kind).rsplit("/", 1)[-1]
+
+
 class HubRequestError(KitError):
     """The hub answered with an error (a problem+json document)."""
 
@@ -20,6 +26,11 @@ class HubRequestError(KitError):
         self.status = status
         self.problem = problem
         super().__init__(f"{status} {problem.get('title', '')}: {problem.get('detail', '')}")
+
+    @property
+    def code(self) -> str:
+        """The problem's code (``not-your-turn``, ``unknown-agent``...): what to branch on."""
+        return problem_code(self.problem)
 
 
 class NotRegisteredError(KitError):

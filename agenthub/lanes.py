@@ -23,6 +23,8 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from agenthub.errors import problem_code
+
 RETRYABLE_STATUSES = frozenset({408, 425, 429})
 RETRYABLE_PROBLEMS = frozenset({"task-busy"})  # the hub: the task kept moving, send it again
 
@@ -32,8 +34,7 @@ def transient(status: int | None, problem: Any = None) -> bool:
     408, 425 or 429, or a problem whose code (its ``type``'s last segment) says so."""
     if status is None or status >= 500 or status in RETRYABLE_STATUSES:
         return True
-    kind = problem.get("type", "") if isinstance(problem, dict) else ""
-    return str(kind).rsplit("/", 1)[-1] in RETRYABLE_PROBLEMS
+    return problem_code(problem) in RETRYABLE_PROBLEMS
 
 
 def problem_of(response: httpx.Response) -> Any:

@@ -8,19 +8,14 @@ import httpx
 
 from agenthub import Agent, Leader
 from agenthub.directory import PeerDirectory
-from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
-
-
-async def settled(*agents: Agent) -> None:
-    """The agents' records trail their calls: wait until the hub has all of them."""
-    for agent in agents:
-        assert agent.recorder is not None and await agent.recorder.flush(10)
-
-
-async def hub_task(agent: Agent, task_id: str) -> dict[str, Any]:
-    response = await agent.hub.request("GET", f"/v1/tasks/{task_id}")
-    assert response.status_code == 200, response.text
-    return dict(response.json())
+from tests.support.kit import (
+    AskHandler,
+    EchoHandler,
+    LiveHub,
+    MakeLiveAgent,
+    hub_task,
+    settled,
+)
 
 
 async def history(agent: Agent, session_id: str) -> list[dict[str, Any]]:

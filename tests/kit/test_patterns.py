@@ -27,7 +27,14 @@ from agenthub import (
     subscribe,
     triggers,
 )
-from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.kit import (
+    AskHandler,
+    EchoHandler,
+    LiveHub,
+    MakeLiveAgent,
+    hub_task,
+    settled,
+)
 from tests.support.live import free_port, serving
 
 
@@ -82,17 +89,6 @@ class Drafter(TaskHandler):
         await task.await_input("is the draft good?")
 
 
-async def recorded(*agents: Agent) -> None:
-    for agent in agents:
-        assert agent.recorder is not None and await agent.recorder.flush(10)
-
-
-async def hub_task(agent: Agent, task_id: str) -> dict[str, Any]:
-    response = await agent.hub.request("GET", f"/v1/tasks/{task_id}")
-    assert response.status_code == 200, response.text
-    return dict(response.json())
-
-
 async def team(
     make: MakeLiveAgent, **handlers: TaskHandler | None
 ) -> tuple[Agent, dict[str, Agent]]:
@@ -137,7 +133,7 @@ async def test_fan_out_gathers_every_result_and_reports_failures_beside_them(
     with pytest.raises(FanOutFailed) as failed:
         gathered.fuse()
     assert set(failed.value.failed) == {ids["broken"], ids["away"]}
-    await recorded(leader, *p.values())
+    await settled(leader, *p.values())
     task_ids = {o.task_id for o in gathered.values()}
     assert len(task_ids) == 4 and "t-plan" not in task_ids
     for name in ("one", "two", "broken"):
@@ -164,7 +160,7 @@ async def test_fan_out_one_after_another_feeds_each_step_and_records_its_depende
     steps = {first: "9", second: lambda got: f"root of {got[first].text}"}
     gathered = await fan_out(leader.leader, session.id, steps, concurrent=False)
     assert gathered.fuse() == "9\nroot of 9"
-    await recorded(leader, *p.values())
+    await settled(leader, *p.values())
     record = await hub_task(leader, gathered[second].task_id)
     assert record["dependencies"] == [gathered[first].task_id]
     assert (await hub_task(leader, gathered[first].task_id))["dependencies"] == []
@@ -178,7 +174,7 @@ async def test_fan_out_refuses_a_step_of_earlier_outcomes_when_concurrent(
     session = await leader.leader.open_session([p["one"].agent_id])
     with pytest.raises(KitError, match="one after another"):
         await fan_out(leader.leader, session.id, {p["one"].agent_id: lambda got: "late"})
-    await recorded(leader)
+    await settled(leader)
     response = await leader.hub.request("GET", f"/v1/sessions/{session.id}/messages")
     assert response.json()["items"] == []
 
@@ -201,7 +197,7 @@ async def test_negotiate_offers_a_rejected_task_to_the_next_candidate(
     ]
     assert deal.declined[0].reason == "I only do chart"
     assert spare.offered == []  # the first taker ends the round
-    await recorded(leader, *p.values())
+    await settled(leader, *p.values())
     refused = await hub_task(leader, deal.declined[0].task_id)
     taken = await hub_task(leader, deal.outcome.task_id)
     assert (refused["partnerId"], refused["state"]) == (p["charts"].agent_id, "rejected")
@@ -294,7 +290,7 @@ async def test_a_subscribed_partner_accepts_at_once_and_works_when_its_trigger_f
     assert result["status"]["state"] == "awaiting-completion"
     assert result["products"][0]["dataItems"][0]["text"] == "after the gate"
     await lead.complete(b, session_id=session.id, task_id="t-b")
-    await recorded(leader, *p.values())
+    await settled(leader, *p.values())
     states = [s["state"] for s in (await hub_task(leader, "t-b"))["statusHistory"]]
     assert states == ["accepted", "working", "awaiting-completion", "completed"]
 
@@ -360,7 +356,7 @@ async def test_a_subscribed_partner_rejects_a_trigger_in_a_session_not_its_leade
     waiter.hub = p.hub
     secret = await b.leader.open_session([p.agent_id])
     await b.leader.start(p.agent_id, session_id=secret.id, task_id="t-secret", text="x")
-    await recorded(b, p)
+    await settled(b, p)
     assert (await a.hub.request("GET", "/v1/tasks/t-secret")).status_code == 404  # A may not
     trigger = Trigger.on_task("t-secret", states={"awaiting-completion"})
     spy = a.leader.command(
@@ -477,5 +473,5 @@ async def test_fan_out_cancels_what_it_leaves_and_survives_an_answer_that_is_no_
     assert gathered[ids["echo"]].state == "completed"
     asked = gathered[ids["asker"]]
     assert asked.state == "canceled" and asked.reason == "what should I echo?"
-    await recorded(leader, p["asker"])
+    await settled(leader, p["asker"])
     assert (await hub_task(leader, asked.task_id))["state"] == "canceled"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
 
@@ -66,3 +67,16 @@ class LiveHub:
 
 
 MakeLiveAgent = Callable[..., Awaitable[Agent]]
+
+
+async def settled(*agents: Agent) -> None:
+    """The agents' records trail their calls: wait until the hub has all of them."""
+    for agent in agents:
+        assert agent.recorder is not None and await agent.recorder.flush(10)
+
+
+async def hub_task(agent: Agent, task_id: str) -> dict[str, Any]:
+    """The hub's record of a task, as ``agent`` sees it."""
+    response = await agent.hub.request("GET", f"/v1/tasks/{task_id}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())

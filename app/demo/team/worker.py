@@ -166,11 +166,6 @@ async def take_group_task(agent: Agent, role: str, work: Work, command: dict[str
     say(role, "reported a result", groupId=group_id, taskId=task_id, result=answer)
 
 
-def problem_code(exc: HubRequestError) -> str:
-    """The problem's code: the last segment of its ``type``."""
-    return str(exc.problem.get("type", exc.status)).rsplit("/", 1)[-1]
-
-
 async def follow_group(agent: Agent, role: str, group_id: str) -> None:
     """Answer each plain message of the group that mentions this member; the hub decides
     whether it may speak now (IoA flow control), and the member says what it was told. The
@@ -191,7 +186,7 @@ async def _answer_mentions(agent: Agent, role: str, group_id: str) -> None:
         try:
             await agent.hub.groups.post(group_id, f"{role}: the figures check out.")
         except HubRequestError as exc:
-            say(role, "was refused the floor", groupId=group_id, code=problem_code(exc))
+            say(role, "was refused the floor", groupId=group_id, code=exc.code)
         else:
             say(role, "spoke", groupId=group_id)
 
