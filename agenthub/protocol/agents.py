@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AnyHttpUrl, ConfigDict, Field, StringConstraints, field_validator
 
-from agenthub.protocol.base import WireModel, not_null, patch_schema
+from agenthub.protocol.base import CompactWireModel, WireModel, not_null, patch_schema
 from agenthub.protocol.jwk import PublicJwk
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -16,6 +16,9 @@ MAX_SKILLS = 50
 MAX_TAGS = 30
 
 AgentStatus = Literal["online", "offline"]
+ProtocolName = Literal["aip", "a2a"]
+"""The protocols an agent may be reached by: AIP v2 JSON-RPC (``aip``), A2A (``a2a``)."""
+MAX_PROTOCOLS = 8
 
 
 AGENT_ID_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
@@ -40,6 +43,30 @@ def _unique_skill_ids(skills: list[Skill] | None) -> list[Skill] | None:
     return skills
 
 
+class ProtocolBinding(WireModel):
+    """A protocol the agent answers, and where (what an agent declares)."""
+
+    protocol: ProtocolName
+    url: AnyHttpUrl | None = Field(default=None, description="by default, the `endpointUrl`")
+    version: str | None = Field(default=None, min_length=1, max_length=50)
+
+
+class BoundProtocol(CompactWireModel):
+    """A protocol the agent answers, and where (as its card shows it)."""
+
+    protocol: ProtocolName
+    url: str
+    version: str | None = None
+
+
+def _unique_bindings(bindings: list[ProtocolBinding] | None) -> list[ProtocolBinding] | None:
+    if bindings is not None:
+        declared = [(b.protocol, b.url) for b in bindings]
+        if len(declared) != len(set(declared)):
+            raise ValueError("each protocol binding (protocol and url) may appear once")
+    return bindings
+
+
 class AgentRegistration(WireModel):
     name: str = Field(min_length=1, max_length=200)
     description: str = Field(default="", max_length=4000)
@@ -47,6 +74,11 @@ class AgentRegistration(WireModel):
     provider: str | None = Field(default=None, max_length=200)
     skills: list[Skill] = Field(default_factory=list, max_length=MAX_SKILLS)
     endpoint_url: AnyHttpUrl | None = None
+    protocols: list[ProtocolBinding] = Field(
+        default_factory=list,
+        max_length=MAX_PROTOCOLS,
+        description="the protocols the agent answers; none declared: AIP at `endpointUrl`",
+    )
     public_jwk: PublicJwk
     certificate: str | None = Field(
         default=None,
@@ -58,6 +90,7 @@ class AgentRegistration(WireModel):
     )
 
     _skills = field_validator("skills")(_unique_skill_ids)
+    _protocols = field_validator("protocols")(_unique_bindings)
 
 
 class AgentUpdate(WireModel):
@@ -71,9 +104,11 @@ class AgentUpdate(WireModel):
     provider: str | None = Field(default=None, max_length=200)
     skills: list[Skill] | None = Field(default=None, max_length=MAX_SKILLS)
     endpoint_url: AnyHttpUrl | None = None
+    protocols: list[ProtocolBinding] | None = Field(default=None, max_length=MAX_PROTOCOLS)
     public_jwk: PublicJwk | None = None
 
     _skills = field_validator("skills")(_unique_skill_ids)
+    _protocols = field_validator("protocols")(_unique_bindings)
 
 
 class AgentCard(WireModel):
@@ -84,6 +119,11 @@ class AgentCard(WireModel):
     provider: str | None = None
     skills: list[Skill]
     endpoint_url: str | None = None
+    protocols: list[BoundProtocol] = Field(
+        default_factory=list,
+        description="how the agent is reached: its declared bindings, or, if it declared "
+        "none, AIP at its `endpointUrl` (none without one)",
+    )
     public_jwk: dict[str, str]
     status: AgentStatus
     last_seen_at: datetime | None = None

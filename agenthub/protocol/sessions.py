@@ -25,11 +25,34 @@ class ReceiverSpec(WireModel):
     params: dict[str, Any] | None = None
 
 
+BridgeProtocol = Literal["a2a"]
+
+
+class SessionBridge(WireModel):
+    """A bridge session: its leader serves a caller of another protocol (an A2A client,
+    which records nothing at the hub) and records the caller's task as both sides, the
+    caller's commands as the task's leader and its own answers as its partner."""
+
+    protocol: BridgeProtocol
+    context_id: str = Field(
+        min_length=1, max_length=200, description="the caller's conversation (A2A `contextId`)"
+    )
+    caller_id: Identifier | None = Field(
+        default=None,
+        description="the caller, when it proved to be a registered agent (a call token or a "
+        "hub-issued client certificate); absent for an anonymous caller",
+    )
+
+
 class SessionCreate(WireModel):
     id: Identifier | None = None
     title: str | None = Field(default=None, max_length=500)
     goal: str | None = Field(default=None, max_length=4000)
     receivers: list[ReceiverSpec] = Field(default_factory=list, max_length=MAX_RECEIVERS)
+    bridge: SessionBridge | None = Field(
+        default=None,
+        description="a bridge session: its only receiver is the leader itself, in mode p2p",
+    )
 
 
 class SessionUpdate(WireModel):
@@ -60,6 +83,7 @@ class SessionView(WireModel):
     state: Literal["open", "closed"]
     title: str | None = None
     goal: str | None = None
+    bridge: SessionBridge | None = None
     created_at: datetime
     updated_at: datetime
     closed_at: datetime | None = None

@@ -23,6 +23,12 @@ class Agent(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     endpoint_url: str | None = Field(default=None, max_length=2000)
+    protocols: list[dict[str, Any]] = Field(
+        default_factory=list,
+        sa_column=Column(JSON, nullable=False),
+        description="the declared protocol bindings, as sent (a binding without url: the "
+        "endpoint's)",
+    )
     public_jwk: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     key_thumbprint: str = Field(max_length=64, index=True)
     search_text: str = Field(default="", max_length=20000)
@@ -56,7 +62,8 @@ class AgentKey(SQLModel, table=True):
 
 
 class AgentLabel(SQLModel, table=True):
-    """Skill ids and tags of an agent, one row each, for exact-match filters."""
+    """Skill ids, tags and protocols (kind ``protocol``: those its card shows) of an agent,
+    one row each, for exact-match filters."""
 
     __tablename__ = "agent_labels"
     __table_args__ = (Index("ix_agent_labels_kind_value", "kind", "value"),)

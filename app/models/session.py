@@ -26,6 +26,12 @@ class Session(SQLModel, table=True):
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
     )
     closed_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    bridge: dict[str, Any] | None = Field(
+        default=None,
+        sa_column=Column(JSON),
+        description="a bridge session's bridge (``SessionBridge``): the leader records the "
+        "task of a caller of another protocol, as leader and partner both",
+    )
 
 
 class SessionParticipant(SQLModel, table=True):

@@ -1,9 +1,17 @@
-"""Use cases of the agent registry: register, read, update (key rotation), delete, list."""
+"""Use cases of the agent registry: register, read, update (key rotation), delete, list.
+
+InvalidInput (422)
+├── ProtocolWithoutUrl          code "protocol-without-url"
+└── DuplicateProtocolBinding    code "duplicate-protocol-binding"
+NotFound (404)
+└── NoA2aBinding                code "no-a2a-binding"
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from cryptography import x509
 from sqlalchemy import bindparam, delete, or_, update
@@ -12,7 +20,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from agenthub.protocol.agents import AgentCard, AgentRegistration, AgentUpdate, Skill
+from agenthub.a2a.card import A2aBindingMissing, a2a_card, card_json
+from agenthub.protocol.agents import (
+    AgentCard,
+    AgentRegistration,
+    AgentUpdate,
+    BoundProtocol,
+    ProtocolBinding,
+    Skill,
+)
 from agenthub.protocol.aic import new_aic
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
@@ -47,8 +63,62 @@ def agent_skills_text(skills: list[Skill]) -> str:
     return " ".join(parts)
 
 
-def _labels(agent_id: str, skills: list[Skill]) -> list[AgentLabel]:
+class ProtocolWithoutUrl(InvalidInput):
+    """A protocol binding without a url, on an agent without an endpointUrl to default to."""
+
+    code = "protocol-without-url"
+
+
+class DuplicateProtocolBinding(InvalidInput):
+    """Two bindings of the same protocol at the same url (once defaults are filled in)."""
+
+    code = "duplicate-protocol-binding"
+
+
+class NoA2aBinding(NotFound):
+    """The agent declares no A2A binding: it has no A2A Agent Card."""
+
+    code = "no-a2a-binding"
+
+
+IMPLICIT_PROTOCOL = "aip"  # what an agent that declared nothing answers at its endpoint
+
+
+def bound_protocols(
+    declared: list[dict[str, Any]], endpoint_url: str | None
+) -> list[BoundProtocol]:
+    """The bindings a card shows: those declared, a missing url being the endpoint's; if
+    none was declared, AIP at the endpoint (none without one). A declared binding left
+    without a url (the endpoint dropped since) is not shown."""
+    if not declared:
+        return [BoundProtocol(protocol=IMPLICIT_PROTOCOL, url=endpoint_url)] if endpoint_url else []
+    shown = []
+    for wire in declared:
+        binding = ProtocolBinding.model_validate(wire)
+        url = str(binding.url) if binding.url is not None else endpoint_url
+        if url is not None:
+            shown.append(BoundProtocol(protocol=binding.protocol, url=url, version=binding.version))
+    return shown
+
+
+def _checked_protocols(
+    bindings: list[ProtocolBinding], endpoint_url: str | None
+) -> list[dict[str, Any]]:
+    """``bindings`` as stored, once each resolves to a url of its own (422 otherwise)."""
+    if endpoint_url is None and any(b.url is None for b in bindings):
+        raise ProtocolWithoutUrl("A protocol binding without a url needs an endpointUrl.")
+    stored = [b.to_wire() for b in bindings]
+    resolved = [(b.protocol, b.url) for b in bound_protocols(stored, endpoint_url)]
+    if len(resolved) != len(set(resolved)):
+        raise DuplicateProtocolBinding(
+            "Each protocol binding (protocol and url, the endpointUrl by default) may appear once."
+        )
+    return stored
+
+
+def _labels(agent_id: str, skills: list[Skill], protocols: list[BoundProtocol]) -> list[AgentLabel]:
     values = {("skill", s.id) for s in skills} | {("tag", t) for s in skills for t in s.tags}
+    values |= {("protocol", p.protocol) for p in protocols}
     return [AgentLabel(agent_id=agent_id, kind=k, value=v) for k, v in sorted(values)]
 
 
@@ -78,6 +148,8 @@ async def register_agent(
         agent_id = certified_aic(body.certificate, trusted_cas, body.public_jwk.public_dict())
         if await session.get(Agent, agent_id) is not None:
             raise AicTaken(f"An agent is or was registered as {agent_id}.")
+    endpoint_url = str(body.endpoint_url) if body.endpoint_url else None
+    protocols = _checked_protocols(body.protocols, endpoint_url)
     now = utcnow()
     agent = Agent(
         id=agent_id,
@@ -86,7 +158,8 @@ async def register_agent(
         version=body.version,
         provider=body.provider,
         skills=[s.to_wire() for s in body.skills],
-        endpoint_url=str(body.endpoint_url) if body.endpoint_url else None,
+        endpoint_url=endpoint_url,
+        protocols=protocols,
         public_jwk=body.public_jwk.public_dict(),
         key_thumbprint=thumbprint,
         search_text=agent_search_text(body.name, body.description, body.skills),
@@ -101,7 +174,7 @@ async def register_agent(
             agent_id=agent.id, thumbprint=thumbprint, public_jwk=agent.public_jwk, created_at=now
         )
     )
-    session.add_all(_labels(agent.id, body.skills))
+    session.add_all(_labels(agent.id, body.skills, bound_protocols(protocols, endpoint_url)))
     try:
         await session.commit()
     except IntegrityError as exc:  # the same certified AIC, registered just now
@@ -138,8 +211,14 @@ async def update_agent(
     if "skills" in fields:
         skills = body.skills or []
         agent.skills = [s.to_wire() for s in skills]
+    if fields & {"protocols", "endpoint_url"}:
+        declared = (body.protocols or []) if "protocols" in fields else agent.protocols
+        bindings = [ProtocolBinding.model_validate(b) for b in declared]
+        agent.protocols = _checked_protocols(bindings, agent.endpoint_url)
+    if fields & {"skills", "protocols", "endpoint_url"}:
         await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
-        session.add_all(_labels(agent.id, skills))
+        protocols = bound_protocols(agent.protocols, agent.endpoint_url)
+        session.add_all(_labels(agent.id, skills, protocols))
     if "public_jwk" in fields and body.public_jwk is not None:
         await _rotate_key(session, agent, body.public_jwk, now)
     agent.search_text = agent_search_text(agent.name, agent.description, skills)
@@ -264,6 +343,7 @@ def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = 
         provider=agent.provider,
         skills=[Skill.model_validate(s) for s in agent.skills],
         endpoint_url=agent.endpoint_url,
+        protocols=bound_protocols(agent.protocols, agent.endpoint_url),
         public_jwk=agent.public_jwk,
         status="online" if is_online(agent, now) else "offline",
         last_seen_at=agent.last_seen_at,
@@ -271,3 +351,11 @@ def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = 
         updated_at=agent.updated_at,
         score=score,
     )
+
+
+def a2a_card_json(agent: Agent) -> dict[str, Any]:
+    """The agent's A2A Agent Card as JSON (``agenthub.a2a.card``); 404 without an A2A binding."""
+    try:
+        return card_json(a2a_card(to_card(agent)))
+    except A2aBindingMissing as exc:
+        raise NoA2aBinding(f"Agent {agent.id!r} declares no A2A protocol binding.") from exc

@@ -50,7 +50,8 @@ async def release_open_tasks(
             released_at=at,
         )
         await append_inbox_event(db, task.partner_id, RELEASED, event)
-        await append_inbox_event(db, task.leader_id, RELEASED, event)
+        if task.leader_id != task.partner_id:  # a bridge session's task: one inbox, one event
+            await append_inbox_event(db, task.leader_id, RELEASED, event)
         if task.group_id is not None:
             await append_group_event(db, task.group_id, RELEASED, event, subject_id=task.partner_id)
 

@@ -42,6 +42,7 @@ class AgentFilters:
     tag: str | None = None
     status: str | None = None
     provider: str | None = None
+    protocol: str | None = None  # one the agent's card shows (declared, or its implicit AIP)
     include_self: bool = False
 
 
@@ -75,6 +76,8 @@ async def list_agents(
         conditions.append(_label_filter("skill", filters.skill))
     if filters.tag:
         conditions.append(_label_filter("tag", filters.tag))
+    if filters.protocol:
+        conditions.append(_label_filter("protocol", filters.protocol))
     if filters.provider:
         conditions.append(col(Agent.provider) == filters.provider)
     now = utcnow()

@@ -211,7 +211,10 @@ class Standing:
         if sessions:
             params = {"sessions": sessions, "senders": senders}
             for p in await conn.execute(_PARTICIPATIONS, params):
-                participations[(p[0], p[1])] = Participation(p[0], *p[2:])
+                session_id, sender, leader, state, closed_at, mode, bridge = p
+                participations[(session_id, sender)] = Participation(
+                    session_id, leader, state, closed_at, mode, bridged=bridge is not None
+                )
         ids = list({r.message.id for r in batch if r.message is not None})
         used = set()
         if ids:
@@ -262,6 +265,7 @@ _PARTICIPATIONS = (
         col(Session.state),
         col(Session.closed_at),
         col(SessionParticipant.mode),
+        col(Session.bridge),
     )
     .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
     .where(

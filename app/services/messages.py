@@ -72,6 +72,7 @@ class Participation:
     state: str
     closed_at: datetime | None
     mode: str | None = None  # the sender's as a receiver (None: the leader)
+    bridged: bool = False  # a bridge session: the leader is its own tasks' partner too
 
 
 def check_has_data(message: AnyTaskMessage) -> None:
@@ -201,6 +202,7 @@ async def after_task_move(
         isinstance(message, TaskCommand)
         and message.command not in NO_MOVE_COMMANDS
         and move.partner_id is not None
+        and move.partner_id != message.sender_id  # a bridge's record of its caller's command
     ):
         await append_inbox_event(db, move.partner_id, "task", message.to_wire())
     if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
@@ -253,6 +255,7 @@ async def write_session_message(
         group_id=None,
         members=members,
         session_leader_id=at.leader_id,
+        self_partner=at.bridged,
     )
     body = await insert_message(
         db,

@@ -1,4 +1,12 @@
-"""Use cases of sessions: the leader opens, changes and closes them; participants read them."""
+"""Use cases of sessions: the leader opens, changes and closes them; participants read them.
+
+A *bridge* session (``bridge`` set) records a task its leader serves for a caller of another
+protocol (A2A), which records nothing itself: the leader is the session's only receiver too
+(mode p2p, on its own participant row), and the leader and partner of its tasks.
+
+    InvalidInput (422)
+    └── BridgeReceivers     code "bridge-receivers"
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.sessions import (
     ReceiverSpec,
+    SessionBridge,
     SessionCreate,
     SessionPage,
     SessionReceiver,
@@ -30,8 +39,26 @@ LEADER = "leader"
 RECEIVER = "receiver"
 
 
+class BridgeReceivers(InvalidInput):
+    """A bridge session's receivers are its leader alone, in mode p2p (and cannot change)."""
+
+    code = "bridge-receivers"
+
+
 def new_session_id() -> str:
     return f"ses-{uuid.uuid4().hex}"
+
+
+async def _check_bridge(
+    db: AsyncSession, leader_id: str, bridge: SessionBridge, receivers: list[ReceiverSpec]
+) -> None:
+    if [(r.agent_id, r.mode) for r in receivers] != [(leader_id, P2P)]:
+        raise BridgeReceivers(
+            "A bridge session's only receiver is its leader itself, in mode p2p: the leader "
+            "records the caller's side of the task as well as its own."
+        )
+    if bridge.caller_id is not None:
+        await require_registered(db, [bridge.caller_id], purpose=" as the bridge's caller")
 
 
 async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[ReceiverSpec]) -> None:
@@ -82,7 +109,10 @@ def _receivers(participant: SessionParticipant, address: str | None) -> list[Ses
 
 
 async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate) -> SessionView:
-    await _check_receivers(db, leader.id, body.receivers)
+    if body.bridge is not None:
+        await _check_bridge(db, leader.id, body.bridge, body.receivers)
+    else:
+        await _check_receivers(db, leader.id, body.receivers)
     session_id = body.id or new_session_id()
     if await db.get(Session, session_id) is not None:
         raise Conflict(f"Session id {session_id!r} is taken.")
@@ -93,13 +123,29 @@ async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate
             leader_id=leader.id,
             title=body.title,
             goal=body.goal,
+            bridge=body.bridge.to_wire() if body.bridge else None,
             created_at=now,
             updated_at=now,
         )
     )
     await db.flush()
-    db.add(SessionParticipant(session_id=session_id, agent_id=leader.id, role=LEADER, position=0))
-    db.add_all(_participants(session_id, body.receivers))
+    if body.bridge is not None:  # one row: the leader, its own p2p receiver
+        receiver = body.receivers[0]
+        db.add(
+            SessionParticipant(
+                session_id=session_id,
+                agent_id=leader.id,
+                role=LEADER,
+                mode=P2P,
+                params=receiver.params,
+                position=0,
+            )
+        )
+    else:
+        db.add(
+            SessionParticipant(session_id=session_id, agent_id=leader.id, role=LEADER, position=0)
+        )
+        db.add_all(_participants(session_id, body.receivers))
     try:
         await db.commit()
     except IntegrityError as exc:
@@ -152,7 +198,7 @@ def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]
     for participant, address in rows:
         if participant.role == LEADER:
             sender = SessionSender(agent_id=participant.agent_id, address=address)
-        else:
+        if participant.role != LEADER or session.bridge is not None:
             receivers.extend(_receivers(participant, address))
     return SessionView(
         id=session.id,
@@ -161,6 +207,7 @@ def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]
         state="closed" if session.state == "closed" else "open",
         title=session.title,
         goal=session.goal,
+        bridge=SessionBridge.model_validate(session.bridge) if session.bridge else None,
         created_at=session.created_at,
         updated_at=session.updated_at,
         closed_at=session.closed_at,
@@ -185,6 +232,8 @@ async def update_session(
         session.goal = body.goal
     if "receivers" in fields:
         receivers = body.receivers or []
+        if session.bridge is not None:
+            raise BridgeReceivers("A bridge session's receivers cannot change.")
         await _check_receivers(db, caller.id, receivers)
         await db.exec(
             delete(SessionParticipant).where(

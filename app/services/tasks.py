@@ -209,11 +209,13 @@ async def apply_task_message(
     group_id: str | None,
     members: set[str],
     session_leader_id: str | None = None,
+    self_partner: bool = False,
 ) -> TaskMove:
     """Move the task ``message`` concerns, or keep the message waiting for its move.
 
     ``session_leader_id`` (point-to-point): a partner's report of a task the hub has not seen
-    creates it, led by the session's leader. Raises 409s for a move that can never apply.
+    creates it, led by the session's leader. ``self_partner`` (a bridge session): a start
+    may name its sender as the partner. Raises 409s for a move that can never apply.
     """
     start = isinstance(message, TaskCommand) and message.command == TaskCommandType.START
     task_id = message.task_id or (new_task_id() if start else None)
@@ -229,7 +231,7 @@ async def apply_task_message(
     if task is None:
         if isinstance(message, TaskCommand) and start:
             partner_id = _partner_of(message)
-            if partner_id == message.sender_id:
+            if partner_id == message.sender_id and not self_partner:
                 raise InvalidInput("A leader cannot be the partner of its own task.")
             if partner_id not in members:
                 raise InvalidInput(f"The partner {partner_id!r} does not take part here.")

@@ -173,9 +173,10 @@ async def test_patch_self_updates_card_and_labels(make_agent: MakeAgent, hub: An
     assert body["description"] == "now a poet"
     assert [s["id"] for s in body["skills"]] == ["poem"]
     assert body["endpointUrl"] == "http://127.0.0.1:9/aip"
+    assert body["protocols"] == [{"protocol": "aip", "url": "http://127.0.0.1:9/aip"}]
     async with hub.state.session_factory() as session:
         labels = (await session.exec(select(AgentLabel.kind, AgentLabel.value))).all()
-    assert sorted(labels) == [("skill", "poem"), ("tag", "verse")]
+    assert sorted(labels) == [("protocol", "aip"), ("skill", "poem"), ("tag", "verse")]
 
 
 async def test_patch_other_agent_is_403(make_agent: MakeAgent) -> None:

@@ -20,6 +20,8 @@ KIT_IMPORTS = {
     "orjson",
     "agenthub",
 }
+# the kit's extras: import name → (extra, the only package of the kit that may import it)
+KIT_EXTRAS = {"a2a": ("a2a", KIT / "a2a")}
 HUB_ONLY = {"app", "fastapi", "sqlalchemy", "sqlmodel", "alembic", "prometheus_client", "rich"}
 
 
@@ -51,9 +53,22 @@ def test_every_third_party_import_of_the_kit_is_a_kit_dependency() -> None:
         for name in _imports(path)
         if name not in sys.stdlib_module_names and name != "__future__"
     }
-    assert third_party <= KIT_IMPORTS
+    assert third_party <= KIT_IMPORTS | KIT_EXTRAS.keys()
     declared = tomllib.loads((ROOT / "kit" / "pyproject.toml").read_text())["project"]
     wanted = " ".join(declared["dependencies"]).lower()
     for name in KIT_IMPORTS - {"agenthub", "jose"}:
         assert name in wanted, name
     assert "python-jose" in wanted
+
+
+def test_an_extra_is_imported_only_by_its_own_package_and_declared() -> None:
+    """``import agenthub`` works without the extras: only their own package imports them."""
+    declared = tomllib.loads((ROOT / "kit" / "pyproject.toml").read_text())["project"]
+    for name, (extra, home) in KIT_EXTRAS.items():
+        outside = {
+            str(path.relative_to(ROOT))
+            for path in KIT.rglob("*.py")
+            if home not in path.parents and name in _imports(path)
+        }
+        assert outside == set(), name
+        assert any(r.startswith(f"{name}-sdk") for r in declared["optional-dependencies"][extra])

@@ -81,3 +81,34 @@ def test_a_downgrade_leaves_values_the_older_code_reads(tmp_path: Any) -> None:
             db.execute("SELECT outcome FROM group_triggers").fetchone(),
         ]
     assert found == [("p2p",), ("timeout",)]
+
+
+def test_0011_labels_the_agents_registered_before_with_their_implicit_aip(tmp_path: Any) -> None:
+    """An agent with an endpoint, registered before protocol bindings, is found by
+    ``protocol=aip``; one without is not; down again, no label of kind protocol is left."""
+    import sqlite3
+
+    from alembic import command
+
+    from app.schema import alembic_config
+
+    path = tmp_path / "labels.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    command.upgrade(alembic_config(url), "0010")
+    with sqlite3.connect(path) as db:
+        columns = [c[1] for c in db.execute("PRAGMA table_info(agents)") if c[3]]
+        for agent_id, endpoint in (("a", "http://a.test/aip"), ("b", None)):
+            row = {c: "x" for c in columns} | {"id": agent_id, "endpoint_url": endpoint}
+            marks = ", ".join("?" * len(row))
+            db.execute(
+                f"INSERT INTO agents ({', '.join(row)}) VALUES ({marks})", list(row.values())
+            )
+    migrate(url)
+    with sqlite3.connect(path) as db:
+        labels = db.execute("SELECT agent_id, kind, value FROM agent_labels").fetchall()
+        protocols = db.execute("SELECT protocols FROM agents ORDER BY id").fetchall()
+    assert labels == [("a", "protocol", "aip")]
+    assert protocols == [("[]",), ("[]",)]
+    command.downgrade(alembic_config(url), "0010")
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM agent_labels").fetchone() == (0,)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, Query, Request, Response, status
 
-from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
+from agenthub.protocol.agents import (
+    AgentCard,
+    AgentPage,
+    AgentRegistration,
+    AgentUpdate,
+    ProtocolName,
+)
 from app.api.params import AgentIdPath, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
@@ -119,20 +125,27 @@ async def list_agents(
     tag: Annotated[str | None, Query(max_length=100)] = None,
     status: Literal["online", "offline"] | None = None,
     provider: Annotated[str | None, Query(max_length=200)] = None,
+    protocol: Annotated[
+        ProtocolName | None,
+        Query(
+            description="only agents reached by this protocol (as their cards' `protocols` show)"
+        ),
+    ] = None,
     include_self: Annotated[bool, Query(alias="includeSelf")] = False,
     limit: Limit = 50,
     cursor: Cursor = None,
 ) -> AgentPage:
     """Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every
-    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+    of them); the answer pages with
     `limit` and the previous page's `nextCursor`.
 
     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
 
     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-    (`limit` outside 1 to 500, an unknown `status`).
+    (`limit` outside 1 to 500, an unknown `status` or `protocol`).
     """
     me = principal.agent_id  # None for the operator
     filters = AgentFilters(
@@ -141,6 +154,7 @@ async def list_agents(
         tag=tag,
         status=status,
         provider=provider,
+        protocol=protocol,
         include_self=include_self,
     )
     return await find_agents(
@@ -166,6 +180,42 @@ async def get_agent(
     **Errors**: `404` for an unknown or deregistered agent.
     """
     return service.to_card(await service.get_agent(session, agent_id))
+
+
+@router.get(
+    "/{agentId}/agent-card.json",
+    responses={
+        200: {
+            "description": "the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON, as "
+            "a2a-sdk serves one, with the v0.3 fields merged in for v0.3 clients)",
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "additionalProperties": True,
+                        "title": "A2aAgentCard",
+                    }
+                }
+            },
+        },
+        **problem_responses(401, 404),
+    },
+)
+async def get_agent_a2a_card(
+    agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep
+) -> dict[str, Any]:
+    """The agent's A2A Agent Card, built from its registry card: its skills (with their
+    input and output types as modes), provider, the JSON-RPC interface at its `a2a`
+    binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
+    security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
+    certificate from the hub's CA; either will do).
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an unknown or deregistered agent, or (`no-a2a-binding`) one that
+    declares no `a2a` protocol binding.
+    """
+    return service.a2a_card_json(await service.get_agent(session, agent_id))
 
 
 @router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))

@@ -68,10 +68,18 @@ async def create_session(
     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
     `Location` header.
 
+    A `bridge` session records a task the leader serves for a caller of another protocol
+    (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+    a registered agent): the caller records nothing, so the leader records both sides, its
+    caller's commands as the task's leader and its own answers as its partner. Its only
+    receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+
     **Who**: an agent, which becomes the leader.
 
     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-    repeated in the same mode, or the leader among the receivers.
+    repeated in the same mode, or the leader among the receivers (of a session that is no
+    bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+    alone in mode `p2p`, or an unregistered `callerId`.
     """
     view = await service.create_session(db, leader=caller, body=body)
     response.headers["Location"] = f"/v1/sessions/{view.id}"
@@ -128,7 +136,7 @@ async def update_session(
 
     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-    `422` for a bad receiver.
+    `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
     """
     return await service.update_session(db, session_id=session_id, caller=caller, body=body)
 

@@ -182,14 +182,15 @@ export interface paths {
          * List Agents
          * @description Discovery. With `q`, the agents best able to help with a described need, best first,
          *     each with a relevance `score` (to name, description and skills); without `q`, every
-         *     agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+         *     agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+         *     of them); the answer pages with
          *     `limit` and the previous page's `nextCursor`.
          *
          *     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
          *     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
          *
          *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-         *     (`limit` outside 1 to 500, an unknown `status`).
+         *     (`limit` outside 1 to 500, an unknown `status` or `protocol`).
          */
         get: operations["list_agents"];
         put?: never;
@@ -305,6 +306,35 @@ export interface paths {
          *     one, an unknown field).
          */
         patch: operations["update_agent"];
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Agent A2A Card
+         * @description The agent's A2A Agent Card, built from its registry card: its skills (with their
+         *     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
+         *     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
+         *     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
+         *     certificate from the hub's CA; either will do).
+         *
+         *     **Who**: any agent, or the operator.
+         *
+         *     **Errors**: `404` for an unknown or deregistered agent, or (`no-a2a-binding`) one that
+         *     declares no `a2a` protocol binding.
+         */
+        get: operations["get_agent_a2a_card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/agents/{agentId}/certificates": {
@@ -964,10 +994,18 @@ export interface paths {
          *     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
          *     `Location` header.
          *
+         *     A `bridge` session records a task the leader serves for a caller of another protocol
+         *     (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+         *     a registered agent): the caller records nothing, so the leader records both sides, its
+         *     caller's commands as the task's leader and its own answers as its partner. Its only
+         *     receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+         *
          *     **Who**: an agent, which becomes the leader.
          *
          *     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-         *     repeated in the same mode, or the leader among the receivers.
+         *     repeated in the same mode, or the leader among the receivers (of a session that is no
+         *     bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+         *     alone in mode `p2p`, or an unregistered `callerId`.
          */
         post: operations["create_session"];
         delete?: never;
@@ -1010,7 +1048,7 @@ export interface paths {
          *
          *     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
          *     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-         *     `422` for a bad receiver.
+         *     `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
          */
         patch: operations["update_session"];
         trace?: never;
@@ -1280,6 +1318,11 @@ export interface components {
             lastSeenAt?: string | null;
             /** Name */
             name: string;
+            /**
+             * Protocols
+             * @description how the agent is reached: its declared bindings, or, if it declared none, AIP at its `endpointUrl` (none without one)
+             */
+            protocols?: components["schemas"]["BoundProtocol"][];
             /** Provider */
             provider?: string | null;
             /** Publicjwk */
@@ -1329,6 +1372,11 @@ export interface components {
             endpointUrl?: string | null;
             /** Name */
             name: string;
+            /**
+             * Protocols
+             * @description the protocols the agent answers; none declared: AIP at `endpointUrl`
+             */
+            protocols?: components["schemas"]["ProtocolBinding"][];
             /** Provider */
             provider?: string | null;
             publicJwk: components["schemas"]["PublicJwk"];
@@ -1348,6 +1396,8 @@ export interface components {
             endpointUrl?: string | null;
             /** Name */
             name?: string;
+            /** Protocols */
+            protocols?: components["schemas"]["ProtocolBinding"][] | null;
             /** Provider */
             provider?: string | null;
             publicJwk?: components["schemas"]["PublicJwk"] | null;
@@ -1380,6 +1430,21 @@ export interface components {
         BatchResult: {
             /** Items */
             items: components["schemas"]["BatchOutcome"][];
+        };
+        /**
+         * BoundProtocol
+         * @description A protocol the agent answers, and where (as its card shows it).
+         */
+        BoundProtocol: {
+            /**
+             * Protocol
+             * @enum {string}
+             */
+            protocol: "aip" | "a2a";
+            /** Url */
+            url: string;
+            /** Version */
+            version?: string | null;
         };
         /** CertificatePage */
         CertificatePage: {
@@ -1875,6 +1940,24 @@ export interface components {
             verified?: boolean | null;
         };
         /**
+         * ProtocolBinding
+         * @description A protocol the agent answers, and where (what an agent declares).
+         */
+        ProtocolBinding: {
+            /**
+             * Protocol
+             * @enum {string}
+             */
+            protocol: "aip" | "a2a";
+            /**
+             * Url
+             * @description by default, the `endpointUrl`
+             */
+            url?: string | null;
+            /** Version */
+            version?: string | null;
+        };
+        /**
          * PublicJwk
          * @description An ES256 public key. A private member (``d``) is refused: it must never leave the agent.
          */
@@ -1941,6 +2024,29 @@ export interface components {
             signature?: string | null;
         };
         /**
+         * SessionBridge
+         * @description A bridge session: its leader serves a caller of another protocol (an A2A client,
+         *     which records nothing at the hub) and records the caller's task as both sides, the
+         *     caller's commands as the task's leader and its own answers as its partner.
+         */
+        SessionBridge: {
+            /**
+             * Callerid
+             * @description the caller, when it proved to be a registered agent (a call token or a hub-issued client certificate); absent for an anonymous caller
+             */
+            callerId?: string | null;
+            /**
+             * Contextid
+             * @description the caller's conversation (A2A `contextId`)
+             */
+            contextId: string;
+            /**
+             * Protocol
+             * @constant
+             */
+            protocol: "a2a";
+        };
+        /**
          * SessionContext
          * @description A session's history (GB/Z Table 5 ``context``): one page of its point-to-point
          *     messages, oldest first, and of its tasks, oldest first, each paged on its own cursor.
@@ -1951,6 +2057,8 @@ export interface components {
         };
         /** SessionCreate */
         SessionCreate: {
+            /** @description a bridge session: its only receiver is the leader itself, in mode p2p */
+            bridge?: components["schemas"]["SessionBridge"] | null;
             /** Goal */
             goal?: string | null;
             /** Id */
@@ -2003,6 +2111,7 @@ export interface components {
         };
         /** SessionView */
         SessionView: {
+            bridge?: components["schemas"]["SessionBridge"] | null;
             /** Closedat */
             closedAt?: string | null;
             /**
@@ -2657,6 +2766,8 @@ export interface operations {
                 tag?: string | null;
                 status?: ("online" | "offline") | null;
                 provider?: string | null;
+                /** @description only agents reached by this protocol (as their cards' `protocols` show) */
+                protocol?: ("aip" | "a2a") | null;
                 includeSelf?: boolean;
                 limit?: number;
                 cursor?: string | null;
@@ -3045,6 +3156,66 @@ export interface operations {
                 };
             };
             /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_agent_a2a_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON, as a2a-sdk serves one, with the v0.3 fields merged in for v0.3 clients) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;

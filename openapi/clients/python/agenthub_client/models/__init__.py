@@ -10,6 +10,8 @@ from .application_create import ApplicationCreate
 from .batch_outcome import BatchOutcome
 from .batch_outcome_problem_type_0 import BatchOutcomeProblemType0
 from .batch_result import BatchResult
+from .bound_protocol import BoundProtocol
+from .bound_protocol_protocol import BoundProtocolProtocol
 from .certificate_page import CertificatePage
 from .certificate_request import CertificateRequest
 from .conversation_state import ConversationState
@@ -18,6 +20,7 @@ from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
 from .floor import Floor
 from .gbz_data_item import GbzDataItem
 from .gbz_data_item_metadata import GbzDataItemMetadata
+from .get_agent_a2a_card_a2a_agent_card import GetAgentA2ACardA2AAgentCard
 from .get_jwks_response_get_jwks import GetJwksResponseGetJwks
 from .group_create import GroupCreate
 from .group_create_joinpolicy import GroupCreateJoinpolicy
@@ -35,6 +38,7 @@ from .healthz_response_healthz import HealthzResponseHealthz
 from .hub_metadata import HubMetadata
 from .invitation_create import InvitationCreate
 from .issued_certificate import IssuedCertificate
+from .list_agents_protocol_type_0 import ListAgentsProtocolType0
 from .list_agents_status_type_0 import ListAgentsStatusType0
 from .list_sessions_state_type_0 import ListSessionsStateType0
 from .list_subgroups_depth import ListSubgroupsDepth
@@ -56,12 +60,15 @@ from .product import Product
 from .product_chunk import ProductChunk
 from .product_chunk_artifact_type_0 import ProductChunkArtifactType0
 from .product_chunk_senderrole import ProductChunkSenderrole
+from .protocol_binding import ProtocolBinding
+from .protocol_binding_protocol import ProtocolBindingProtocol
 from .public_jwk import PublicJwk
 from .readyz_response_readyz import ReadyzResponseReadyz
 from .receiver_spec import ReceiverSpec
 from .receiver_spec_mode import ReceiverSpecMode
 from .receiver_spec_params_type_0 import ReceiverSpecParamsType0
 from .relayed_answer import RelayedAnswer
+from .session_bridge import SessionBridge
 from .session_context import SessionContext
 from .session_create import SessionCreate
 from .session_page import SessionPage
@@ -112,6 +119,8 @@ __all__ = (
     "BatchOutcome",
     "BatchOutcomeProblemType0",
     "BatchResult",
+    "BoundProtocol",
+    "BoundProtocolProtocol",
     "CertificatePage",
     "CertificateRequest",
     "ConversationState",
@@ -120,6 +129,7 @@ __all__ = (
     "Floor",
     "GbzDataItem",
     "GbzDataItemMetadata",
+    "GetAgentA2ACardA2AAgentCard",
     "GetJwksResponseGetJwks",
     "GroupCreate",
     "GroupCreateJoinpolicy",
@@ -137,6 +147,7 @@ __all__ = (
     "HubMetadata",
     "InvitationCreate",
     "IssuedCertificate",
+    "ListAgentsProtocolType0",
     "ListAgentsStatusType0",
     "ListSessionsStateType0",
     "ListSubgroupsDepth",
@@ -158,12 +169,15 @@ __all__ = (
     "ProductChunk",
     "ProductChunkArtifactType0",
     "ProductChunkSenderrole",
+    "ProtocolBinding",
+    "ProtocolBindingProtocol",
     "PublicJwk",
     "ReadyzResponseReadyz",
     "ReceiverSpec",
     "ReceiverSpecMode",
     "ReceiverSpecParamsType0",
     "RelayedAnswer",
+    "SessionBridge",
     "SessionContext",
     "SessionCreate",
     "SessionPage",

@@ -15,6 +15,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.agent_card_publicjwk import AgentCardPublicjwk
+  from ..models.bound_protocol import BoundProtocol
   from ..models.skill import Skill
 
 
@@ -39,6 +40,8 @@ class AgentCard:
             updated_at (datetime.datetime):
             endpoint_url (None | str | Unset):
             last_seen_at (datetime.datetime | None | Unset):
+            protocols (list[BoundProtocol] | Unset): how the agent is reached: its declared bindings, or, if it declared
+                none, AIP at its `endpointUrl` (none without one)
             provider (None | str | Unset):
             score (float | None | Unset): relevance to `q`, when searched
             version (None | str | Unset):
@@ -54,6 +57,7 @@ class AgentCard:
     updated_at: datetime.datetime
     endpoint_url: None | str | Unset = UNSET
     last_seen_at: datetime.datetime | None | Unset = UNSET
+    protocols: list[BoundProtocol] | Unset = UNSET
     provider: None | str | Unset = UNSET
     score: float | None | Unset = UNSET
     version: None | str | Unset = UNSET
@@ -64,6 +68,7 @@ class AgentCard:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.agent_card_publicjwk import AgentCardPublicjwk # noqa: PLC0415
+        from ..models.bound_protocol import BoundProtocol # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         created_at = self.created_at.isoformat()
 
@@ -100,6 +105,15 @@ class AgentCard:
         else:
             last_seen_at = self.last_seen_at
 
+        protocols: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.protocols, Unset):
+            protocols = []
+            for protocols_item_data in self.protocols:
+                protocols_item = protocols_item_data.to_dict()
+                protocols.append(protocols_item)
+
+
+
         provider: None | str | Unset
         if isinstance(self.provider, Unset):
             provider = UNSET
@@ -135,6 +149,8 @@ class AgentCard:
             field_dict["endpointUrl"] = endpoint_url
         if last_seen_at is not UNSET:
             field_dict["lastSeenAt"] = last_seen_at
+        if protocols is not UNSET:
+            field_dict["protocols"] = protocols
         if provider is not UNSET:
             field_dict["provider"] = provider
         if score is not UNSET:
@@ -149,6 +165,7 @@ class AgentCard:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.agent_card_publicjwk import AgentCardPublicjwk # noqa: PLC0415
+        from ..models.bound_protocol import BoundProtocol # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
@@ -217,6 +234,18 @@ class AgentCard:
         last_seen_at = _parse_last_seen_at(d.pop("lastSeenAt", UNSET))
 
 
+        _protocols = d.pop("protocols", UNSET)
+        protocols: list[BoundProtocol] | Unset = UNSET
+        if _protocols is not UNSET:
+            protocols = []
+            for protocols_item_data in _protocols:
+                protocols_item = BoundProtocol.from_dict(protocols_item_data)
+
+
+
+                protocols.append(protocols_item)
+
+
         def _parse_provider(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -258,6 +287,7 @@ class AgentCard:
             updated_at=updated_at,
             endpoint_url=endpoint_url,
             last_seen_at=last_seen_at,
+            protocols=protocols,
             provider=provider,
             score=score,
             version=version,

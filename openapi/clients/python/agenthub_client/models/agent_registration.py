@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.protocol_binding import ProtocolBinding
   from ..models.public_jwk import PublicJwk
   from ..models.skill import Skill
 
@@ -34,6 +35,7 @@ class AgentRegistration:
                 URI acps://{AIC}) becomes the id
             description (str | Unset):  Default: ''.
             endpoint_url (None | str | Unset):
+            protocols (list[ProtocolBinding] | Unset): the protocols the agent answers; none declared: AIP at `endpointUrl`
             provider (None | str | Unset):
             skills (list[Skill] | Unset):
             version (None | str | Unset):
@@ -44,6 +46,7 @@ class AgentRegistration:
     certificate: None | str | Unset = UNSET
     description: str | Unset = ''
     endpoint_url: None | str | Unset = UNSET
+    protocols: list[ProtocolBinding] | Unset = UNSET
     provider: None | str | Unset = UNSET
     skills: list[Skill] | Unset = UNSET
     version: None | str | Unset = UNSET
@@ -53,6 +56,7 @@ class AgentRegistration:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.protocol_binding import ProtocolBinding # noqa: PLC0415
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         name = self.name
@@ -72,6 +76,15 @@ class AgentRegistration:
             endpoint_url = UNSET
         else:
             endpoint_url = self.endpoint_url
+
+        protocols: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.protocols, Unset):
+            protocols = []
+            for protocols_item_data in self.protocols:
+                protocols_item = protocols_item_data.to_dict()
+                protocols.append(protocols_item)
+
+
 
         provider: None | str | Unset
         if isinstance(self.provider, Unset):
@@ -107,6 +120,8 @@ class AgentRegistration:
             field_dict["description"] = description
         if endpoint_url is not UNSET:
             field_dict["endpointUrl"] = endpoint_url
+        if protocols is not UNSET:
+            field_dict["protocols"] = protocols
         if provider is not UNSET:
             field_dict["provider"] = provider
         if skills is not UNSET:
@@ -120,6 +135,7 @@ class AgentRegistration:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.protocol_binding import ProtocolBinding # noqa: PLC0415
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         d = dict(src_dict)
@@ -150,6 +166,18 @@ class AgentRegistration:
             return cast(None | str | Unset, data)
 
         endpoint_url = _parse_endpoint_url(d.pop("endpointUrl", UNSET))
+
+
+        _protocols = d.pop("protocols", UNSET)
+        protocols: list[ProtocolBinding] | Unset = UNSET
+        if _protocols is not UNSET:
+            protocols = []
+            for protocols_item_data in _protocols:
+                protocols_item = ProtocolBinding.from_dict(protocols_item_data)
+
+
+
+                protocols.append(protocols_item)
 
 
         def _parse_provider(data: object) -> None | str | Unset:
@@ -190,6 +218,7 @@ class AgentRegistration:
             certificate=certificate,
             description=description,
             endpoint_url=endpoint_url,
+            protocols=protocols,
             provider=provider,
             skills=skills,
             version=version,

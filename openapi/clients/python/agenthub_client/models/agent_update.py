@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.protocol_binding import ProtocolBinding
   from ..models.public_jwk import PublicJwk
   from ..models.skill import Skill
 
@@ -31,6 +32,7 @@ class AgentUpdate:
             description (str | Unset):
             endpoint_url (None | str | Unset):
             name (str | Unset):
+            protocols (list[ProtocolBinding] | None | Unset):
             provider (None | str | Unset):
             public_jwk (None | PublicJwk | Unset):
             skills (list[Skill] | None | Unset):
@@ -40,6 +42,7 @@ class AgentUpdate:
     description: str | Unset = UNSET
     endpoint_url: None | str | Unset = UNSET
     name: str | Unset = UNSET
+    protocols: list[ProtocolBinding] | None | Unset = UNSET
     provider: None | str | Unset = UNSET
     public_jwk: None | PublicJwk | Unset = UNSET
     skills: list[Skill] | None | Unset = UNSET
@@ -50,6 +53,7 @@ class AgentUpdate:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.protocol_binding import ProtocolBinding # noqa: PLC0415
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         description = self.description
@@ -61,6 +65,19 @@ class AgentUpdate:
             endpoint_url = self.endpoint_url
 
         name = self.name
+
+        protocols: list[dict[str, Any]] | None | Unset
+        if isinstance(self.protocols, Unset):
+            protocols = UNSET
+        elif isinstance(self.protocols, list):
+            protocols = []
+            for protocols_type_0_item_data in self.protocols:
+                protocols_type_0_item = protocols_type_0_item_data.to_dict()
+                protocols.append(protocols_type_0_item)
+
+
+        else:
+            protocols = self.protocols
 
         provider: None | str | Unset
         if isinstance(self.provider, Unset):
@@ -106,6 +123,8 @@ class AgentUpdate:
             field_dict["endpointUrl"] = endpoint_url
         if name is not UNSET:
             field_dict["name"] = name
+        if protocols is not UNSET:
+            field_dict["protocols"] = protocols
         if provider is not UNSET:
             field_dict["provider"] = provider
         if public_jwk is not UNSET:
@@ -121,6 +140,7 @@ class AgentUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.protocol_binding import ProtocolBinding # noqa: PLC0415
         from ..models.public_jwk import PublicJwk # noqa: PLC0415
         from ..models.skill import Skill # noqa: PLC0415
         d = dict(src_dict)
@@ -137,6 +157,31 @@ class AgentUpdate:
 
 
         name = d.pop("name", UNSET)
+
+        def _parse_protocols(data: object) -> list[ProtocolBinding] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                protocols_type_0 = []
+                _protocols_type_0 = data
+                for protocols_type_0_item_data in (_protocols_type_0):
+                    protocols_type_0_item = ProtocolBinding.from_dict(protocols_type_0_item_data)
+
+
+
+                    protocols_type_0.append(protocols_type_0_item)
+
+                return protocols_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ProtocolBinding] | None | Unset, data)
+
+        protocols = _parse_protocols(d.pop("protocols", UNSET))
+
 
         def _parse_provider(data: object) -> None | str | Unset:
             if data is None:
@@ -207,6 +252,7 @@ class AgentUpdate:
             description=description,
             endpoint_url=endpoint_url,
             name=name,
+            protocols=protocols,
             provider=provider,
             public_jwk=public_jwk,
             skills=skills,

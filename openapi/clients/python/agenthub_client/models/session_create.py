@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.receiver_spec import ReceiverSpec
+  from ..models.session_bridge import SessionBridge
 
 
 
@@ -26,12 +27,14 @@ T = TypeVar("T", bound="SessionCreate")
 class SessionCreate:
     """ 
         Attributes:
+            bridge (None | SessionBridge | Unset): a bridge session: its only receiver is the leader itself, in mode p2p
             goal (None | str | Unset):
             id (None | str | Unset):
             receivers (list[ReceiverSpec] | Unset):
             title (None | str | Unset):
      """
 
+    bridge: None | SessionBridge | Unset = UNSET
     goal: None | str | Unset = UNSET
     id: None | str | Unset = UNSET
     receivers: list[ReceiverSpec] | Unset = UNSET
@@ -43,6 +46,15 @@ class SessionCreate:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.receiver_spec import ReceiverSpec # noqa: PLC0415
+        from ..models.session_bridge import SessionBridge # noqa: PLC0415
+        bridge: dict[str, Any] | None | Unset
+        if isinstance(self.bridge, Unset):
+            bridge = UNSET
+        elif isinstance(self.bridge, SessionBridge):
+            bridge = self.bridge.to_dict()
+        else:
+            bridge = self.bridge
+
         goal: None | str | Unset
         if isinstance(self.goal, Unset):
             goal = UNSET
@@ -75,6 +87,8 @@ class SessionCreate:
 
         field_dict.update({
         })
+        if bridge is not UNSET:
+            field_dict["bridge"] = bridge
         if goal is not UNSET:
             field_dict["goal"] = goal
         if id is not UNSET:
@@ -91,7 +105,28 @@ class SessionCreate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.receiver_spec import ReceiverSpec # noqa: PLC0415
+        from ..models.session_bridge import SessionBridge # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_bridge(data: object) -> None | SessionBridge | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                bridge_type_0 = SessionBridge.from_dict(data)
+
+
+
+                return bridge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionBridge | Unset, data)
+
+        bridge = _parse_bridge(d.pop("bridge", UNSET))
+
+
         def _parse_goal(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -135,6 +170,7 @@ class SessionCreate:
 
 
         session_create = cls(
+            bridge=bridge,
             goal=goal,
             id=id,
             receivers=receivers,

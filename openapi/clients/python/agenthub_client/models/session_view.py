@@ -14,6 +14,7 @@ from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.session_bridge import SessionBridge
   from ..models.session_receiver import SessionReceiver
   from ..models.session_sender import SessionSender
 
@@ -35,6 +36,7 @@ class SessionView:
             sender (SessionSender):
             state (SessionViewState):
             updated_at (datetime.datetime):
+            bridge (None | SessionBridge | Unset):
             closed_at (datetime.datetime | None | Unset):
             goal (None | str | Unset):
             title (None | str | Unset):
@@ -46,6 +48,7 @@ class SessionView:
     sender: SessionSender
     state: SessionViewState
     updated_at: datetime.datetime
+    bridge: None | SessionBridge | Unset = UNSET
     closed_at: datetime.datetime | None | Unset = UNSET
     goal: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
@@ -55,6 +58,7 @@ class SessionView:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.session_bridge import SessionBridge # noqa: PLC0415
         from ..models.session_receiver import SessionReceiver # noqa: PLC0415
         from ..models.session_sender import SessionSender # noqa: PLC0415
         created_at = self.created_at.isoformat()
@@ -73,6 +77,14 @@ class SessionView:
         state = self.state.value
 
         updated_at = self.updated_at.isoformat()
+
+        bridge: dict[str, Any] | None | Unset
+        if isinstance(self.bridge, Unset):
+            bridge = UNSET
+        elif isinstance(self.bridge, SessionBridge):
+            bridge = self.bridge.to_dict()
+        else:
+            bridge = self.bridge
 
         closed_at: None | str | Unset
         if isinstance(self.closed_at, Unset):
@@ -105,6 +117,8 @@ class SessionView:
             "state": state,
             "updatedAt": updated_at,
         })
+        if bridge is not UNSET:
+            field_dict["bridge"] = bridge
         if closed_at is not UNSET:
             field_dict["closedAt"] = closed_at
         if goal is not UNSET:
@@ -118,6 +132,7 @@ class SessionView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.session_bridge import SessionBridge # noqa: PLC0415
         from ..models.session_receiver import SessionReceiver # noqa: PLC0415
         from ..models.session_sender import SessionSender # noqa: PLC0415
         d = dict(src_dict)
@@ -151,6 +166,26 @@ class SessionView:
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
 
+
+
+        def _parse_bridge(data: object) -> None | SessionBridge | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                bridge_type_0 = SessionBridge.from_dict(data)
+
+
+
+                return bridge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionBridge | Unset, data)
+
+        bridge = _parse_bridge(d.pop("bridge", UNSET))
 
 
         def _parse_closed_at(data: object) -> datetime.datetime | None | Unset:
@@ -200,6 +235,7 @@ class SessionView:
             sender=sender,
             state=state,
             updated_at=updated_at,
+            bridge=bridge,
             closed_at=closed_at,
             goal=goal,
             title=title,

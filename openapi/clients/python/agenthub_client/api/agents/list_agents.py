@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.agent_page import AgentPage
+from ...models.list_agents_protocol_type_0 import ListAgentsProtocolType0
 from ...models.list_agents_status_type_0 import ListAgentsStatusType0
 from ...models.problem import Problem
 from ...types import UNSET, Unset
@@ -23,6 +24,7 @@ def _get_kwargs(
     tag: None | str | Unset = UNSET,
     status: ListAgentsStatusType0 | None | Unset = UNSET,
     provider: None | str | Unset = UNSET,
+    protocol: ListAgentsProtocolType0 | None | Unset = UNSET,
     include_self: bool | Unset = False,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -70,6 +72,15 @@ def _get_kwargs(
     else:
         json_provider = provider
     params["provider"] = json_provider
+
+    json_protocol: None | str | Unset
+    if isinstance(protocol, Unset):
+        json_protocol = UNSET
+    elif isinstance(protocol, ListAgentsProtocolType0):
+        json_protocol = protocol.value
+    else:
+        json_protocol = protocol
+    params["protocol"] = json_protocol
 
     params["includeSelf"] = include_self
 
@@ -149,6 +160,7 @@ def sync_detailed(
     tag: None | str | Unset = UNSET,
     status: ListAgentsStatusType0 | None | Unset = UNSET,
     provider: None | str | Unset = UNSET,
+    protocol: ListAgentsProtocolType0 | None | Unset = UNSET,
     include_self: bool | Unset = False,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -158,14 +170,15 @@ def sync_detailed(
 
      Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every
-    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+    of them); the answer pages with
     `limit` and the previous page's `nextCursor`.
 
     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
 
     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-    (`limit` outside 1 to 500, an unknown `status`).
+    (`limit` outside 1 to 500, an unknown `status` or `protocol`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -174,6 +187,8 @@ def sync_detailed(
         tag (None | str | Unset):
         status (ListAgentsStatusType0 | None | Unset):
         provider (None | str | Unset):
+        protocol (ListAgentsProtocolType0 | None | Unset): only agents reached by this protocol
+            (as their cards' `protocols` show)
         include_self (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -193,6 +208,7 @@ skill=skill,
 tag=tag,
 status=status,
 provider=provider,
+protocol=protocol,
 include_self=include_self,
 limit=limit,
 cursor=cursor,
@@ -213,6 +229,7 @@ def sync(
     tag: None | str | Unset = UNSET,
     status: ListAgentsStatusType0 | None | Unset = UNSET,
     provider: None | str | Unset = UNSET,
+    protocol: ListAgentsProtocolType0 | None | Unset = UNSET,
     include_self: bool | Unset = False,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -222,14 +239,15 @@ def sync(
 
      Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every
-    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+    of them); the answer pages with
     `limit` and the previous page's `nextCursor`.
 
     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
 
     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-    (`limit` outside 1 to 500, an unknown `status`).
+    (`limit` outside 1 to 500, an unknown `status` or `protocol`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -238,6 +256,8 @@ def sync(
         tag (None | str | Unset):
         status (ListAgentsStatusType0 | None | Unset):
         provider (None | str | Unset):
+        protocol (ListAgentsProtocolType0 | None | Unset): only agents reached by this protocol
+            (as their cards' `protocols` show)
         include_self (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -258,6 +278,7 @@ skill=skill,
 tag=tag,
 status=status,
 provider=provider,
+protocol=protocol,
 include_self=include_self,
 limit=limit,
 cursor=cursor,
@@ -272,6 +293,7 @@ async def asyncio_detailed(
     tag: None | str | Unset = UNSET,
     status: ListAgentsStatusType0 | None | Unset = UNSET,
     provider: None | str | Unset = UNSET,
+    protocol: ListAgentsProtocolType0 | None | Unset = UNSET,
     include_self: bool | Unset = False,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -281,14 +303,15 @@ async def asyncio_detailed(
 
      Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every
-    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+    of them); the answer pages with
     `limit` and the previous page's `nextCursor`.
 
     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
 
     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-    (`limit` outside 1 to 500, an unknown `status`).
+    (`limit` outside 1 to 500, an unknown `status` or `protocol`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -297,6 +320,8 @@ async def asyncio_detailed(
         tag (None | str | Unset):
         status (ListAgentsStatusType0 | None | Unset):
         provider (None | str | Unset):
+        protocol (ListAgentsProtocolType0 | None | Unset): only agents reached by this protocol
+            (as their cards' `protocols` show)
         include_self (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -316,6 +341,7 @@ skill=skill,
 tag=tag,
 status=status,
 provider=provider,
+protocol=protocol,
 include_self=include_self,
 limit=limit,
 cursor=cursor,
@@ -336,6 +362,7 @@ async def asyncio(
     tag: None | str | Unset = UNSET,
     status: ListAgentsStatusType0 | None | Unset = UNSET,
     provider: None | str | Unset = UNSET,
+    protocol: ListAgentsProtocolType0 | None | Unset = UNSET,
     include_self: bool | Unset = False,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -345,14 +372,15 @@ async def asyncio(
 
      Discovery. With `q`, the agents best able to help with a described need, best first,
     each with a relevance `score` (to name, description and skills); without `q`, every
-    agent, by id. `skill`, `tag`, `status` and `provider` filter; the answer pages with
+    agent, by id. `skill`, `tag`, `status`, `provider` and `protocol` filter (together: all
+    of them); the answer pages with
     `limit` and the previous page's `nextCursor`.
 
     **Who**: an agent, which is left out of the answer unless `includeSelf=true`; or the
     operator, who sees every agent (it has no self: `includeSelf` changes nothing).
 
     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter
-    (`limit` outside 1 to 500, an unknown `status`).
+    (`limit` outside 1 to 500, an unknown `status` or `protocol`).
 
     Args:
         q (None | str | Unset): a described need; ranked by relevance to name, description and
@@ -361,6 +389,8 @@ async def asyncio(
         tag (None | str | Unset):
         status (ListAgentsStatusType0 | None | Unset):
         provider (None | str | Unset):
+        protocol (ListAgentsProtocolType0 | None | Unset): only agents reached by this protocol
+            (as their cards' `protocols` show)
         include_self (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -381,6 +411,7 @@ skill=skill,
 tag=tag,
 status=status,
 provider=provider,
+protocol=protocol,
 include_self=include_self,
 limit=limit,
 cursor=cursor,

@@ -115,10 +115,18 @@ def sync_detailed(
     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
     `Location` header.
 
+    A `bridge` session records a task the leader serves for a caller of another protocol
+    (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+    a registered agent): the caller records nothing, so the leader records both sides, its
+    caller's commands as the task's leader and its own answers as its partner. Its only
+    receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+
     **Who**: an agent, which becomes the leader.
 
     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-    repeated in the same mode, or the leader among the receivers.
+    repeated in the same mode, or the leader among the receivers (of a session that is no
+    bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+    alone in mode `p2p`, or an unregistered `callerId`.
 
     Args:
         body (SessionCreate):
@@ -159,10 +167,18 @@ def sync(
     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
     `Location` header.
 
+    A `bridge` session records a task the leader serves for a caller of another protocol
+    (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+    a registered agent): the caller records nothing, so the leader records both sides, its
+    caller's commands as the task's leader and its own answers as its partner. Its only
+    receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+
     **Who**: an agent, which becomes the leader.
 
     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-    repeated in the same mode, or the leader among the receivers.
+    repeated in the same mode, or the leader among the receivers (of a session that is no
+    bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+    alone in mode `p2p`, or an unregistered `callerId`.
 
     Args:
         body (SessionCreate):
@@ -198,10 +214,18 @@ async def asyncio_detailed(
     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
     `Location` header.
 
+    A `bridge` session records a task the leader serves for a caller of another protocol
+    (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+    a registered agent): the caller records nothing, so the leader records both sides, its
+    caller's commands as the task's leader and its own answers as its partner. Its only
+    receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+
     **Who**: an agent, which becomes the leader.
 
     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-    repeated in the same mode, or the leader among the receivers.
+    repeated in the same mode, or the leader among the receivers (of a session that is no
+    bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+    alone in mode `p2p`, or an unregistered `callerId`.
 
     Args:
         body (SessionCreate):
@@ -242,10 +266,18 @@ async def asyncio(
     The hub picks the `id` unless the body carries one. Answers `201` with the session and a
     `Location` header.
 
+    A `bridge` session records a task the leader serves for a caller of another protocol
+    (`protocol: "a2a"`, the caller's `contextId`, and `callerId` when the caller proved to be
+    a registered agent): the caller records nothing, so the leader records both sides, its
+    caller's commands as the task's leader and its own answers as its partner. Its only
+    receiver is the leader itself, in mode `p2p`; its tasks name the leader as their partner.
+
     **Who**: an agent, which becomes the leader.
 
     **Errors**: `409` when the `id` is taken; `422` for an unregistered receiver, one
-    repeated in the same mode, or the leader among the receivers.
+    repeated in the same mode, or the leader among the receivers (of a session that is no
+    bridge), or (`bridge-receivers`) a bridge session with any receivers but the leader
+    alone in mode `p2p`, or an unregistered `callerId`.
 
     Args:
         body (SessionCreate):

@@ -133,7 +133,7 @@ def sync_detailed(
 
     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-    `422` for a bad receiver.
+    `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
 
     Args:
         session_id (str):
@@ -179,7 +179,7 @@ def sync(
 
     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-    `422` for a bad receiver.
+    `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
 
     Args:
         session_id (str):
@@ -220,7 +220,7 @@ async def asyncio_detailed(
 
     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-    `422` for a bad receiver.
+    `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
 
     Args:
         session_id (str):
@@ -266,7 +266,7 @@ async def asyncio(
 
     **Errors**: `400` for a patch that changes nothing; `403` for another participant;
     `404` for a session the caller takes no part in; `409` for a change to a closed session;
-    `422` for a bad receiver.
+    `422` for a bad receiver, or (`bridge-receivers`) any change of a bridge session's.
 
     Args:
         session_id (str):

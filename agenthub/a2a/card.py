@@ -1,0 +1,134 @@
+"""An agent's registry card as an A2A Agent Card, in a2a-sdk's own types.
+
+The hub serves it for every agent with an A2A binding (``GET /v1/agents/{id}/agent-card.json``)
+and a kit partner at ``/.well-known/agent-card.json``; both build it here, from the same
+registry card, so the two never differ. Where our card leaves a field the A2A spec requires
+empty (a description, a skill's tags), it is filled from what the card does say: a2a-sdk
+accepts such cards but logs them as not spec-compliant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict
+from a2a.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentProvider,
+    AgentSkill,
+    HTTPAuthSecurityScheme,
+    MutualTlsSecurityScheme,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
+)
+
+from agenthub.protocol import agents
+
+__all__ = [
+    "CALL_TOKEN_SCHEME",
+    "MTLS_SCHEME",
+    "A2aBindingMissing",
+    "a2a_binding_url",
+    "a2a_card",
+    "card_json",
+]
+
+DEFAULT_VERSION = "0.0.0"
+DEFAULT_MODES = ("text/plain", "application/json")
+JSONRPC = "JSONRPC"
+PROTOCOL_VERSIONS = ("1.0", "0.3")
+"""One JSON-RPC route answers both method sets (a2a-sdk's v0.3 compatibility layer); a v0.3
+client finds its interface by ``protocolVersion`` 0.3 (``to_compat_agent_card``)."""
+CALL_TOKEN_SCHEME = "callToken"  # noqa: S105 (a scheme name, no secret)
+MTLS_SCHEME = "mtls"
+BEARER_DESCRIPTION = (
+    "An agenthub call token: a compact JWS (ES256) signed with the caller's registered key, "
+    "iss = sub = the caller's agent id, aud = this agent's id, exp at most 300 s after iat, "
+    "a single-use jti, and bound to the call by htm, htu (the URL called) and bodySha256 "
+    "(base64url SHA-256 of the body). Callers registered at the hub only."
+)
+MTLS_DESCRIPTION = (
+    "Mutual TLS with a client certificate issued by the agenthub hub's CA (CN = the caller's "
+    "AIC, SAN URI acps://{AIC}); it authenticates the caller in place of a call token."
+)
+
+
+class A2aBindingMissing(ValueError):
+    """The card declares no A2A binding and no ``url`` was given."""
+
+
+def a2a_binding_url(card: agents.AgentCard) -> str | None:
+    """The URL of the card's first A2A binding, if it has one."""
+    for binding in card.protocols:
+        if binding.protocol == "a2a":
+            return binding.url
+    return None
+
+
+def _skill(skill: agents.Skill) -> AgentSkill:
+    return AgentSkill(
+        id=skill.id,
+        name=skill.name,
+        description=skill.description or skill.name,
+        tags=skill.tags or [skill.id],
+        input_modes=skill.input_types or [],
+        output_modes=skill.output_types or [],
+    )
+
+
+def _modes(per_skill: list[list[str] | None]) -> list[str]:
+    """Every skill's types, in order of first mention; the defaults if none names any."""
+    modes = list(dict.fromkeys(m for types in per_skill for m in types or []))
+    return modes or list(DEFAULT_MODES)
+
+
+def _security() -> tuple[dict[str, SecurityScheme], list[SecurityRequirement]]:
+    schemes = {
+        CALL_TOKEN_SCHEME: SecurityScheme(
+            http_auth_security_scheme=HTTPAuthSecurityScheme(
+                scheme="bearer", bearer_format="JWT", description=BEARER_DESCRIPTION
+            )
+        ),
+        MTLS_SCHEME: SecurityScheme(
+            mtls_security_scheme=MutualTlsSecurityScheme(description=MTLS_DESCRIPTION)
+        ),
+    }
+    # requirements are alternatives: either scheme alone will do
+    either = [SecurityRequirement(schemes={name: StringList()}) for name in schemes]
+    return schemes, either
+
+
+def a2a_card(card: agents.AgentCard, *, url: str | None = None) -> AgentCard:
+    """``card`` as A2A sees it; ``url``: where its A2A JSON-RPC is served (by default, the
+    card's A2A binding). Raises ``A2aBindingMissing`` when there is neither."""
+    where = url or a2a_binding_url(card)
+    if where is None:
+        raise A2aBindingMissing(f"Agent {card.id} declares no A2A binding.")
+    schemes, requirements = _security()
+    built = AgentCard(
+        name=card.name,
+        description=card.description or card.name,
+        version=card.version or DEFAULT_VERSION,
+        supported_interfaces=[
+            AgentInterface(protocol_binding=JSONRPC, url=where, protocol_version=version)
+            for version in PROTOCOL_VERSIONS
+        ],
+        capabilities=AgentCapabilities(streaming=True, push_notifications=True),
+        security_schemes=schemes,
+        security_requirements=requirements,
+        default_input_modes=_modes([s.input_types for s in card.skills]),
+        default_output_modes=_modes([s.output_types for s in card.skills]),
+        skills=[_skill(s) for s in card.skills],
+    )
+    if card.provider:
+        built.provider.CopyFrom(AgentProvider(organization=card.provider, url=where))
+    return built
+
+
+def card_json(card: AgentCard) -> dict[str, Any]:
+    """The card as JSON, exactly as a2a-sdk's card route serves it (v1.0 fields, with the
+    v0.3 ones a v0.3 client reads merged in)."""
+    return agent_card_to_dict(card)

@@ -1,0 +1,187 @@
+"""Bridge sessions: a kit partner serving an A2A caller records the caller's task as both
+its leader and its partner (the caller records nothing at the hub)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from agenthub import HubClient
+from app.models import InboxEvent, Session, SessionParticipant, Task
+from tests.support.hub import MakeAgent, problem
+from tests.support.messages import command, result, text
+
+
+async def count(hub: Any, model: Any, *where: Any) -> int:
+    async with hub.state.session_factory() as db:
+        stmt = select(func.count()).select_from(model).where(*where)
+        return int(await db.scalar(stmt) or 0)
+
+
+def bridge(**extra: Any) -> dict[str, Any]:
+    return {"protocol": "a2a", "contextId": "ctx-1", **extra}
+
+
+async def bridge_session(agent: HubClient, **extra: Any) -> dict[str, Any]:
+    body = {
+        "bridge": bridge(**extra),
+        "receivers": [{"agentId": agent.agent_id, "mode": "p2p"}],
+    }
+    response = await agent.request("POST", "/v1/sessions", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+async def test_create_bridge_session_names_the_bridge_as_its_receiver(
+    make_agent: MakeAgent,
+) -> None:
+    bridge_agent = await make_agent("bridge", endpointUrl="http://127.0.0.1:9001/aip")
+    caller = await make_agent("caller")
+    session = await bridge_session(bridge_agent, callerId=caller.agent_id)
+    me = {"agentId": bridge_agent.agent_id, "address": "http://127.0.0.1:9001/aip"}
+    assert session["sender"] == me
+    assert session["receivers"] == [{**me, "mode": "p2p", "params": None}]
+    assert session["bridge"] == bridge(callerId=caller.agent_id)
+    again = await bridge_agent.request("GET", f"/v1/sessions/{session['id']}")
+    assert again.json() == session
+    listed = await bridge_agent.request("GET", "/v1/sessions")
+    assert [s["id"] for s in listed.json()["items"]] == [session["id"]]
+    # the caller is named, not a participant: it recorded nothing and sees nothing
+    problem(await caller.request("GET", f"/v1/sessions/{session['id']}"), 404)
+
+
+async def test_bad_bridge_sessions_are_422_and_store_nothing(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    agent, other = await make_agent("bridge"), await make_agent("other")
+    me = {"agentId": agent.agent_id, "mode": "p2p"}
+    for body, code in (
+        ({"bridge": bridge(), "receivers": []}, "bridge-receivers"),
+        ({"bridge": bridge(), "receivers": [{**me, "mode": "group"}]}, "bridge-receivers"),
+        ({"bridge": bridge(), "receivers": [me, {**me, "mode": "group"}]}, "bridge-receivers"),
+        (
+            {"bridge": bridge(), "receivers": [me, {"agentId": other.agent_id, "mode": "p2p"}]},
+            "bridge-receivers",
+        ),
+        ({"bridge": bridge(), "receivers": [{"agentId": other.agent_id}]}, "bridge-receivers"),
+        ({"bridge": bridge(callerId="1.2.156.3088.1.AGH.NOBODY"), "receivers": [me]}, None),
+        ({"bridge": bridge(protocol="mcp"), "receivers": [me]}, None),
+        ({"bridge": bridge(contextId=""), "receivers": [me]}, None),
+        ({"bridge": bridge(contextId="c" * 201), "receivers": [me]}, None),
+        ({"bridge": {"protocol": "a2a"}, "receivers": [me]}, None),
+        ({"receivers": [me]}, None),  # no bridge: the leader is no receiver, as ever
+    ):
+        refused = problem(await agent.request("POST", "/v1/sessions", json=body), 422)
+        if code is not None:
+            assert refused["type"].endswith(f"/{code}"), refused
+    assert await count(hub, Session) == 0
+    assert await count(hub, SessionParticipant) == 0
+
+
+async def test_a_bridge_session_keeps_its_receivers(make_agent: MakeAgent) -> None:
+    agent, other = await make_agent("bridge"), await make_agent("other")
+    session = await bridge_session(agent)
+    path = f"/v1/sessions/{session['id']}"
+    receivers = [{"agentId": other.agent_id, "mode": "p2p"}]
+    refused = problem(await agent.request("PATCH", path, json={"receivers": receivers}), 422)
+    assert refused["type"].endswith("/bridge-receivers")
+    assert (await agent.request("GET", path)).json()["receivers"] == session["receivers"]
+
+
+async def test_the_bridge_records_a_task_from_start_to_completed(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    agent = await make_agent("bridge")
+    me = agent.agent_id
+    session = await bridge_session(agent)
+    path = f"/v1/sessions/{session['id']}/messages"
+    start = command(me, "start", partnerId=me, dataItems=text("translate this"))
+    started = await agent.request("POST", path, json=start)
+    assert started.status_code == 201, started.text
+    task_id = started.json()["taskId"]
+    # its own answers, then the caller's side of the end, through the batch path
+    items = [
+        result(me, task_id, "accepted"),
+        result(me, task_id, "working"),
+        result(
+            me,
+            task_id,
+            "awaiting-completion",
+            products=[{"id": "p1", "dataItems": text("traduis ceci")}],
+        ),
+        command(me, "complete", task_id=task_id),
+        result(me, task_id, "completed"),
+    ]
+    batch = await agent.request("POST", f"{path}:batch", json={"items": items})
+    assert batch.status_code == 200, batch.text
+    assert [o["status"] for o in batch.json()["items"]] == [201] * 5
+    task = (await agent.request("GET", f"/v1/tasks/{task_id}")).json()
+    assert (task["leaderId"], task["partnerId"]) == (me, me)
+    assert task["state"] == "completed"
+    assert [s["state"] for s in task["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert [p["id"] for p in task["products"]] == ["p1"]
+    for role in ("leader", "partner"):
+        listed = await agent.request("GET", "/v1/tasks", params={"role": role})
+        assert [t["id"] for t in listed.json()["items"]] == [task_id]
+    # nobody else to tell: its own commands do not come back to its inbox
+    assert await count(hub, InboxEvent, InboxEvent.kind == "task") == 0
+
+
+async def test_the_bridge_records_a_cancel(make_agent: MakeAgent) -> None:
+    agent = await make_agent("bridge")
+    me = agent.agent_id
+    path = f"/v1/sessions/{(await bridge_session(agent))['id']}/messages"
+    start = await agent.request("POST", path, json=command(me, "start", partnerId=me))
+    task_id = start.json()["taskId"]
+    for message in (
+        result(me, task_id, "accepted"),
+        command(me, "cancel", task_id=task_id),
+        result(me, task_id, "canceled"),
+    ):
+        posted = await agent.request("POST", path, json=message)
+        assert posted.status_code == 201, posted.text
+    assert (await agent.request("GET", f"/v1/tasks/{task_id}")).json()["state"] == "canceled"
+
+
+async def test_outside_a_bridge_a_leader_is_not_its_own_partner(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    body = {"receivers": [{"agentId": partner.agent_id, "mode": "p2p"}]}
+    session = (await leader.request("POST", "/v1/sessions", json=body)).json()
+    path = f"/v1/sessions/{session['id']}/messages"
+    me = leader.agent_id
+    problem(await leader.request("POST", path, json=command(me, "start", partnerId=me)), 422)
+    assert await count(hub, Task) == 0
+
+
+async def test_in_a_bridge_session_only_the_bridge_is_a_partner(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    agent, other = await make_agent("bridge"), await make_agent("other")
+    path = f"/v1/sessions/{(await bridge_session(agent))['id']}/messages"
+    start = command(agent.agent_id, "start", partnerId=other.agent_id)
+    problem(await agent.request("POST", path, json=start), 422)
+    problem(await other.request("POST", path, json=result(other.agent_id, "t-1", "accepted")), 404)
+    assert await count(hub, Task) == 0
+
+
+async def test_closing_a_bridge_session_tells_the_bridge_once(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    agent = await make_agent("bridge")
+    me = agent.agent_id
+    session = await bridge_session(agent)
+    path = f"/v1/sessions/{session['id']}"
+    start = await agent.request("POST", f"{path}/messages", json=command(me, "start", partnerId=me))
+    task_id = start.json()["taskId"]
+    closed = await agent.request("PATCH", path, json={"state": "closed"})
+    assert closed.status_code == 200, closed.text
+    assert (await agent.request("GET", f"/v1/tasks/{task_id}")).json()["releasedAt"] is not None
+    assert await count(hub, InboxEvent, InboxEvent.kind == "task.released") == 1
