@@ -26,7 +26,9 @@ def free_port() -> int:
 
 
 def bound_socket(port: int = 0) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, said: asyncio sets TCP_NODELAY on accepted connections only for a socket
+    # whose proto is TCP (with 0, each small answer waited ~40 ms for a delayed ACK)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
     sock.listen(128)
