@@ -17,6 +17,8 @@ import httpx
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
+from agenthub.a2a import A2AOptions
+from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.endpoint import AgentEndpoint
@@ -42,7 +44,15 @@ OLD_CLIENT_SECONDS = 3600.0
 (a partner's stream lasts an hour at most), then closes."""
 PRESENCE_SECONDS = 30.0  # the hub's online window is 60 s
 # what ``join`` brings up to date on a saved agent (the registry's PATCH fields, but the key)
-UPDATABLE_CARD_FIELDS = ("name", "description", "version", "provider", "skills", "endpointUrl")
+UPDATABLE_CARD_FIELDS = (
+    "name",
+    "description",
+    "version",
+    "provider",
+    "skills",
+    "endpointUrl",
+    "protocols",
+)
 
 
 class Agent:
@@ -79,6 +89,7 @@ class Agent:
         outbox: str | os.PathLike[str] | None = None,
         plain_http: bool = False,
         hub_ca: str | os.PathLike[str] | None = None,
+        a2a: A2AOptions | bool = False,
     ) -> None:
         if urlsplit(public_url or "").scheme == "http" and not plain_http:
             raise ValueError(
@@ -101,6 +112,7 @@ class Agent:
         self.started_at = time.time()  # call tokens minted before it are refused (JtiCache)
         self.handler = handler
         self.public_url = public_url
+        self.a2a = A2AOptions() if a2a is True else a2a or None
         self.callbacks = callbacks or CallbackPolicy()
         self.hub = HubClient(
             hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http, hub_ca=hub_ca
@@ -146,9 +158,7 @@ class Agent:
     async def register(
         self, card: dict[str, Any], *, registration_token: str | None = None
     ) -> AgentCard:
-        body = dict(card)
-        if self.public_url and "endpointUrl" not in body:
-            body["endpointUrl"] = self.public_url
+        body = self._with_endpoint(card)
         registered = await self.hub.register(body, registration_token=registration_token)
         self._save_state()
         self.recorder.resume()
@@ -179,11 +189,23 @@ class Agent:
             else:
                 self._save_state()
                 self.recorder.resume()  # records an earlier run left in the outbox
-                update = {k: v for k, v in card.items() if k in UPDATABLE_CARD_FIELDS}
-                if self.public_url and "endpointUrl" not in update:
-                    update["endpointUrl"] = self.public_url
+                fields = {k: v for k, v in card.items() if k in UPDATABLE_CARD_FIELDS}
+                update = self._with_endpoint(fields)
                 return await self.hub.update_self(AgentUpdate.model_validate(update))
         return await self.register(card, registration_token=registration_token)
+
+    def _with_endpoint(self, card: dict[str, Any]) -> dict[str, Any]:
+        """The card with this agent's endpoint as ``endpointUrl``, and, serving A2A, its
+        protocols (AIP and A2A, at the same URL), unless the card says otherwise."""
+        body = dict(card)
+        if self.public_url and "endpointUrl" not in body:
+            body["endpointUrl"] = self.public_url
+        if self.a2a is not None and self.public_url and "protocols" not in body:
+            body["protocols"] = [
+                {"protocol": "aip", "url": self.public_url},
+                {"protocol": "a2a", "url": self.public_url},
+            ]
+        return body
 
     def _save_state(self) -> None:
         if self.state is None:
@@ -285,6 +307,19 @@ class Agent:
                     recorder=self.recorder,
                     notifier=self._notifier,
                 )
+            a2a = None
+            if self.a2a is not None and runtime is not None:
+                a2a = A2AServing(
+                    agent_id=self.agent_id,
+                    options=self.a2a,
+                    runtime=runtime,
+                    recorder=self.recorder,
+                    hub=self.hub,
+                    directory=self.directory,
+                    callbacks=self.callbacks,
+                    http=self.http,
+                    public_url=self.public_url,
+                )
             self._endpoint = AgentEndpoint(
                 agent_id=self.agent_id,
                 key=self.key,
@@ -295,6 +330,8 @@ class Agent:
                 callbacks=self.callbacks,
                 started_at=self.started_at,
                 tls=self.tls,
+                a2a=a2a,
+                a2a_pushed=self.leader.a2a_pushed,
             )
         return self._endpoint
 

@@ -20,6 +20,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
+from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallTokenError, HubRequestError
@@ -38,6 +39,9 @@ logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1_048_576
 MAX_BATCH = 100
 """Requests one JSON-RPC batch may hold."""
+A2A_TOKEN_HEADER = "X-A2A-Notification-Token"  # noqa: S105 (a header name)
+A2APushed = Callable[[str, str, bytes], "dict[str, Any] | None"]
+"""An A2A push's body (for a session's task) as the AIP event the inbox keeps: the leader's."""
 STREAM_SIGNED_HEADER = "X-Agent-Signature-Covers"
 """What a stream's signature covers: ``first-event`` (its first data) or ``nothing`` (it
 opened with no event due: the empty body)."""
@@ -131,8 +135,12 @@ class AgentEndpoint:
         callbacks: CallbackPolicy | None = None,
         started_at: float | None = None,
         tls: AgentTls | None = None,
+        a2a: A2AServing | None = None,
+        a2a_pushed: A2APushed | None = None,
     ) -> None:
         self.agent_id = agent_id
+        self.a2a = a2a
+        self.a2a_pushed = a2a_pushed
         self.tls = tls
         self.key = key
         self.directory = directory
@@ -147,6 +155,8 @@ class AgentEndpoint:
             routes=[
                 Route("/", self._rpc, methods=["POST"]),
                 Route("/notifications", self._notification, methods=["POST"]),
+                Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
+                Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
             ]
         )
 
@@ -259,11 +269,16 @@ class AgentEndpoint:
         try:
             call = await self._authenticate(request, body, "")
         except CallTokenError as exc:
-            return self._refused(exc, missing="required" in str(exc))
+            missing = "required" in str(exc)
+            if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
+                return await self.a2a.answer_anonymous(request, body)
+            return self._refused(exc, missing=missing)
         try:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
             return self._signed(rpc_error(None, RpcErrorCode.PARSE_ERROR, "Parse error"), call)
+        if self.a2a is not None and self.a2a.handles(parsed):
+            return await self.a2a.answer(request, body, call.caller_id)
         if isinstance(parsed, list):
             if not parsed or len(parsed) > MAX_BATCH:
                 why = f"A batch holds 1 to {MAX_BATCH} requests."
@@ -348,6 +363,12 @@ class AgentEndpoint:
             },
         )
 
+    async def _a2a_card(self, request: Request) -> Response:
+        """The agent's A2A Agent Card, made from its registry card (404 without A2A)."""
+        if self.a2a is None:
+            return Response(status_code=404)
+        return await self.a2a.card(request)
+
     # -- notifications pushed to us (leader role) -----------------------------------------
 
     async def _notification(self, request: Request) -> Response:
@@ -389,6 +410,36 @@ class AgentEndpoint:
             return self._answer({"error": why}, call, 403 if call is not None else 401)
         new = await self.inbox.receive(sender, event)
         return self._answer({"received": True, "duplicate": not new}, call)
+
+    async def _a2a_notification(self, request: Request) -> Response:
+        """An A2A agent's push for a task this leader started by A2A (``Leader.start_notified``):
+        the push URL names the task, and the ``X-A2A-Notification-Token`` this leader gave
+        for that task alone is its proof."""
+        body = await self._read(request)
+        if isinstance(body, Response):
+            return body
+        session_id = request.query_params.get("session", "")
+        task_id = request.query_params.get("task", "")
+        expected = None
+        if self.inbox is not None:
+            expected = self.inbox.expectation(task_id, session_id=session_id)
+        if expected is None or self.inbox is None or self.a2a_pushed is None:
+            return self._answer({"error": "no notifications were asked for this task"}, None, 404)
+        token = request.headers.get(A2A_TOKEN_HEADER)
+        why = self.inbox.check(
+            task_id,
+            sender_id=expected.partner_id,
+            token=token,
+            token_only=True,
+            session_id=session_id,
+        )
+        if why is not None:
+            return self._answer({"error": why}, None, 401)
+        event = self.a2a_pushed(session_id, task_id, body)
+        if event is None:
+            return self._answer({"error": "the body is no A2A StreamResponse"}, None, 400)
+        new = await self.inbox.receive(expected.partner_id, event)
+        return self._answer({"received": True, "duplicate": not new}, None)
 
     def _answer(self, payload: Any, call: _Call | None, status: int = 200) -> Response:
         """Signed to a caller proved by certificate or call token; plain JSON otherwise."""

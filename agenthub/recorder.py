@@ -6,11 +6,12 @@ lose it. A retry sends the same message id, so the hub stores it once.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import os
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,12 @@ class HubRecorder:
         self._lanes: Lanes[_Key, _Item] = Lanes(
             self._send, take=_head_batch, name="agenthub-recorder"
         )
+        self._opening: dict[str, asyncio.Future[Any]] = {}
+
+    def opening(self, session_id: str, opened: Awaitable[Any]) -> None:
+        """The session is being opened at the hub (``opened``, started now): its records
+        wait for it, and are given up if it fails."""
+        self._opening[session_id] = asyncio.ensure_future(opened)
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
@@ -170,6 +177,18 @@ class HubRecorder:
             self.outbox.close()
 
     async def _send(self, key: _Key, batch: list[_Item]) -> None:
+        opening = self._opening.get(key[0])
+        if opening is not None:
+            try:
+                await asyncio.shield(opening)
+            except Exception as exc:
+                for item in batch:
+                    why = f"the session could not be opened: {exc}"
+                    self._give_up(key[0], item, getattr(exc, "status", None), why, final=True)
+                return
+            finally:
+                if opening.done():
+                    self._opening.pop(key[0], None)
         if len(batch) > 1:
             await self._deliver_batch(key[0], batch)
         else:

@@ -20,8 +20,12 @@ KIT_IMPORTS = {
     "orjson",
     "agenthub",
 }
-# the kit's extras: import name → (extra, the only package of the kit that may import it)
-KIT_EXTRAS = {"a2a": ("a2a", KIT / "a2a")}
+# the kit's extras: import name → (extra, the only package of the kit that may import it,
+# the requirement of the extra that brings it)
+KIT_EXTRAS = {
+    "a2a": ("a2a", KIT / "a2a", "a2a-sdk"),
+    "google": ("a2a", KIT / "a2a", "a2a-sdk"),  # protobuf, a2a-sdk's wire types
+}
 HUB_ONLY = {"app", "fastapi", "sqlalchemy", "sqlmodel", "alembic", "prometheus_client", "rich"}
 
 
@@ -64,11 +68,11 @@ def test_every_third_party_import_of_the_kit_is_a_kit_dependency() -> None:
 def test_an_extra_is_imported_only_by_its_own_package_and_declared() -> None:
     """``import agenthub`` works without the extras: only their own package imports them."""
     declared = tomllib.loads((ROOT / "kit" / "pyproject.toml").read_text())["project"]
-    for name, (extra, home) in KIT_EXTRAS.items():
+    for name, (extra, home, requirement) in KIT_EXTRAS.items():
         outside = {
             str(path.relative_to(ROOT))
             for path in KIT.rglob("*.py")
             if home not in path.parents and name in _imports(path)
         }
         assert outside == set(), name
-        assert any(r.startswith(f"{name}-sdk") for r in declared["optional-dependencies"][extra])
+        assert any(r.startswith(requirement) for r in declared["optional-dependencies"][extra])

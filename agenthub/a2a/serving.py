@@ -1,0 +1,187 @@
+"""What the endpoint needs of A2A: which requests are A2A, the anonymous callers' gate, the
+Agent Card route, and the bridge (``agenthub.a2a.server``), made on the first A2A request so
+that an agent without A2A never imports a2a-sdk."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from agenthub.a2a import A2AOptions
+from agenthub.a2a.anonymous import AnonymousGate
+from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.directory import PeerDirectory
+from agenthub.errors import HubRequestError
+from agenthub.hub import HubClient
+from agenthub.lanes import Backoff, problem_of, transient
+from agenthub.recorder import HubRecorder
+from agenthub.runtime import PartnerRuntime
+
+if TYPE_CHECKING:
+    from a2a.types import AgentCard as A2ACard
+
+    from agenthub.a2a.server import A2ABridge
+
+logger = logging.getLogger(__name__)
+
+V10_METHODS = frozenset(
+    {
+        "SendMessage",
+        "SendStreamingMessage",
+        "GetTask",
+        "ListTasks",
+        "CancelTask",
+        "SubscribeToTask",
+        "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig",
+        "GetExtendedAgentCard",
+    }
+)
+V03_METHODS = frozenset(
+    {
+        "message/send",
+        "message/stream",
+        "tasks/get",
+        "tasks/cancel",
+        "tasks/resubscribe",
+        "tasks/pushNotificationConfig/set",
+        "tasks/pushNotificationConfig/get",
+        "tasks/pushNotificationConfig/list",
+        "tasks/pushNotificationConfig/delete",
+    }
+)
+A2A_METHODS = V10_METHODS | V03_METHODS
+"""The JSON-RPC methods of A2A v1.0 and v0.3; AIP's (``rpc``, ``stream``, ``notification/*``)
+are others, so both share the endpoint's one URL."""
+OPEN_SESSION_BACKOFF = Backoff(0.05, 5.0, deadline=120.0)
+
+
+class A2AServing:
+    def __init__(
+        self,
+        *,
+        agent_id: str,
+        options: A2AOptions,
+        runtime: PartnerRuntime,
+        recorder: HubRecorder | None,
+        hub: HubClient,
+        directory: PeerDirectory,
+        callbacks: CallbackPolicy,
+        http: httpx.AsyncClient,
+        public_url: str | None,
+    ) -> None:
+        self.agent_id = agent_id
+        self.options = options
+        self.runtime = runtime
+        self.recorder = recorder
+        self.hub = hub
+        self.directory = directory
+        self.callbacks = callbacks
+        self.http = http
+        self.public_url = public_url
+        self.gate = AnonymousGate(options.anonymous_per_second) if options.anonymous else None
+        self._bridge: A2ABridge | None = None
+
+    @staticmethod
+    def handles(parsed: Any) -> bool:
+        """Whether a parsed JSON-RPC request is A2A's."""
+        return isinstance(parsed, dict) and parsed.get("method") in A2A_METHODS
+
+    def takes_anonymous(self, body: bytes) -> bool:
+        """Whether a request that proved no caller is answered: an A2A one, when the agent
+        serves anonymous callers."""
+        if self.gate is None:
+            return False
+        try:
+            return self.handles(orjson.loads(body))
+        except orjson.JSONDecodeError:
+            return False
+
+    async def bridge(self, request: Request) -> A2ABridge:
+        """The bridge, made on the first A2A request, with the agent's own card."""
+        if self._bridge is None:
+            from agenthub.a2a.server import A2ABridge
+
+            bridge = A2ABridge(
+                agent_id=self.agent_id,
+                runtime=self.runtime,
+                recorder=self.recorder,
+                open_session=self._open_session,
+                push_client=self.http,
+                push_url_ok=self._push_url_ok,
+                card=await self._card(request),
+            )
+            self._bridge = self._bridge or bridge
+        return self._bridge
+
+    async def answer(self, request: Request, body: bytes, caller_id: str) -> Response:
+        from agenthub.a2a.server import CallerUser
+
+        bridge = await self.bridge(request)
+        return await bridge.answer(request.scope, body, CallerUser(caller_id, True))
+
+    async def answer_anonymous(self, request: Request, body: bytes) -> Response:
+        from agenthub.a2a.server import CallerUser
+
+        assert self.gate is not None
+        address = request.client.host if request.client is not None else "unknown"
+        wait = self.gate.wait_seconds(address)
+        if wait > 0:
+            return JSONResponse(
+                {"error": f"anonymous A2A callers get {self.gate.per_second:g} requests/s"},
+                status_code=429,
+                headers={"Retry-After": str(max(1, round(wait + 0.5)))},
+            )
+        caller = CallerUser(f"anonymous@{address}", False)
+        bridge = await self.bridge(request)
+        return await bridge.answer(request.scope, body, caller)
+
+    async def _card(self, request: Request) -> A2ACard:
+        """The agent's A2A card, from its registry card (``agenthub.a2a.card``)."""
+        from agenthub.a2a.card import a2a_card
+
+        registered = await self.directory.card(self.agent_id)
+        return a2a_card(registered, url=self.public_url or str(request.base_url))
+
+    async def card(self, request: Request) -> Response:
+        """The A2A Agent Card route (public, as A2A cards are)."""
+        from agenthub.a2a.card import card_json
+
+        try:
+            card = await self._card(request)
+        except (HubRequestError, httpx.HTTPError) as exc:
+            logger.warning("could not read the agent's own card at the hub: %s", exc)
+            return JSONResponse({"error": "the card is not available now"}, status_code=503)
+        return JSONResponse(card_json(card))
+
+    async def _push_url_ok(self, url: str) -> bool:
+        try:
+            await pin_callback(url, self.callbacks)
+        except Exception as exc:
+            logger.info("refused an A2A push URL %s: %s", url, exc)
+            return False
+        return True
+
+    async def _open_session(self, session_id: str, body: dict[str, Any]) -> None:
+        """Open a bridged session at the hub, retried while the hub is away; one that is
+        already there (this partner opened it before a restart) is kept."""
+        retry = OPEN_SESSION_BACKOFF.start()
+        while True:
+            status: int | None = None
+            problem: Any = None
+            try:
+                response = await self.hub.request("POST", "/v1/sessions", json=body)
+                status, problem = response.status_code, problem_of(response)
+            except (httpx.TransportError, HubRequestError) as exc:
+                problem = {"title": "the hub did not answer", "detail": str(exc)}
+            if status is not None and (status < 300 or status == 409):
+                return
+            if not transient(status, problem) or not await retry.pause():
+                raise HubRequestError(status or 503, problem if isinstance(problem, dict) else {})

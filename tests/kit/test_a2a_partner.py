@@ -1,0 +1,324 @@
+"""A kit partner driven by a2a-sdk's own client (v1.0 and v0.3 methods), as its docs show:
+send, stream, get, cancel, resubscribe and push notifications, each recorded at the hub."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
+from a2a.helpers import get_artifact_text, new_text_part
+from a2a.types import (
+    AgentCard,
+    CancelTaskRequest,
+    GetTaskRequest,
+    Message,
+    Role,
+    SendMessageConfiguration,
+    SendMessageRequest,
+    StreamResponse,
+    SubscribeToTaskRequest,
+    Task,
+    TaskPushNotificationConfig,
+    TaskState,
+)
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from agenthub import Agent, TaskContext, TaskHandler
+from agenthub.a2a import A2AOptions
+from agenthub.a2a.auth import CallTokenAuth
+from tests.support.kit import AskHandler, EchoHandler, MakeLiveAgent, hub_task, settled
+from tests.support.live import serving
+
+WAIT_SECONDS = 10.0
+
+
+class SlowHandler(TaskHandler):
+    """Works until it is canceled (or 30 s)."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        await task.working("working slowly")
+        await asyncio.sleep(30)
+        await task.await_completion(message="done at last")
+
+
+def user_message(text: str, task: Task | None = None) -> Message:
+    message = Message(role=Role.ROLE_USER, message_id=f"m-{text}", parts=[new_text_part(text)])
+    if task is not None:
+        message.task_id, message.context_id = task.id, task.context_id
+    return message
+
+
+async def caller_http(caller: Agent, partner: Agent) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        timeout=WAIT_SECONDS,
+        auth=CallTokenAuth(caller.key, caller_id=caller.agent_id, callee_id=partner.agent_id),
+    )
+
+
+async def a2a_client(
+    http: httpx.AsyncClient, partner: Agent, *, streaming: bool = False, version: str = "1.0"
+) -> Client:
+    """a2a-sdk's client for the partner, from the card the partner serves; ``version`` 0.3
+    keeps only the card's v0.3 interface, so the client speaks the v0.3 methods."""
+    assert partner.public_url is not None
+    card = await A2ACardResolver(http, partner.public_url).get_agent_card()
+    interfaces = [i for i in card.supported_interfaces if i.protocol_version == version]
+    assert interfaces, f"the card has no {version} interface"
+    del card.supported_interfaces[:]
+    card.supported_interfaces.extend(interfaces)
+    return ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
+
+
+async def last_task(client: Client, request: SendMessageRequest) -> Task:
+    task: Task | None = None
+    async for event in client.send_message(request):
+        if event.HasField("task"):
+            task = event.task
+    assert task is not None
+    return task
+
+
+async def a2a_partner(make: MakeLiveAgent, handler: TaskHandler, **kw: Any) -> Agent:
+    return await make("a2a-partner", handler, https=False, a2a=kw.pop("a2a", True), **kw)
+
+
+async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAgent) -> None:
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(http, str(partner.public_url)).get_agent_card()
+    assert isinstance(card, AgentCard)
+    assert card.name == "a2a-partner"
+    assert card.capabilities.streaming and card.capabilities.push_notifications
+    assert {(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces} == {
+        ("JSONRPC", partner.public_url, "1.0"),
+        ("JSONRPC", partner.public_url, "0.3"),
+    }
+    registered = await partner.hub.request("GET", f"/v1/agents/{partner.agent_id}")
+    protocols = {b["protocol"] for b in registered.json()["protocols"]}
+    assert protocols == {"aip", "a2a"}
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+async def test_send_completes_and_is_recorded(make_live_agent: MakeLiveAgent, version: str) -> None:
+    """awaiting-completion is COMPLETED to an A2A caller: the bridge completes for it, and
+    the hub records the task completed, the leader side as the bridge's."""
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner, version=version)
+        task = await last_task(client, SendMessageRequest(message=user_message("hello")))
+        assert task.status.state == TaskState.TASK_STATE_COMPLETED
+        assert [get_artifact_text(a) for a in task.artifacts] == ["hello"]
+        got = await client.get_task(GetTaskRequest(id=task.id))
+        assert got.status.state == TaskState.TASK_STATE_COMPLETED
+    await settled(partner)
+    recorded = await hub_task(partner, task.id)
+    assert recorded["state"] == "completed"
+    assert recorded["leaderId"] == recorded["partnerId"] == partner.agent_id
+    assert [s["state"] for s in recorded["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert recorded["products"][0]["dataItems"][0]["text"] == "hello"
+    session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
+    assert session["bridge"]["protocol"] == "a2a"
+    assert session["bridge"]["contextId"] == task.context_id
+    assert session["bridge"]["callerId"] == caller.agent_id
+    assert not partner.recorder.failures
+
+
+async def test_input_required_then_continue(make_live_agent: MakeLiveAgent) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, AskHandler())
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        asked = await last_task(client, SendMessageRequest(message=user_message("start")))
+        assert asked.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+        assert asked.status.message.parts[0].text == "what should I echo?"
+        done = await last_task(client, SendMessageRequest(message=user_message("42", asked)))
+        assert done.id == asked.id
+        assert done.status.state == TaskState.TASK_STATE_COMPLETED
+        assert [get_artifact_text(a, delimiter="") for a in done.artifacts] == ["ab"]
+    await settled(partner)
+    recorded = await hub_task(partner, asked.id)
+    assert recorded["state"] == "completed"
+    assert "awaiting-input" in [s["state"] for s in recorded["statusHistory"]]
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+async def test_stream_carries_status_and_artifacts(
+    make_live_agent: MakeLiveAgent, version: str
+) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner, streaming=True, version=version)
+        kinds: list[str] = []
+        states: list[int] = []
+        texts: list[str] = []
+        async for event in client.send_message(SendMessageRequest(message=user_message("hi"))):
+            kind = str(event.WhichOneof("payload"))
+            kinds.append(kind)
+            if kind == "status_update":
+                states.append(event.status_update.status.state)
+            elif kind == "artifact_update":
+                texts.append(get_artifact_text(event.artifact_update.artifact))
+    assert kinds[0] == "task"
+    assert TaskState.TASK_STATE_WORKING in states
+    assert states[-1] == TaskState.TASK_STATE_COMPLETED
+    assert texts == ["hi"]
+    await settled(partner)
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+async def test_cancel_and_resubscribe(make_live_agent: MakeLiveAgent, version: str) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, SlowHandler())
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner, streaming=True, version=version)
+        request = SendMessageRequest(
+            message=user_message("slow"),
+            configuration=SendMessageConfiguration(return_immediately=True),
+        )
+        sender = await a2a_client(http, partner, version=version)
+        task = await last_task(sender, request)
+        assert task.status.state == TaskState.TASK_STATE_SUBMITTED
+        seen: list[StreamResponse] = []
+
+        async def watch() -> None:
+            async for event in client.subscribe(SubscribeToTaskRequest(id=task.id)):
+                seen.append(event)
+
+        watching = asyncio.create_task(watch())
+        await asyncio.sleep(0.3)
+        canceled = await client.cancel_task(CancelTaskRequest(id=task.id))
+        assert canceled.status.state == TaskState.TASK_STATE_CANCELED
+        await asyncio.wait_for(watching, WAIT_SECONDS)
+        states = [e.status_update.status.state for e in seen if e.HasField("status_update")]
+        assert states[-1] == TaskState.TASK_STATE_CANCELED
+    await settled(partner)
+    recorded = await hub_task(partner, task.id)
+    assert recorded["state"] == "canceled"
+    commands = await partner.hub.request(
+        "GET", f"/v1/sessions/{recorded['sessionId']}/messages", params={"limit": 100}
+    )
+    sent = [m["command"] for m in commands.json()["items"] if m["type"] == "task-command"]
+    assert sent == ["start", "cancel"]
+
+
+@pytest.fixture
+async def push_receiver() -> AsyncIterator[tuple[str, list[tuple[dict[str, str], Any]]]]:
+    received: list[tuple[dict[str, str], Any]] = []
+
+    async def hook(request: Request) -> Response:
+        received.append((dict(request.headers), await request.json()))
+        return Response(status_code=200)
+
+    app = Starlette(routes=[Route("/hook", hook, methods=["POST"])])
+    async with serving(app, lifespan="off") as server:
+        yield f"{server.url}/hook", received
+
+
+async def test_push_notifications_reach_the_caller(
+    make_live_agent: MakeLiveAgent, push_receiver: tuple[str, list[tuple[dict[str, str], Any]]]
+) -> None:
+    hook_url, received = push_receiver
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, AskHandler())
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        config = TaskPushNotificationConfig(url=hook_url, token="tok-1")
+        request = SendMessageRequest(
+            message=user_message("start"),
+            configuration=SendMessageConfiguration(task_push_notification_config=config),
+        )
+        asked = await last_task(client, request)
+        await last_task(client, SendMessageRequest(message=user_message("42", asked)))
+    for _ in range(int(WAIT_SECONDS * 10)):
+        if any("COMPLETED" in str(body) for _, body in received):
+            break
+        await asyncio.sleep(0.1)
+    assert received, "no push arrived"
+    assert {headers.get("x-a2a-notification-token") for headers, _ in received} == {"tok-1"}
+    assert any("TASK_STATE_INPUT_REQUIRED" in str(body) for _, body in received)
+    assert any("TASK_STATE_COMPLETED" in str(body) for _, body in received)
+
+
+async def test_an_unsafe_push_url_is_refused(make_live_agent: MakeLiveAgent) -> None:
+    """The partner's callback policy screens A2A push URLs as it does AIP ones."""
+    caller = await make_live_agent("caller", serve=False)
+    partner = await make_live_agent("strict", EchoHandler(), https=False, a2a=True, callbacks=None)
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        config = TaskPushNotificationConfig(url="http://127.0.0.1:9/hook", token="t")
+        request = SendMessageRequest(
+            message=user_message("start"),
+            configuration=SendMessageConfiguration(task_push_notification_config=config),
+        )
+        with pytest.raises(Exception, match=r"(?i)push|url"):
+            await last_task(client, request)
+
+
+async def test_callers_see_only_their_own_tasks(make_live_agent: MakeLiveAgent) -> None:
+    first = await make_live_agent("first", serve=False)
+    second = await make_live_agent("second", serve=False)
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    async with await caller_http(first, partner) as http:
+        task = await last_task(
+            await a2a_client(http, partner), SendMessageRequest(message=user_message("mine"))
+        )
+    async with await caller_http(second, partner) as http:
+        client = await a2a_client(http, partner)
+        with pytest.raises(Exception, match=r"(?i)not found"):
+            await client.get_task(GetTaskRequest(id=task.id))
+        with pytest.raises(Exception, match=r"(?i)not found"):
+            await client.cancel_task(CancelTaskRequest(id=task.id))
+    await settled(partner)
+
+
+SEND = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "SendMessage",
+    "params": {"message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}},
+}
+
+
+async def test_a_caller_that_proves_nothing_is_refused(make_live_agent: MakeLiveAgent) -> None:
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
+        response = await http.post(
+            str(partner.public_url), json=SEND, headers={"A2A-Version": "1.0"}
+        )
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == -32001 or response.json()["error"]["message"]
+    assert partner.endpoint.a2a is not None and partner.endpoint.a2a._bridge is None
+
+
+async def test_anonymous_callers_when_allowed_are_rate_limited(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    options = A2AOptions(anonymous=True, anonymous_per_second=1)
+    partner = await a2a_partner(make_live_agent, EchoHandler(), a2a=options)
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
+        answers = [
+            await http.post(str(partner.public_url), json=SEND, headers={"A2A-Version": "1.0"})
+            for _ in range(3)
+        ]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert int(answers[2].headers["retry-after"]) >= 1
+    task = answers[0].json()["result"]["task"]
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+    await settled(partner)
+    recorded = await hub_task(partner, task["id"])
+    session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
+    assert "callerId" not in session["bridge"] or session["bridge"]["callerId"] is None
