@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import orjson
@@ -28,6 +28,9 @@ from agenthub.protocol.tasks import FINAL_STATES
 from agenthub.recorder import HubRecorder
 from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
 from agenthub.tls import AgentTls, authenticate_peer, peer_certificate
+
+if TYPE_CHECKING:
+    from agenthub.a2a.calls import A2ACalls
 
 RECORD_FLUSH_SECONDS = 2.0
 CALL_TIMEOUT_SECONDS = 60.0
@@ -68,9 +71,13 @@ class Leader:
         self._owns_http = http is None  # a client passed in is its owner's to close
         self.verify_answers = verify_answers
         self.endpoints = dict(endpoints or {})
+        self._a2a: A2ACalls | None = None
 
     async def aclose(self) -> None:
-        """Close the HTTP client the leader made (one passed in is left to its owner)."""
+        """Close the HTTP client the leader made (one passed in is left to its owner), and
+        the A2A clients."""
+        if self._a2a is not None:
+            await self._a2a.aclose()
         if self._owns_http:
             await self.http.aclose()
 
@@ -85,6 +92,34 @@ class Leader:
         if self.hub.agent_id is None:
             raise KitError("register the agent first")
         return self.hub.agent_id
+
+    # -- A2A partners (agenthub.a2a.calls) -------------------------------------------------
+
+    @property
+    def a2a(self) -> A2ACalls:
+        if self._a2a is None:
+            from agenthub.a2a.calls import A2ACalls
+
+            self._a2a = A2ACalls(self)
+        return self._a2a
+
+    def use_a2a(self, partner_id: str, card_url: str) -> None:
+        """Call ``partner_id`` by A2A, at the agent whose Agent Card is at ``card_url`` (a
+        base URL, or the card's own); else a partner is called by A2A when its registry
+        card declares A2A and not AIP."""
+        self.a2a.card_urls[partner_id] = card_url
+
+    async def _by_a2a(self, partner_id: str) -> bool:
+        if self._a2a is not None and partner_id in self._a2a.card_urls:
+            return True
+        if partner_id in self.endpoints:
+            return False
+        protocols = {b.protocol for b in (await self.directory.card(partner_id)).protocols}
+        return "a2a" in protocols and "aip" not in protocols
+
+    def a2a_pushed(self, session_id: str, task_id: str, body: bytes) -> dict[str, Any] | None:
+        """An A2A agent's push for one of this leader's tasks, as its AIP event."""
+        return None if self._a2a is None else self._a2a.pushed(session_id, task_id, body)
 
     # -- sessions at the hub ---------------------------------------------------------------
 
@@ -304,6 +339,8 @@ class Leader:
     ) -> dict[str, Any]:
         """Record the command at the hub, send it by ``rpc`` (or ``notification/start``),
         return the TaskResult."""
+        if await self._by_a2a(partner_id):
+            return await self.a2a.send(partner_id, command, record=record)
         await self._record(command, record)
         params = {"command" if method == "rpc" else "message": command.to_wire()}
         result, answer, nonce = await self._call(partner_id, method, params)
@@ -330,6 +367,10 @@ class Leader:
         keeps the stream open until the task ends (AIP 6.2); ``follow``: read it that far
         (the task's next commands go by ``rpc`` meanwhile), else stop where the task waits
         for the leader, closing it."""
+        if await self._by_a2a(partner_id):
+            async for event in self.a2a.stream(partner_id, command, record=record, follow=follow):
+                yield event
+            return
         await self._record(command, record)
         url = await self._endpoint(partner_id)
         await self._before_call(url)
@@ -425,6 +466,11 @@ class Leader:
         token = uuid.uuid4().hex
         if self.inbox is not None:
             self.inbox.expect(task_id, partner_id=partner_id, token=token, session_id=session_id)
+        if await self._by_a2a(partner_id):  # an A2A push config on the message itself
+            command = self.command(
+                "start", session_id=session_id, partner_id=partner_id, task_id=task_id, text=text
+            )
+            return await self.a2a.start_notified(partner_id, command, notify_url, token)
         config = await self.call(
             partner_id, "notification/set", {"taskId": task_id, "url": notify_url, "token": token}
         )

@@ -1,0 +1,346 @@
+"""The kit leader calling A2A agents through a2a-sdk's client, recorded at the hub as AIP.
+
+A partner whose registry card declares the A2A protocol (and not AIP) is called by A2A: the
+same ``Leader`` methods, the same AIP answers. ``start`` is a ``SendMessage`` whose
+``contextId`` is the session, ``continue`` one on the A2A task, ``cancel`` a ``CancelTask``,
+``get`` a ``GetTask``, a stream ``SendStreamingMessage`` (``re-stream``: ``SubscribeToTask``),
+notifications a push config on the message. The A2A agent chooses its task's id; the leader
+keeps the AIP id it chose and maps one to the other.
+
+An A2A agent records nothing at the hub, so the leader records for it, as for any partner
+that does not sign: its commands as always, and each state the agent reports as a relayed,
+unverified answer, with the moves it took without saying filled in (an A2A task may go from
+submitted to completed at once). ``COMPLETED`` is recorded as ``awaiting-completion``, so
+the leader's ``complete`` ends it as it ends an AIP task (``agenthub.a2a.convert``); that
+``complete`` goes nowhere but the hub.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+import httpx
+import orjson
+from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
+from a2a.types import (
+    AgentCard,
+    CancelTaskRequest,
+    GetTaskRequest,
+    Message,
+    Role,
+    SendMessageConfiguration,
+    SendMessageRequest,
+    StreamResponse,
+    SubscribeToTaskRequest,
+    Task,
+    TaskPushNotificationConfig,
+    TaskState,
+)
+from google.protobuf.json_format import Parse, ParseError
+
+from agenthub.a2a.auth import CallTokenAuth
+from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
+from agenthub.errors import CallFailed
+from agenthub.protocol.messages import TaskCommand, TaskCommandType
+from agenthub.protocol.messages import TaskState as AipState
+from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
+
+if TYPE_CHECKING:
+    from agenthub.leader import Leader
+
+MAX_TASKS = 10_000
+"""A2A tasks whose AIP ids the leader remembers; the oldest go first."""
+MAX_CLIENTS = 64
+"""A2A agents the leader keeps a client for."""
+LEADERS_TURN = frozenset({AipState.AWAITING_INPUT, AipState.AWAITING_COMPLETION} | FINAL_STATES)
+
+
+@dataclass
+class _Remote:
+    """One A2A task as the leader knows it: its A2A ids, what the hub has of it."""
+
+    partner_id: str
+    session_id: str
+    task_id: str  # the AIP id, the leader's
+    a2a_id: str = ""
+    context_id: str = ""
+    recorded: AipState | None = None
+    products: dict[str, dict[str, Any]] = field(default_factory=dict)
+    seq: int = 0
+
+
+class A2ACalls:
+    def __init__(self, leader: Leader) -> None:
+        self.leader = leader
+        self.card_urls: dict[str, str] = {}
+        self._cards: dict[str, AgentCard] = {}
+        self._clients: OrderedDict[tuple[str, bool], tuple[httpx.AsyncClient, Client]] = (
+            OrderedDict()
+        )
+        self._tasks: OrderedDict[tuple[str, str], _Remote] = OrderedDict()
+
+    async def aclose(self) -> None:
+        for http, client in self._clients.values():
+            await client.close()
+            await http.aclose()
+        self._clients.clear()
+
+    # -- clients ---------------------------------------------------------------------------
+
+    async def _card(self, partner_id: str) -> AgentCard:
+        if partner_id not in self._cards:
+            url = self.card_urls.get(partner_id)
+            if url is None:
+                registered = await self.leader.directory.card(partner_id)
+                url = next(b.url for b in registered.protocols if b.protocol == "a2a")
+            base, _, path = url.partition("/.well-known/")
+            async with httpx.AsyncClient(timeout=self.leader.http.timeout) as http:
+                resolver = A2ACardResolver(http, base)
+                card_path = f"/.well-known/{path}" if path else None
+                self._cards[partner_id] = await resolver.get_agent_card(card_path)
+        return self._cards[partner_id]
+
+    async def client(self, partner_id: str, *, streaming: bool) -> Client:
+        """a2a-sdk's client for the partner: its card's preferred interface, every request
+        with a call token for it (a kit partner checks it; another agent ignores it)."""
+        key = (partner_id, streaming)
+        if key in self._clients:
+            self._clients.move_to_end(key)
+            return self._clients[key][1]
+        card = await self._card(partner_id)
+        leader = self.leader
+        auth = CallTokenAuth(leader.hub.key, caller_id=leader.agent_id, callee_id=partner_id)
+        verify: Any = leader.tls.client if leader.tls is not None else True
+        http = httpx.AsyncClient(timeout=leader.http.timeout, auth=auth, verify=verify)
+        client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
+        self._clients[key] = (http, client)
+        while len(self._clients) > MAX_CLIENTS:
+            _, (old_http, old) = self._clients.popitem(last=False)
+            await old.close()
+            await old_http.aclose()
+        return client
+
+    # -- the record ------------------------------------------------------------------------
+
+    def _remote(self, partner_id: str, command: TaskCommand) -> _Remote:
+        assert command.session_id is not None and command.task_id is not None
+        key = (command.session_id, command.task_id)
+        remote = self._tasks.get(key)
+        if remote is None:
+            if command.command != TaskCommandType.START:
+                raise CallFailed(f"No A2A task of {command.task_id} is known here.", status=404)
+            remote = _Remote(partner_id, command.session_id, command.task_id)
+            self._tasks[key] = remote
+            while len(self._tasks) > MAX_TASKS:
+                self._tasks.popitem(last=False)
+        self._tasks.move_to_end(key)
+        return remote
+
+    def _result(
+        self, remote: _Remote, state: AipState, items: list[dict[str, Any]] | None
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "type": "task-result",
+            "id": f"a2a-{uuid.uuid4().hex}",
+            "sentAt": datetime.now(UTC).isoformat(),
+            "senderRole": "partner",
+            "senderId": remote.partner_id,
+            "sessionId": remote.session_id,
+            "taskId": remote.task_id,
+            "status": {"state": state.value, "stateChangedAt": datetime.now(UTC).isoformat()},
+        }
+        if items:
+            result["status"]["dataItems"] = items
+        if remote.products:
+            result["products"] = list(remote.products.values())
+        return result
+
+    def _reached(
+        self, remote: _Remote, state: AipState, items: list[dict[str, Any]] | None, record: bool
+    ) -> dict[str, Any]:
+        """The partner reached ``state``: each move the hub has not seen, relayed; the
+        TaskResult of where it is now (a task the hub has as ended stays so: completed by
+        the leader, the agent still says ``COMPLETED``)."""
+        if remote.recorded in FINAL_STATES:
+            return self._result(remote, remote.recorded, items)
+        results = [self._result(remote, step, None) for step in aip_path(remote.recorded, state)]
+        if results:
+            results[-1] = self._result(remote, state, items)
+            remote.recorded = state
+        recorder = self.leader.recorder
+        if not record or recorder is None:
+            return results[-1] if results else self._result(remote, state, items)
+        for result in results:
+            answer = orjson.dumps({"jsonrpc": "2.0", "id": result["id"], "result": result})
+            recorder.relay(
+                remote.session_id,
+                remote.task_id,
+                partner_id=remote.partner_id,
+                answer=answer,
+                signature=None,
+                nonce=None,
+            )
+        return results[-1] if results else self._result(remote, state, items)
+
+    def _task_state(self, remote: _Remote, task: Task, record: bool) -> dict[str, Any]:
+        remote.a2a_id, remote.context_id = task.id, task.context_id
+        for artifact in task.artifacts:
+            remote.products[artifact.artifact_id] = product_of(artifact)
+        return self._status(remote, task.status.state, task.status.message, record)
+
+    def _status(
+        self, remote: _Remote, state: TaskState, message: Message | None, record: bool
+    ) -> dict[str, Any]:
+        items = items_of(message.parts) if message is not None and message.parts else None
+        target = AIP_STATE_OF.get(state)
+        if target is None:
+            raise CallFailed(f"The A2A agent's task is in state {TaskState.Name(state)}.")
+        return self._reached(remote, target, items, record)
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def _message(self, remote: _Remote, command: TaskCommand) -> Message:
+        items = [item.to_wire() for item in command.data_items or []]
+        message = Message(
+            role=Role.ROLE_USER,
+            message_id=command.id,
+            context_id=remote.context_id or remote.session_id,
+            parts=parts_of(items),
+        )
+        if remote.a2a_id:
+            message.task_id = remote.a2a_id
+        return message
+
+    async def send(
+        self,
+        partner_id: str,
+        command: TaskCommand,
+        *,
+        record: bool = True,
+        push: TaskPushNotificationConfig | None = None,
+    ) -> dict[str, Any]:
+        """One command by A2A; the AIP TaskResult of where the task is then."""
+        remote = self._remote(partner_id, command)
+        await self.leader._record(command, record)
+        name = command.command
+        moved = leader_command_target(remote.recorded, name) if remote.recorded else None
+        if name in (TaskCommandType.START, TaskCommandType.CONTINUE):
+            if name == TaskCommandType.CONTINUE and moved is not None:
+                remote.recorded = moved
+            configuration = SendMessageConfiguration(return_immediately=push is not None)
+            if push is not None:
+                configuration.task_push_notification_config.CopyFrom(push)
+            request = SendMessageRequest(
+                message=self._message(remote, command), configuration=configuration
+            )
+            client = await self.client(partner_id, streaming=False)
+            answer: dict[str, Any] | None = None
+            async for event in client.send_message(request):
+                answer = self._event(remote, event, record) or answer
+            if answer is None:
+                raise CallFailed("The A2A agent answered with no task.")
+            return answer
+        if name == TaskCommandType.COMPLETE:  # A2A has none: the task ended for the agent
+            if moved is None:
+                return self._result(remote, remote.recorded or AipState.ACCEPTED, None)
+            remote.recorded = moved
+            return self._result(remote, moved, None)
+        client = await self.client(partner_id, streaming=False)
+        if name == TaskCommandType.CANCEL:
+            if moved is not None:
+                remote.recorded = moved
+            task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
+        else:
+            task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
+        return self._task_state(remote, task, record)
+
+    def _event(self, remote: _Remote, event: StreamResponse, record: bool) -> dict[str, Any] | None:
+        """An A2A event as the AIP event it is (a TaskResult, or a ProductChunk); a plain
+        message answers as a product of a task that awaits completion."""
+        kind = event.WhichOneof("payload")
+        if kind == "task":
+            return self._task_state(remote, event.task, record)
+        if kind == "status_update":
+            update = event.status_update
+            remote.a2a_id, remote.context_id = update.task_id, update.context_id
+            return self._status(remote, update.status.state, update.status.message, record)
+        if kind == "artifact_update":
+            update_artifact = event.artifact_update
+            product = product_of(update_artifact.artifact)
+            old = remote.products.get(product["id"])
+            if update_artifact.append and old is not None:
+                product = {**old, "dataItems": [*old["dataItems"], *product["dataItems"]]}
+            remote.products[product["id"]] = product
+            return {
+                **self._result(remote, AipState.WORKING, None),
+                "type": "product-chunk",
+                "product": product_of(update_artifact.artifact),
+                "append": update_artifact.append,
+                "lastChunk": update_artifact.last_chunk,
+            }
+        if kind == "message":
+            remote.products[f"message-{event.message.message_id}"] = {
+                "id": f"message-{event.message.message_id}",
+                "dataItems": items_of(event.message.parts),
+            }
+            return self._reached(remote, AipState.AWAITING_COMPLETION, None, record)
+        return None
+
+    async def stream(
+        self, partner_id: str, command: TaskCommand, *, record: bool = True, follow: bool = False
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The command by A2A streaming; yields ``{eventSeq, eventData}`` as an AIP stream
+        does, and stops where the task waits for the leader unless ``follow``."""
+        remote = self._remote(partner_id, command)
+        await self.leader._record(command, record and command.command != "re-stream")
+        client = await self.client(partner_id, streaming=True)
+        events: AsyncIterator[StreamResponse]
+        if command.command == TaskCommandType.RE_STREAM:
+            events = client.subscribe(SubscribeToTaskRequest(id=remote.a2a_id))
+        else:
+            name = command.command
+            moved = leader_command_target(remote.recorded, name) if remote.recorded else None
+            if moved is not None:
+                remote.recorded = moved
+            request = SendMessageRequest(message=self._message(remote, command))
+            events = client.send_message(request)
+        async for event in events:
+            data = self._event(remote, event, record)
+            if data is None:
+                continue
+            remote.seq += 1
+            yield {"eventSeq": remote.seq, "eventData": data}
+            state = data.get("status", {}).get("state") if data["type"] == "task-result" else None
+            if not follow and state is not None and AipState(state) in LEADERS_TURN:
+                return
+
+    # -- pushes ----------------------------------------------------------------------------
+
+    async def start_notified(
+        self, partner_id: str, command: TaskCommand, notify_url: str, token: str
+    ) -> dict[str, Any]:
+        """A start whose task's moves the agent pushes to ``{notify_url}/a2a``, the push
+        URL naming the task (the endpoint's ``/notifications/a2a``), with ``token``."""
+        query = urlencode({"session": command.session_id, "task": command.task_id})
+        url = f"{notify_url.rstrip('/')}/a2a?{query}"
+        push = TaskPushNotificationConfig(url=url, token=token)
+        return await self.send(partner_id, command, push=push)
+
+    def pushed(self, session_id: str, task_id: str, body: bytes) -> dict[str, Any] | None:
+        """A push of the A2A agent (a ``StreamResponse``, as a2a-sdk sends it), as the AIP
+        event the leader's inbox keeps, recorded like an answer; None for a task the leader
+        does not know, or a body that is no ``StreamResponse``."""
+        remote = self._tasks.get((session_id, task_id))
+        if remote is None:
+            return None
+        try:
+            event = Parse(body, StreamResponse(), ignore_unknown_fields=True)
+        except ParseError:
+            return None
+        return self._event(remote, event, True)

@@ -1,0 +1,179 @@
+"""The kit leader driving an a2a-sdk server agent (tests/support/a2a_peer.py, built as the
+SDK's samples build one) through the same ``Leader`` methods as an AIP partner: send, stream,
+get, cancel, resubscribe and push notifications, each recorded at the hub."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from agenthub import Agent, AgentKey
+from tests.support.a2a_peer import serve_peer
+from tests.support.hub import REGISTRATION_TOKEN
+from tests.support.kit import LiveHub, MakeLiveAgent, hub_task, settled
+
+WAIT_SECONDS = 10.0
+
+
+async def register_peer(hub: LiveHub, url: str, versions: tuple[str, ...]) -> str:
+    """The a2a-sdk agent in the registry, as its operator would put it: its A2A binding."""
+    body = {
+        "name": "a2a peer",
+        "description": "an a2a-sdk agent",
+        "publicJwk": AgentKey.generate().public_jwk,
+        "protocols": [{"protocol": "a2a", "url": f"{url}/", "version": v} for v in versions],
+    }
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{hub.url}/v1/agents",
+            json=body,
+            headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"},
+        )
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+@pytest.fixture(params=["1.0", "0.3"])
+async def peer(request: pytest.FixtureRequest, live_hub: LiveHub) -> AsyncIterator[str]:
+    """A registered a2a-sdk agent whose card offers one A2A version."""
+    version = str(request.param)
+    async with serve_peer(versions=(version,)) as url:
+        yield await register_peer(live_hub, url, (version,))
+
+
+async def leader_of(make_live_agent: MakeLiveAgent) -> Agent:
+    return await make_live_agent("leader", https=False)
+
+
+def states_of(task: dict[str, Any]) -> list[str]:
+    return [s["state"] for s in task["statusHistory"]]
+
+
+async def test_rpc_start_complete_is_recorded(make_live_agent: MakeLiveAgent, peer: str) -> None:
+    agent = await leader_of(make_live_agent)
+    leader = agent.leader
+    session = await leader.open_session([peer], title="a2a")
+    result = await leader.start(peer, session_id=session.id, text="hello", task_id="t-a2a")
+    assert result["status"]["state"] == "awaiting-completion"
+    assert result["taskId"] == "t-a2a" and result["senderId"] == peer
+    assert result["products"][0]["dataItems"][0]["text"] == "hello"
+    done = await leader.complete(peer, session_id=session.id, task_id="t-a2a")
+    assert done["status"]["state"] == "completed"
+    got = await leader.get(peer, session_id=session.id, task_id="t-a2a")
+    assert got["status"]["state"] == "completed"
+    await settled(agent)
+    task = await hub_task(agent, "t-a2a")
+    assert task["state"] == "completed"
+    assert task["partnerId"] == peer and task["leaderId"] == agent.agent_id
+    assert states_of(task) == ["accepted", "working", "awaiting-completion", "completed"]
+    assert task["products"][0]["dataItems"][0]["text"] == "hello"
+    assert not agent.recorder.failures
+
+
+async def test_awaiting_input_then_continue(make_live_agent: MakeLiveAgent, peer: str) -> None:
+    agent = await leader_of(make_live_agent)
+    leader = agent.leader
+    session = await leader.open_session([peer])
+    asked = await leader.start(peer, session_id=session.id, text="ask me", task_id="t-ask")
+    assert asked["status"]["state"] == "awaiting-input"
+    assert asked["status"]["dataItems"][0]["text"] == "What is your answer?"
+    answered = await leader.continue_task(peer, session_id=session.id, task_id="t-ask", text="42")
+    assert answered["status"]["state"] == "awaiting-completion"
+    assert answered["products"][0]["dataItems"][0]["text"] == "42"
+    await leader.complete(peer, session_id=session.id, task_id="t-ask")
+    await settled(agent)
+    task = await hub_task(agent, "t-ask")
+    assert states_of(task) == [
+        "accepted",
+        "working",
+        "awaiting-input",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    assert not agent.recorder.failures
+
+
+async def test_stream_yields_aip_events(make_live_agent: MakeLiveAgent, peer: str) -> None:
+    agent = await leader_of(make_live_agent)
+    leader = agent.leader
+    session = await leader.open_session([peer])
+    events = [
+        e
+        async for e in leader.start_streaming(peer, session_id=session.id, text="hi", task_id="t-s")
+    ]
+    seqs = [e["eventSeq"] for e in events]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    kinds = [e["eventData"]["type"] for e in events]
+    assert "product-chunk" in kinds
+    assert events[-1]["eventData"]["status"]["state"] == "awaiting-completion"
+    await leader.complete(peer, session_id=session.id, task_id="t-s")
+    await settled(agent)
+    assert (await hub_task(agent, "t-s"))["state"] == "completed"
+
+
+async def test_notified_start_cancel_and_resubscribe(
+    make_live_agent: MakeLiveAgent, peer: str
+) -> None:
+    """A push-notified start answers at once; a resubscribed stream sees the cancel; the
+    pushes reach the leader's inbox."""
+    agent = await leader_of(make_live_agent)
+    leader = agent.leader
+    session = await leader.open_session([peer])
+    first = await leader.start_notified(
+        peer, session_id=session.id, notify_url=agent.notifications_url, text="slow", task_id="t-c"
+    )
+    assert first["status"]["state"] in ("accepted", "working")
+    seen: list[dict[str, Any]] = []
+
+    async def watch() -> None:
+        async for event in leader.resume_stream(
+            peer, session_id=session.id, task_id="t-c", last_event_seq=0, follow=True
+        ):
+            seen.append(event["eventData"])
+
+    watching = asyncio.create_task(watch())
+    await asyncio.sleep(0.3)
+    canceled = await leader.cancel(peer, session_id=session.id, task_id="t-c")
+    assert canceled["status"]["state"] == "canceled"
+    await asyncio.wait_for(watching, WAIT_SECONDS)
+    assert seen[-1]["status"]["state"] == "canceled"
+    await settled(agent)
+    task = await hub_task(agent, "t-c")
+    assert task["state"] == "canceled"
+    for _ in range(int(WAIT_SECONDS * 10)):
+        pushed = agent.inbox.results_of("t-c", session_id=session.id)
+        if any(p["status"]["state"] == "canceled" for p in pushed if p["type"] == "task-result"):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError(f"no canceled push: {pushed}")
+    assert all(p["senderId"] == peer for p in pushed)
+
+
+async def test_pushes_without_the_token_are_refused(
+    make_live_agent: MakeLiveAgent, peer: str
+) -> None:
+    agent = await leader_of(make_live_agent)
+    session = await agent.leader.open_session([peer])
+    await agent.leader.start_notified(
+        peer, session_id=session.id, notify_url=agent.notifications_url, text="x", task_id="t-p"
+    )
+    url = f"{agent.notifications_url}/a2a"
+    body = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_FAILED"}}}
+    async with httpx.AsyncClient() as http:
+        forged = await http.post(
+            url,
+            params={"session": session.id, "task": "t-p"},
+            json=body,
+            headers={"X-A2A-Notification-Token": "guess"},
+        )
+        unknown = await http.post(url, params={"session": session.id, "task": "nope"}, json=body)
+    assert forged.status_code == 401
+    assert unknown.status_code == 404
+    pushed = agent.inbox.results_of("t-p", session_id=session.id)
+    assert all(p["status"]["state"] != "failed" for p in pushed if p["type"] == "task-result")
