@@ -89,6 +89,7 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
             "mtls_p50_over_plain_p50": _ratio(
                 results["kit_rpc_mtls"][label]["p50_ms"], kit[label]["p50_ms"]
             ),
+            "kit_a2a_rps_over_a2a_rps": _ratio(results["kit_a2a"][label]["rps"], a2a[label]["rps"]),
         }
         for label in kit
     }
@@ -102,6 +103,9 @@ def verdict(ratio: dict[str, dict[str, float]]) -> dict[str, bool]:
             r["kit_p50_over_a2a_p50"] < 1 and r["kit_rps_over_a2a_rps"] > 1 for r in ratio.values()
         ),
         "mtls_p50_at_most_1.2x_plain": ratio["c1"]["mtls_p50_over_plain_p50"] <= 1.2,
+        f"kit_a2a_c{CONCURRENCY}_at_least_0.8x_a2a": (
+            ratio[f"c{CONCURRENCY}"]["kit_a2a_rps_over_a2a_rps"] >= 0.8
+        ),
     }
 
 

@@ -1,4 +1,5 @@
-"""The kit partner the p2p benchmark calls: an echo agent, registered at the hub, served alone.
+"""The kit partner the p2p benchmark calls: an echo agent, registered at the hub, served alone
+(AIP and A2A).
 
     python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id [--tls]
 
@@ -26,6 +27,7 @@ async def serve(hub: str, port: int, id_file: Path, token: str | None, *, tls: b
         handler=Echo(),
         public_url=f"{'https' if tls else 'http'}://127.0.0.1:{port}/",
         plain_http=not tls,
+        a2a=True,  # A2A callers too, beside AIP, at the same URL (``kit_a2a``)
     )
     await agent.register(
         {"name": "p2p-echo", "description": "echoes text back for the p2p benchmark"},

@@ -7,6 +7,10 @@
   from the hub's CA; the connection is reused, as the kit does).
 - ``bare_httpx``: an httpx POST of a body of the same size to a bare Starlette echo.
 - ``a2a_sdk``: a2a-sdk's own client sending ``SendMessage`` (message/send) to its echo agent.
+- ``kit_a2a``: the same a2a-sdk client sending ``SendMessage`` to the kit partner's A2A side,
+  with a call token (the leader's, ``CallTokenAuth``): a new A2A context and task each call,
+  the partner's task accepted, worked, completed by the bridge, and all of it recorded at the
+  hub in a bridged session of its own.
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from typing import Any
 import httpx
 import orjson
 from a2a.client import Client, ClientConfig, ClientFactory
-from a2a.helpers import get_message_text, new_text_message
-from a2a.types import Role, SendMessageRequest
+from a2a.helpers import get_artifact_text, get_message_text, new_text_message
+from a2a.types import Role, SendMessageRequest, TaskState
 
 from agenthub import Agent, AgentKey
+from agenthub.a2a.auth import CallTokenAuth
 from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
 from bench import harness
@@ -95,11 +100,26 @@ class A2a:
 
 
 @dataclass
+class KitA2a:
+    client: Client
+    calls: int = 0
+
+    async def call(self) -> None:
+        request = SendMessageRequest(message=new_text_message(TEXT, role=Role.ROLE_USER))
+        tasks = [r.task async for r in self.client.send_message(request) if r.HasField("task")]
+        self.calls += 1
+        done = len(tasks) == 1 and tasks[0].status.state == TaskState.TASK_STATE_COMPLETED
+        if not done or [get_artifact_text(a) for a in tasks[0].artifacts] != [TEXT]:
+            raise EchoMismatch(f"the kit partner's A2A side answered {tasks!r}")
+
+
+@dataclass
 class Targets:
     kit: Kit
     kit_mtls: Kit
     bare: Bare
     a2a: A2a
+    kit_a2a: KitA2a
     calls: dict[str, Call] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -108,6 +128,7 @@ class Targets:
             "kit_rpc_mtls": self.kit_mtls.call,
             "bare_httpx": self.bare.call,
             "a2a_sdk": self.a2a.call,
+            "kit_a2a": self.kit_a2a.call,
         }
 
 
@@ -133,7 +154,16 @@ async def open_targets(servers: Servers, stack: AsyncExitStack) -> Targets:
     factory = ClientFactory(ClientConfig(streaming=False))
     client = await factory.create_from_url(servers.a2a_url)
     stack.push_async_callback(client.close)
-    return Targets(kit, kit_mtls, Bare(http, servers.bare_url, body), A2a(client))
+    auth = CallTokenAuth(kit.agent.key, caller_id=kit.agent.agent_id, callee_id=kit.partner_id)
+    a2a_http = await stack.enter_async_context(
+        httpx.AsyncClient(timeout=TIMEOUT_SECONDS, auth=auth)
+    )
+    kit_factory = ClientFactory(ClientConfig(httpx_client=a2a_http, streaming=False))
+    kit_client = await kit_factory.create_from_url(servers.partner_url)
+    stack.push_async_callback(kit_client.close)
+    return Targets(
+        kit, kit_mtls, Bare(http, servers.bare_url, body), A2a(client), KitA2a(kit_client)
+    )
 
 
 async def refused_calls(kit: Kit, url: str) -> dict[str, int]:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 async def test_every_target_answers_and_the_kit_calls_are_authenticated_and_recorded() -> None:
     report = await run(SECONDS_PER_PHASE)
 
-    for target in ("kit_rpc", "bare_httpx", "a2a_sdk"):
+    for target in ("kit_rpc", "bare_httpx", "a2a_sdk", "kit_a2a"):
         for phase in ("c1", "c16"):
             numbers = report[target][phase]
             assert numbers["calls"] > 0, (target, phase)
