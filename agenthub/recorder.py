@@ -31,6 +31,9 @@ FIRST_BACKOFF_SECONDS = 0.05
 MAX_BACKOFF_SECONDS = 5.0
 # records a session may have waiting for the hub before its callers wait too
 MAX_BACKLOG = 256
+MAX_TOTAL_BACKLOG = 4096
+"""Records of all sessions together: the bound for callers that open a session each time
+(an A2A caller's new contexts), which no session's own backlog would hold back."""
 
 
 _Key = tuple[str, Any]  # (session id, task id or None)
@@ -157,6 +160,11 @@ class HubRecorder:
             await self._lanes.drain(
                 to=self.max_backlog // 2, match=_in(session_id), timeout=timeout
             )
+
+    async def admit_any(self, timeout: float | None = None) -> None:
+        """As ``admit``, for the records of every session together (``MAX_TOTAL_BACKLOG``)."""
+        if self._backlog(None) >= MAX_TOTAL_BACKLOG:
+            await self._lanes.drain(to=MAX_TOTAL_BACKLOG // 2, match=None, timeout=timeout)
 
     def _backlog(self, session_id: str | None) -> int:
         """Records queued or being sent (a record leaves its queue once it is settled)."""

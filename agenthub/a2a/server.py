@@ -37,6 +37,13 @@ from a2a.server.tasks import (
     TaskUpdater,
 )
 from a2a.types import AgentCard, Message, TaskState
+from a2a.utils.errors import (
+    A2AError,
+    InvalidParamsError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
+from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
@@ -44,14 +51,17 @@ from starlette.types import Scope
 
 from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, items_of, parts_of
 from agenthub.partner import PartnerTask
+from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.recorder import HubRecorder
-from agenthub.runtime import PartnerRuntime
+from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.task_events import task_events
 
 CALLER_KEY = "agenthub.caller"
 """The scope key under which the endpoint hands the authenticated caller to the bridge."""
+RECORD_WAIT_SECONDS = 2.0
+"""The longest a new task waits for the hub's record to catch up (``HubRecorder.admit_any``)."""
 MAX_CONTEXTS = 10_000
 """Contexts whose hub session the bridge remembers; an older one is looked up again."""
 
@@ -158,7 +168,7 @@ class A2ABridge:
             self.recorder.opening(session_id, self.open_session(session_id, body))
         return session_id
 
-    def command(
+    async def apply(
         self,
         name: TaskCommandType,
         *,
@@ -166,10 +176,11 @@ class A2ABridge:
         session_id: str,
         task_id: str,
         message: Message | None = None,
-    ) -> TaskCommand:
-        """A command on the caller's behalf: recorded at the hub as the bridge's (the leader
-        side of the bridged session), applied to the runtime as the caller's."""
-        items = items_of(message.parts) if message is not None else None
+    ) -> PartnerTask:
+        """A command on the caller's behalf, applied to the runtime as the caller's, then
+        recorded at the hub as the bridge's (the leader side of the bridged session; the hub
+        folds a task's records by ``sentAt``). A command the runtime refuses is recorded
+        nowhere, and is the A2A error it is."""
         wire: dict[str, Any] = {
             "id": f"cmd-{uuid.uuid4().hex}",
             "sentAt": datetime.now(UTC),
@@ -178,14 +189,30 @@ class A2ABridge:
             "sessionId": session_id,
             "command": name,
             "taskId": task_id,
-            "dataItems": items or None,
+            "dataItems": (items_of(message.parts) if message is not None else None) or None,
         }
         if name == TaskCommandType.START:
             wire["partnerId"] = self.agent_id
-        recorded = TaskCommand.model_validate(wire)
+        try:
+            recorded = TaskCommand.model_validate(wire)
+            command = recorded.model_copy(update={"sender_id": caller.user_name})
+            task, _ = await self.runtime.apply(command, caller_id=caller.user_name)
+        except ValidationError as exc:
+            raise InvalidParamsError(message=f"The message does not fit: {exc}") from exc
+        except RpcFault as fault:
+            raise _a2a_error(fault) from fault
         if self.recorder is not None:
             self.recorder.record(session_id, recorded.to_wire())
-        return recorded.model_copy(update={"sender_id": caller.user_name})
+        return task
+
+
+def _a2a_error(fault: RpcFault) -> A2AError:
+    """The runtime's refusal as the A2A error of the same meaning."""
+    if fault.code == RpcErrorCode.TASK_NOT_FOUND:
+        return TaskNotFoundError(message=fault.message)
+    if fault.code == RpcErrorCode.INVALID_PARAMS:
+        return InvalidParamsError(message=fault.message)
+    return UnsupportedOperationError(message=fault.message)
 
 
 class _Executor(AgentExecutor):
@@ -203,16 +230,17 @@ class _Executor(AgentExecutor):
         session_id = known.session_id if known is not None else None
         session_id = session_id or bridge.session_of(caller, context_id)
         if known is None:
+            if bridge.recorder is not None:  # a new context each time: no session's backlog
+                await bridge.recorder.admit_any(RECORD_WAIT_SECONDS)
             name, after = TaskCommandType.START, 0
             await event_queue.enqueue_event(
                 new_task(task_id, context_id, TaskState.TASK_STATE_SUBMITTED)
             )
         else:
             name, after = TaskCommandType.CONTINUE, known.next_seq - 1
-        command = bridge.command(
+        task = await bridge.apply(
             name, caller=caller, session_id=session_id, task_id=task_id, message=context.message
         )
-        task, _ = await runtime.apply(command, caller_id=caller.user_name)
         await _relay(task, after, TaskUpdater(event_queue, task_id, context_id), bridge, caller)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
@@ -225,10 +253,9 @@ class _Executor(AgentExecutor):
             await updater.cancel()
             return
         after = known.next_seq - 1
-        command = bridge.command(
+        task = await bridge.apply(
             TaskCommandType.CANCEL, caller=caller, session_id=known.session_id, task_id=task_id
         )
-        task, _ = await runtime.apply(command, caller_id=caller.user_name)
         await _relay(task, after, updater, bridge, caller)
 
 
@@ -267,13 +294,9 @@ async def _relay(
                 await _artifact(updater, product, False, True)
         if state == AipState.AWAITING_COMPLETION:
             assert task.session_id is not None
-            command = bridge.command(
-                TaskCommandType.COMPLETE,
-                caller=caller,
-                session_id=task.session_id,
-                task_id=task.id,
+            await bridge.apply(
+                TaskCommandType.COMPLETE, caller=caller, session_id=task.session_id, task_id=task.id
             )
-            await bridge.runtime.apply(command, caller_id=caller.user_name)
             continue
         await updater.update_status(A2A_STATE_OF[state], message)
         if state == AipState.AWAITING_INPUT:

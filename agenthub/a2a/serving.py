@@ -25,7 +25,7 @@ from agenthub.runtime import PartnerRuntime
 if TYPE_CHECKING:
     from a2a.types import AgentCard as A2ACard
 
-    from agenthub.a2a.server import A2ABridge
+    from agenthub.a2a.server import A2ABridge, CallerUser
 
 logger = logging.getLogger(__name__)
 
@@ -124,8 +124,19 @@ class A2AServing:
     async def answer(self, request: Request, body: bytes, caller_id: str) -> Response:
         from agenthub.a2a.server import CallerUser
 
-        bridge = await self.bridge(request)
-        return await bridge.answer(request.scope, body, CallerUser(caller_id, True))
+        return await self._answer(request, body, CallerUser(caller_id, True))
+
+    async def _answer(self, request: Request, body: bytes, caller: CallerUser) -> Response:
+        try:
+            bridge = await self.bridge(request)
+        except (HubRequestError, httpx.HTTPError) as exc:  # its card: the hub is away
+            logger.warning("could not read the agent's own card at the hub: %s", exc)
+            return JSONResponse(
+                {"error": "the agent's card is not available now; try again"},
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
+        return await bridge.answer(request.scope, body, caller)
 
     async def answer_anonymous(self, request: Request, body: bytes) -> Response:
         from agenthub.a2a.server import CallerUser
@@ -139,9 +150,7 @@ class A2AServing:
                 status_code=429,
                 headers={"Retry-After": str(max(1, round(wait + 0.5)))},
             )
-        caller = CallerUser(f"anonymous@{address}", False)
-        bridge = await self.bridge(request)
-        return await bridge.answer(request.scope, body, caller)
+        return await self._answer(request, body, CallerUser(f"anonymous@{address}", False))
 
     async def _card(self, request: Request) -> A2ACard:
         """The agent's A2A card, from its registry card (``agenthub.a2a.card``)."""

@@ -322,3 +322,21 @@ async def test_anonymous_callers_when_allowed_are_rate_limited(
     recorded = await hub_task(partner, task["id"])
     session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
     assert "callerId" not in session["bridge"] or session["bridge"]["callerId"] is None
+
+
+async def test_a_start_the_partner_refuses_is_an_a2a_error_recorded_nowhere(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks_per_caller = 0
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        with pytest.raises(Exception, match="live tasks here"):
+            await last_task(client, SendMessageRequest(message=user_message("one too many")))
+    await settled(partner)
+    listed = await partner.hub.request("GET", "/v1/tasks")
+    assert listed.json()["items"] == []
+    assert not partner.recorder.failures
