@@ -4,7 +4,9 @@ send, stream, get, cancel, resubscribe and push notifications, each recorded at 
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -340,3 +342,27 @@ async def test_a_start_the_partner_refuses_is_an_a2a_error_recorded_nowhere(
     listed = await partner.hub.request("GET", "/v1/tasks")
     assert listed.json()["items"] == []
     assert not partner.recorder.failures
+
+
+async def test_a_client_certificate_proves_an_a2a_caller(
+    make_live_agent: MakeLiveAgent, tmp_path: Path
+) -> None:
+    """Over HTTPS, the caller's certificate from the hub's CA is its proof (the card's mtls
+    scheme): no call token, and the bridge session names it."""
+    caller = await make_live_agent("caller", serve=False)
+    partner = await make_live_agent("a2a-tls", EchoHandler(), https=True, a2a=True)
+    await caller.tls.ensure()
+    assert caller.tls.ca_pem is not None and caller.tls.certificate_pem is not None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.load_verify_locations(cadata=caller.tls.ca_pem.decode())
+    (tmp_path / "c.pem").write_bytes(caller.tls.certificate_pem)
+    (tmp_path / "k.pem").write_bytes(caller.key.private_pem())
+    context.load_cert_chain(tmp_path / "c.pem", tmp_path / "k.pem")
+    async with httpx.AsyncClient(verify=context, timeout=WAIT_SECONDS) as http:
+        client = await a2a_client(http, partner)
+        task = await last_task(client, SendMessageRequest(message=user_message("over tls")))
+    assert task.status.state == TaskState.TASK_STATE_COMPLETED
+    await settled(partner)
+    recorded = await hub_task(partner, task.id)
+    session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
+    assert session["bridge"]["callerId"] == caller.agent_id
