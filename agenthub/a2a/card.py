@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 DEFAULT_VERSION = "0.0.0"
+WHOLE_AGENT_SKILL = "agent"
+"""The id of the one skill a card without skills shows (``_whole_agent``)."""
 DEFAULT_MODES = ("text/plain", "application/json")
 JSONRPC = "JSONRPC"
 PROTOCOL_VERSIONS = ("1.0", "0.3")
@@ -76,6 +78,17 @@ def _skill(skill: agents.Skill) -> AgentSkill:
         tags=skill.tags or [skill.id],
         input_modes=skill.input_types or [],
         output_modes=skill.output_types or [],
+    )
+
+
+def _whole_agent(card: agents.AgentCard) -> AgentSkill:
+    """A card with no skills as one skill, the agent's whole description: A2A requires at
+    least one (a2a-sdk warns of every card without)."""
+    return AgentSkill(
+        id=WHOLE_AGENT_SKILL,
+        name=card.name,
+        description=card.description or card.name,
+        tags=[WHOLE_AGENT_SKILL],
     )
 
 
@@ -121,7 +134,7 @@ def a2a_card(card: agents.AgentCard, *, url: str | None = None) -> AgentCard:
         security_requirements=requirements,
         default_input_modes=_modes([s.input_types for s in card.skills]),
         default_output_modes=_modes([s.output_types for s in card.skills]),
-        skills=[_skill(s) for s in card.skills],
+        skills=[_skill(s) for s in card.skills] or [_whole_agent(card)],
     )
     if card.provider:
         built.provider.CopyFrom(AgentProvider(organization=card.provider, url=where))

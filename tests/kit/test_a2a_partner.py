@@ -98,6 +98,7 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
     assert isinstance(card, AgentCard)
     assert card.name == "a2a-partner"
     assert card.capabilities.streaming and card.capabilities.push_notifications
+    assert [s.id for s in card.skills] == ["agent"]  # no skills registered: the whole agent
     assert {(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces} == {
         ("JSONRPC", partner.public_url, "1.0"),
         ("JSONRPC", partner.public_url, "0.3"),
