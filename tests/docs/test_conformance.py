@@ -74,7 +74,17 @@ IOA_CLAUSES = (
     "IoA speaker selection",
     "IoA pause and trigger",
 )
-CLAUSES = GBZ_CLAUSES + AIP_CLAUSES + IOA_CLAUSES
+A2A_CLAUSES = (
+    "A2A Agent Card",
+    "A2A SendMessage",
+    "A2A SendStreamingMessage",
+    "A2A GetTask, CancelTask, SubscribeToTask",
+    "A2A push notifications",
+    "A2A authentication",
+    "A2A client",
+    "A2A transports",
+)
+CLAUSES = GBZ_CLAUSES + AIP_CLAUSES + IOA_CLAUSES + A2A_CLAUSES
 STATUSES = ("met", "partial", "not applicable")
 ROW = re.compile(r"^\|(?P<cells>.*)\|\s*$", re.M)
 NODE_ID = re.compile(r"tests/[\w/]+\.py::[\w:]+(?:\[[^\]`]*\])?")
