@@ -14,7 +14,6 @@ the session names the caller when it proved to be a registered agent).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import uuid
 from collections import OrderedDict
@@ -47,7 +46,6 @@ from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
-from starlette.types import Scope
 
 from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, items_of, parts_of
 from agenthub.partner import PartnerTask
@@ -126,8 +124,9 @@ class A2ABridge:
             self.handler, context_builder=_CallerContext(), enable_v0_3_compat=True
         )
 
-    async def answer(self, scope: Scope, body: bytes, caller: CallerUser) -> Response:
-        """Answer the A2A request whose ``body`` the endpoint already read."""
+    async def answer(self, request: Request, body: bytes, caller: CallerUser) -> Response:
+        """Answer the A2A request whose ``body`` the endpoint already read (given again to
+        a2a-sdk; what comes after it, a disconnect, is the request's own)."""
         sent = False
 
         async def receive() -> AsgiMessage:
@@ -135,11 +134,10 @@ class A2ABridge:
             if not sent:
                 sent = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            await asyncio.Event().wait()  # the body is all there is; wait for the disconnect
-            return {"type": "http.disconnect"}
+            return await request.receive()
 
-        request = Request({**scope, CALLER_KEY: caller}, receive)
-        return await self.dispatcher.handle_requests(request)
+        replayed = Request({**request.scope, CALLER_KEY: caller}, receive)
+        return await self.dispatcher.handle_requests(replayed)
 
     # -- the hub's record -------------------------------------------------------------------
 

@@ -136,7 +136,7 @@ class A2AServing:
                 status_code=503,
                 headers={"Retry-After": "1"},
             )
-        return await bridge.answer(request.scope, body, caller)
+        return await bridge.answer(request, body, caller)
 
     async def answer_anonymous(self, request: Request, body: bytes) -> Response:
         from agenthub.a2a.server import CallerUser
