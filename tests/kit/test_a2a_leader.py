@@ -177,3 +177,24 @@ async def test_pushes_without_the_token_are_refused(
     assert unknown.status_code == 404
     pushed = agent.inbox.results_of("t-p", session_id=session.id)
     assert all(p["status"]["state"] != "failed" for p in pushed if p["type"] == "task-result")
+
+
+async def test_an_agent_named_by_its_card_url_is_called_by_a2a(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """``use_a2a``: an agent whose registry entry says nothing of A2A (AIP at its endpoint,
+    by default), called at the Agent Card URL given, and recorded all the same."""
+    async with serve_peer() as url:
+        peer = await register_peer(live_hub, url, ())
+        agent = await leader_of(make_live_agent)
+        card = await agent.directory.card(peer)
+        assert [b.protocol for b in card.protocols] == []  # no endpoint, no binding
+        agent.leader.use_a2a(peer, f"{url}/.well-known/agent-card.json")
+        session = await agent.leader.open_session([peer])
+        result = await agent.leader.start(
+            peer, session_id=session.id, text="by card", task_id="t-u"
+        )
+        assert result["status"]["state"] == "awaiting-completion"
+        await agent.leader.complete(peer, session_id=session.id, task_id="t-u")
+        await settled(agent)
+        assert (await hub_task(agent, "t-u"))["state"] == "completed"
