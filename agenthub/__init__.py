@@ -5,6 +5,7 @@ collaboration patterns (``fan_out``, ``negotiate``, ``subscribe``, ``start_when`
 wire objects are in ``agenthub.protocol``. The kit imports nothing of the hub service (``app``).
 """
 
+from agenthub.a2a import A2AOptions
 from agenthub.agent import Agent
 from agenthub.callbacks import CallbackPolicy
 from agenthub.errors import (
@@ -39,6 +40,7 @@ from agenthub.triggers import Subscribed, Trigger, start_when, subscribe
 __version__ = "0.1.0"
 
 __all__ = [
+    "A2AOptions",
     "Agent",
     "AgentKey",
     "AgentState",

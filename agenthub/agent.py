@@ -71,6 +71,9 @@ class Agent:
 
     ``outbox`` (a path) keeps the records not yet at the hub in a small SQLite file: an agent
     killed or restarted loses none, and sends them again once it joins (``HubRecorder``).
+
+    ``a2a`` (``True`` or ``A2AOptions``, with the ``a2a`` extra): the partner answers A2A
+    callers too, at the same URL, and registers both protocols (``agenthub.a2a``).
     """
 
     def __init__(
