@@ -320,7 +320,6 @@ class Agent:
                     hub=self.hub,
                     directory=self.directory,
                     callbacks=self.callbacks,
-                    http=self.http,
                     public_url=self.public_url,
                 )
             self._endpoint = AgentEndpoint(
@@ -370,11 +369,14 @@ class Agent:
         )
         self.leader.http = self.http
         self._old_http.append(old)
+        old_a2a = self.leader.a2a_clients_renewed()
 
         async def retire() -> None:
             await asyncio.sleep(OLD_CLIENT_SECONDS)
             self._old_http.remove(old)
             await old.aclose()
+            for close in old_a2a:
+                await close()
 
         task = asyncio.get_running_loop().create_task(retire())
         self._retiring.add(task)
@@ -386,8 +388,11 @@ class Agent:
             connection.shutdown()  # after the response in progress, as at uvicorn's exit
 
     async def aclose(self) -> None:
+        if self._endpoint is not None and self._endpoint.a2a is not None:
+            await self._endpoint.a2a.aclose()  # a2a-sdk's handler, the push sender
         if self._endpoint is not None and self._endpoint.runtime is not None:
             await self._endpoint.runtime.aclose()  # its tasks' handlers and timeout timers
+        await self.leader.aclose()  # its A2A clients (its HTTP client is the agent's)
         for task in list(self._retiring):
             task.cancel()
         for old in self._old_http:

@@ -9,7 +9,7 @@ hold its registered key. A peer that cannot sign (an acps-sdk server) is called 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -116,6 +116,11 @@ class Leader:
             return False
         protocols = {b.protocol for b in (await self.directory.card(partner_id)).protocols}
         return "a2a" in protocols and "aip" not in protocols
+
+    def a2a_clients_renewed(self) -> list[Callable[[], Awaitable[None]]]:
+        """After a certificate renewal: the A2A clients made with the old one are let go
+        (new calls make new ones); how to close them, once their calls are done."""
+        return [] if self._a2a is None else self._a2a.let_clients_go()
 
     def a2a_pushed(self, session_id: str, task_id: str, body: bytes) -> dict[str, Any] | None:
         """An A2A agent's push for one of this leader's tasks, as its AIP event."""

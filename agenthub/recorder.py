@@ -105,7 +105,16 @@ class HubRecorder:
     def opening(self, session_id: str, opened: Awaitable[Any]) -> None:
         """The session is being opened at the hub (``opened``, started now): its records
         wait for it, and are given up if it fails."""
-        self._opening[session_id] = asyncio.ensure_future(opened)
+        future = asyncio.ensure_future(opened)
+        self._opening[session_id] = future
+
+        def opened_or_failed(done: asyncio.Future[Any]) -> None:
+            if self._opening.get(session_id) is done:
+                del self._opening[session_id]
+            if not done.cancelled() and done.exception() is not None:
+                logger.warning("the hub did not open session %s: %s", session_id, done.exception())
+
+        future.add_done_callback(opened_or_failed)
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
@@ -161,10 +170,12 @@ class HubRecorder:
                 to=self.max_backlog // 2, match=_in(session_id), timeout=timeout
             )
 
-    async def admit_any(self, timeout: float | None = None) -> None:
-        """As ``admit``, for the records of every session together (``MAX_TOTAL_BACKLOG``)."""
-        if self._backlog(None) >= MAX_TOTAL_BACKLOG:
-            await self._lanes.drain(to=MAX_TOTAL_BACKLOG // 2, match=None, timeout=timeout)
+    async def admit_any(self, timeout: float | None = None) -> bool:
+        """As ``admit``, for the records of every session together (``MAX_TOTAL_BACKLOG``);
+        False if the backlog was still too long when ``timeout`` passed."""
+        if self._backlog(None) < MAX_TOTAL_BACKLOG:
+            return True
+        return await self._lanes.drain(to=MAX_TOTAL_BACKLOG // 2, match=None, timeout=timeout)
 
     def _backlog(self, session_id: str | None) -> int:
         """Records queued or being sent (a record leaves its queue once it is settled)."""
@@ -194,9 +205,7 @@ class HubRecorder:
                     why = f"the session could not be opened: {exc}"
                     self._give_up(key[0], item, getattr(exc, "status", None), why, final=True)
                 return
-            finally:
-                if opening.done():
-                    self._opening.pop(key[0], None)
+
         if len(batch) > 1:
             await self._deliver_batch(key[0], batch)
         else:

@@ -17,9 +17,10 @@ the leader's ``complete`` ends it as it ends an AIP task (``agenthub.a2a.convert
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -86,12 +87,21 @@ class A2ACalls:
         self._tasks: OrderedDict[tuple[str, str], _Remote] = OrderedDict()
 
     async def aclose(self) -> None:
-        for http, client in self._clients.values():
-            await client.close()
-            await http.aclose()
-        self._clients.clear()
+        for close in self.let_clients_go():
+            await close()
 
     # -- clients ---------------------------------------------------------------------------
+
+    def _verify(self) -> Any:
+        """What the leader trusts: the hub's CA beside the web's (its TLS client), else the
+        web's."""
+        return self.leader.tls.client if self.leader.tls is not None else True
+
+    def let_clients_go(self) -> list[Callable[[], Awaitable[None]]]:
+        """Forget every client (after a certificate renewal); how to close each later."""
+        clients = list(self._clients.values())
+        self._clients.clear()
+        return [functools.partial(_close, http, client) for http, client in clients]
 
     async def _card(self, partner_id: str) -> AgentCard:
         if partner_id not in self._cards:
@@ -100,7 +110,9 @@ class A2ACalls:
                 registered = await self.leader.directory.card(partner_id)
                 url = next(b.url for b in registered.protocols if b.protocol == "a2a")
             base, _, path = url.partition("/.well-known/")
-            async with httpx.AsyncClient(timeout=self.leader.http.timeout) as http:
+            async with httpx.AsyncClient(
+                timeout=self.leader.http.timeout, verify=self._verify()
+            ) as http:
                 resolver = A2ACardResolver(http, base)
                 card_path = f"/.well-known/{path}" if path else None
                 self._cards[partner_id] = await resolver.get_agent_card(card_path)
@@ -116,14 +128,12 @@ class A2ACalls:
         card = await self._card(partner_id)
         leader = self.leader
         auth = CallTokenAuth(leader.hub.key, caller_id=leader.agent_id, callee_id=partner_id)
-        verify: Any = leader.tls.client if leader.tls is not None else True
-        http = httpx.AsyncClient(timeout=leader.http.timeout, auth=auth, verify=verify)
+        http = httpx.AsyncClient(timeout=leader.http.timeout, auth=auth, verify=self._verify())
         client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
         self._clients[key] = (http, client)
         while len(self._clients) > MAX_CLIENTS:
             _, (old_http, old) = self._clients.popitem(last=False)
-            await old.close()
-            await old_http.aclose()
+            await _close(old_http, old)
         return client
 
     # -- the record ------------------------------------------------------------------------
@@ -169,7 +179,16 @@ class A2ACalls:
         the leader, the agent still says ``COMPLETED``)."""
         if remote.recorded in FINAL_STATES:
             return self._result(remote, remote.recorded, items)
-        results = [self._result(remote, step, None) for step in aip_path(remote.recorded, state)]
+        path = aip_path(remote.recorded, state)
+        if not path and state in FINAL_STATES:
+            # an end the partner's moves cannot reach from here (an A2A agent's REJECTED
+            # after SUBMITTED, its own CANCELED while working): the hub's task still ends,
+            # failed, saying how the agent ended it
+            said = f"The A2A agent ended the task as {state.value}."
+            items = [*(items or []), {"type": "text", "text": said}]
+            state = AipState.FAILED
+            path = aip_path(remote.recorded, state)
+        results = [self._result(remote, step, None) for step in path]
         if results:
             results[-1] = self._result(remote, state, items)
             remote.recorded = state
@@ -188,8 +207,16 @@ class A2ACalls:
             )
         return results[-1] if results else self._result(remote, state, items)
 
+    @staticmethod
+    def _same_task(remote: _Remote, task_id: str, context_id: str) -> None:
+        """An event is of the task the leader knows (the first one names it)."""
+        if remote.a2a_id and task_id and task_id != remote.a2a_id:
+            raise CallFailed(f"The A2A agent sent an event of task {task_id}, not of this one.")
+        remote.a2a_id = remote.a2a_id or task_id
+        remote.context_id = remote.context_id or context_id
+
     def _task_state(self, remote: _Remote, task: Task, record: bool) -> dict[str, Any]:
-        remote.a2a_id, remote.context_id = task.id, task.context_id
+        self._same_task(remote, task.id, task.context_id)
         for artifact in task.artifacts:
             remote.products[artifact.artifact_id] = product_of(artifact)
         return self._status(remote, task.status.state, task.status.message, record)
@@ -253,9 +280,9 @@ class A2ACalls:
             return self._result(remote, moved, None)
         client = await self.client(partner_id, streaming=False)
         if name == TaskCommandType.CANCEL:
-            if moved is not None:
-                remote.recorded = moved
             task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
+            if moved is not None:  # the agent took it: the hub moved as the command says
+                remote.recorded = moved
         else:
             task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
         return self._task_state(remote, task, record)
@@ -268,10 +295,11 @@ class A2ACalls:
             return self._task_state(remote, event.task, record)
         if kind == "status_update":
             update = event.status_update
-            remote.a2a_id, remote.context_id = update.task_id, update.context_id
+            self._same_task(remote, update.task_id, update.context_id)
             return self._status(remote, update.status.state, update.status.message, record)
         if kind == "artifact_update":
             update_artifact = event.artifact_update
+            self._same_task(remote, update_artifact.task_id, update_artifact.context_id)
             product = product_of(update_artifact.artifact)
             old = remote.products.get(product["id"])
             if update_artifact.append and old is not None:
@@ -310,15 +338,20 @@ class A2ACalls:
                 remote.recorded = moved
             request = SendMessageRequest(message=self._message(remote, command))
             events = client.send_message(request)
-        async for event in events:
-            data = self._event(remote, event, record)
-            if data is None:
-                continue
-            remote.seq += 1
-            yield {"eventSeq": remote.seq, "eventData": data}
-            state = data.get("status", {}).get("state") if data["type"] == "task-result" else None
-            if not follow and state is not None and AipState(state) in LEADERS_TURN:
-                return
+        try:
+            async for event in events:
+                data = self._event(remote, event, record)
+                if data is None:
+                    continue
+                remote.seq += 1
+                yield {"eventSeq": remote.seq, "eventData": data}
+                status = data.get("status") if data["type"] == "task-result" else None
+                if not follow and status is not None and AipState(status["state"]) in LEADERS_TURN:
+                    return
+        finally:  # the SDK's stream, closed now rather than by the collector
+            close = getattr(events, "aclose", None)
+            if close is not None:
+                await close()
 
     # -- pushes ----------------------------------------------------------------------------
 
@@ -341,6 +374,11 @@ class A2ACalls:
             return None
         try:
             event = Parse(body, StreamResponse(), ignore_unknown_fields=True)
-        except ParseError:
+            return self._event(remote, event, True)
+        except (ParseError, ValueError, CallFailed):  # no UTF-8, no JSON, no state, not ours
             return None
-        return self._event(remote, event, True)
+
+
+async def _close(http: httpx.AsyncClient, client: Client) -> None:
+    await client.close()
+    await http.aclose()

@@ -5,6 +5,7 @@ that an agent without A2A never imports a2a-sdk."""
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -58,6 +59,9 @@ V03_METHODS = frozenset(
     }
 )
 A2A_METHODS = V10_METHODS | V03_METHODS
+ANONYMOUS_METHODS = frozenset(
+    {"SendMessage", "SendStreamingMessage", "message/send", "message/stream"}
+)
 """The JSON-RPC methods of A2A v1.0 and v0.3; AIP's (``rpc``, ``stream``, ``notification/*``)
 are others, so both share the endpoint's one URL."""
 OPEN_SESSION_BACKOFF = Backoff(0.05, 5.0, deadline=120.0)
@@ -74,7 +78,6 @@ class A2AServing:
         hub: HubClient,
         directory: PeerDirectory,
         callbacks: CallbackPolicy,
-        http: httpx.AsyncClient,
         public_url: str | None,
     ) -> None:
         self.agent_id = agent_id
@@ -84,7 +87,6 @@ class A2AServing:
         self.hub = hub
         self.directory = directory
         self.callbacks = callbacks
-        self.http = http
         self.public_url = public_url
         self.gate = AnonymousGate(options.anonymous_per_second) if options.anonymous else None
         self._bridge: A2ABridge | None = None
@@ -95,14 +97,17 @@ class A2AServing:
         return isinstance(parsed, dict) and parsed.get("method") in A2A_METHODS
 
     def takes_anonymous(self, body: bytes) -> bool:
-        """Whether a request that proved no caller is answered: an A2A one, when the agent
-        serves anonymous callers."""
+        """Whether a request that proved no caller is answered: an A2A send, when the agent
+        serves anonymous callers. Nothing ties two anonymous requests to one caller, so
+        each is a caller of its own: a send or a stream, never a get, cancel, resubscribe or
+        push config of a task (another's, for all the partner could tell)."""
         if self.gate is None:
             return False
         try:
-            return self.handles(orjson.loads(body))
+            parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
             return False
+        return isinstance(parsed, dict) and parsed.get("method") in ANONYMOUS_METHODS
 
     async def bridge(self, request: Request) -> A2ABridge:
         """The bridge, made on the first A2A request, with the agent's own card."""
@@ -114,12 +119,19 @@ class A2AServing:
                 runtime=self.runtime,
                 recorder=self.recorder,
                 open_session=self._open_session,
-                push_client=self.http,
+                callbacks=self.callbacks,
                 push_url_ok=self._push_url_ok,
                 card=await self._card(request),
             )
-            self._bridge = self._bridge or bridge
+            if self._bridge is None:
+                self._bridge = bridge
+            else:  # another request made one meanwhile
+                await bridge.aclose()
         return self._bridge
+
+    async def aclose(self) -> None:
+        if self._bridge is not None:
+            await self._bridge.aclose()
 
     async def answer(self, request: Request, body: bytes, caller_id: str) -> Response:
         from agenthub.a2a.server import CallerUser
@@ -150,7 +162,8 @@ class A2AServing:
                 status_code=429,
                 headers={"Retry-After": str(max(1, round(wait + 0.5)))},
             )
-        return await self._answer(request, body, CallerUser(f"anonymous@{address}", False))
+        caller = CallerUser(f"anonymous-{uuid.uuid4().hex}@{address}", False)
+        return await self._answer(request, body, caller)
 
     async def _card(self, request: Request) -> A2ACard:
         """The agent's A2A card, from its registry card (``agenthub.a2a.card``)."""

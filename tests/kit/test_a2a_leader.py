@@ -198,3 +198,58 @@ async def test_an_agent_named_by_its_card_url_is_called_by_a2a(
         await agent.leader.complete(peer, session_id=session.id, task_id="t-u")
         await settled(agent)
         assert (await hub_task(agent, "t-u"))["state"] == "completed"
+
+
+@pytest.mark.parametrize("text", ["reject this", "quit now"])
+async def test_an_end_aip_cannot_reach_is_recorded_failed(
+    make_live_agent: MakeLiveAgent, peer: str, text: str
+) -> None:
+    """An A2A agent's REJECTED after SUBMITTED, or its own CANCELED while working (as a
+    stream shows them): no partner move reaches them there, so the hub's task ends failed,
+    saying how."""
+    agent = await leader_of(make_live_agent)
+    session = await agent.leader.open_session([peer])
+    events = [
+        e["eventData"]
+        async for e in agent.leader.start_streaming(
+            peer, session_id=session.id, text=text, task_id="t-end", follow=True
+        )
+    ]
+    assert events[0]["status"]["state"] == "accepted"
+    result = events[-1]
+    assert result["status"]["state"] == "failed"
+    said = [d["text"] for d in result["status"]["dataItems"] if d["type"] == "text"]
+    assert any("ended the task as" in s for s in said)
+    await settled(agent)
+    task = await hub_task(agent, "t-end")
+    assert task["state"] == "failed"
+    assert not agent.recorder.failures
+
+
+async def test_a_push_that_is_no_event_of_the_task_is_refused(
+    make_live_agent: MakeLiveAgent, peer: str
+) -> None:
+    """With the task's own token: a body that is no UTF-8, an event with no state, or one
+    of another A2A task are 400, and the leader's calls still go to its own task."""
+    agent = await leader_of(make_live_agent)
+    session = await agent.leader.open_session([peer])
+    await agent.leader.start_notified(
+        peer, session_id=session.id, notify_url=agent.notifications_url, text="ask", task_id="t-x"
+    )
+    expected = agent.inbox.expectation("t-x", session_id=session.id)
+    assert expected is not None and expected.token is not None
+    url = f"{agent.notifications_url}/a2a"
+    params = {"session": session.id, "task": "t-x"}
+    headers = {"X-A2A-Notification-Token": expected.token}
+    bodies = [
+        b"\xff\xfe not utf-8",
+        b'{"statusUpdate": {"status": {}}}',
+        b'{"statusUpdate": {"taskId": "another", "status": {"state": "TASK_STATE_FAILED"}}}',
+    ]
+    async with httpx.AsyncClient() as http:
+        answers = [
+            await http.post(url, params=params, content=body, headers=headers) for body in bodies
+        ]
+    assert [a.status_code for a in answers] == [400, 400, 400]
+    canceled = await agent.leader.cancel(peer, session_id=session.id, task_id="t-x")
+    assert canceled["status"]["state"] == "canceled"

@@ -147,9 +147,12 @@ async def test_input_required_then_continue(make_live_agent: MakeLiveAgent) -> N
         asked = await last_task(client, SendMessageRequest(message=user_message("start")))
         assert asked.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
         assert asked.status.message.parts[0].text == "what should I echo?"
-        done = await last_task(client, SendMessageRequest(message=user_message("42", asked)))
-        assert done.id == asked.id
+        answer = user_message("42")
+        answer.task_id = asked.id  # no contextId: A2A allows it, the task keeps its own
+        done = await last_task(client, SendMessageRequest(message=answer))
+        assert done.id == asked.id and done.context_id == asked.context_id
         assert done.status.state == TaskState.TASK_STATE_COMPLETED
+        assert done.status.message.parts[0].text == "told: 42"  # said as it awaited completion
         assert [get_artifact_text(a, delimiter="") for a in done.artifacts] == ["ab"]
     await settled(partner)
     recorded = await hub_task(partner, asked.id)
@@ -208,6 +211,7 @@ async def test_cancel_and_resubscribe(make_live_agent: MakeLiveAgent, version: s
         await asyncio.wait_for(watching, WAIT_SECONDS)
         states = [e.status_update.status.state for e in seen if e.HasField("status_update")]
         assert states[-1] == TaskState.TASK_STATE_CANCELED
+        assert states.count(TaskState.TASK_STATE_CANCELED) == 1
     await settled(partner)
     recorded = await hub_task(partner, task.id)
     assert recorded["state"] == "canceled"
@@ -317,9 +321,17 @@ async def test_anonymous_callers_when_allowed_are_rate_limited(
             await http.post(str(partner.public_url), json=SEND, headers={"A2A-Version": "1.0"})
             for _ in range(3)
         ]
+        task = answers[0].json()["result"]["task"]
+        get = {"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": task["id"]}}
+        listing = {"jsonrpc": "2.0", "id": 3, "method": "ListTasks", "params": {}}
+        others = [
+            await http.post(str(partner.public_url), json=body, headers={"A2A-Version": "1.0"})
+            for body in (get, listing)
+        ]
     assert [a.status_code for a in answers] == [200, 200, 429]
     assert int(answers[2].headers["retry-after"]) >= 1
-    task = answers[0].json()["result"]["task"]
+    # nothing ties two anonymous requests to one caller: each may send, none may look back
+    assert [a.status_code for a in others] == [401, 401]
     assert task["status"]["state"] == "TASK_STATE_COMPLETED"
     await settled(partner)
     recorded = await hub_task(partner, task["id"])
@@ -342,6 +354,8 @@ async def test_a_start_the_partner_refuses_is_an_a2a_error_recorded_nowhere(
     await settled(partner)
     listed = await partner.hub.request("GET", "/v1/tasks")
     assert listed.json()["items"] == []
+    sessions = await partner.hub.request("GET", "/v1/sessions")
+    assert sessions.json()["items"] == []  # no bridge session opened for it either
     assert not partner.recorder.failures
 
 

@@ -10,7 +10,9 @@ compat adapter) on a Starlette app. What the executor does depends on the user's
 - ``ask...``: WORKING, then INPUT_REQUIRED with a question; the next message on that task
   completes it with an ``echo`` artifact of the answer;
 - ``slow...``: WORKING, then up to ``SLOW_SECONDS`` before completing, so a test can cancel it
-  (``cancel`` moves it to CANCELED).
+  (``cancel`` moves it to CANCELED);
+- ``reject...``: REJECTED straight from SUBMITTED; ``quit...``: WORKING, then CANCELED by the
+  agent itself (two ends an AIP partner cannot report from there).
 """
 
 from __future__ import annotations
@@ -52,8 +54,14 @@ class PeerExecutor(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         text = context.get_user_input()
+        if text.startswith("reject"):  # from submitted, as AIP's partner never may
+            await updater.reject(updater.new_agent_message([new_text_part("not for me")]))
+            return
         if task.status.state != TaskState.TASK_STATE_INPUT_REQUIRED:  # not an answer
             await updater.start_work()
+            if text.startswith("quit"):  # the agent cancels its own task while working
+                await updater.cancel()
+                return
             if text.startswith("ask"):
                 question = updater.new_agent_message([new_text_part(QUESTION)])
                 await updater.requires_input(question)
