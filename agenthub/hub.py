@@ -27,6 +27,8 @@ from agenthub.tokens import SignatureError, header_of, verify
 ASSERTION_LIFETIME_SECONDS = 60
 REFRESH_MARGIN_SECONDS = 60
 DEFAULT_TIMEOUT_SECONDS = 10.0
+MAX_REQUESTS_IN_FLIGHT = 32
+"""Requests to the hub one agent has under way at once (streams apart)."""
 
 
 class HubClient:
@@ -59,6 +61,10 @@ class HubClient:
         if hub_ca is not None:  # the hub's certificate is checked against this CA alone
             verify = ssl.create_default_context(cafile=os.fspath(hub_ca))
         self._http = http or httpx.AsyncClient(timeout=DEFAULT_TIMEOUT_SECONDS, verify=verify)
+        # requests past this wait here, in order, not in httpcore's pool (whose queue is
+        # scanned on every assignment: with hundreds waiting, an A2A partner opening a
+        # session per context spent two thirds of its CPU there, py-spy)
+        self._in_flight = asyncio.Semaphore(MAX_REQUESTS_IN_FLIGHT)
         self._owns_http = http is None
         self._metadata: HubMetadata | None = None
         self._token: str | None = None
@@ -181,9 +187,10 @@ class HubClient:
         for attempt in range(2):
             token = await self.access_token()
             headers = {**kwargs.pop("headers", {}), "Authorization": f"Bearer {token}"}
-            response = await self._http.request(
-                method, f"{self.base_url}{path}", headers=headers, **kwargs
-            )
+            async with self._in_flight:
+                response = await self._http.request(
+                    method, f"{self.base_url}{path}", headers=headers, **kwargs
+                )
             if response.status_code != 401 or attempt:
                 return response
             self._token = None
