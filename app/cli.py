@@ -188,21 +188,44 @@ def _demo(args: argparse.Namespace) -> None:
     from rich.console import Console
 
     from app.demo.render import Transcript, show_summary
-    from app.demo.runner import DemoFailed, run_demo
+    from app.demo.runner import TOKEN, DemoFailed, DemoResult, run_demo
 
     console = Console()
     console.rule("agenthub demo: an Internet-of-Agents team at work")
+
+    async def keep(result: DemoResult, hub_url: str) -> None:
+        if result.summary is not None:
+            console.rule("what happened (read back from the hub's store)")
+            show_summary(console, result.summary)
+        console.rule("the hub stays up")
+        console.print(
+            f"console: {hub_url}/console  (sign in with the operator token {TOKEN})",
+            soft_wrap=True,
+        )
+        console.print("Ctrl-C stops it.")
+        await asyncio.Event().wait()
+
     try:
-        result = asyncio.run(run_demo(Transcript(console), timeout_seconds=args.timeout))
+        result = asyncio.run(
+            run_demo(
+                Transcript(console),
+                timeout_seconds=args.timeout,
+                keep=keep if args.keep else None,
+            )
+        )
     except KeyboardInterrupt:
         console.print("[bold red]stopped: every process the demo started has been stopped")
         raise SystemExit(130) from None
     except DemoFailed as exc:
         _show_failure(console, str(exc), exc.who, exc.output)
         raise SystemExit(1) from None
-    if result.summary is not None:
+    if result.summary is not None and not args.keep:
         console.rule("what happened (read back from the hub's store)")
         show_summary(console, result.summary)
+        console.print(
+            "[dim]agenthub demo --keep keeps the hub up afterwards, to look at what happened in "
+            "its web console (/console)"
+        )
     if result.leader_exit != 0:
         _show_failure(console, "the leader did not finish", "leader", result.leader_output)
         raise SystemExit(1)
@@ -274,6 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
     hub_cert.set_defaults(func=_hub_certificate)
     demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")
     demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")
+    demo.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the hub up afterwards (until Ctrl-C) and print its web console's URL",
+    )
     demo.set_defaults(func=_demo)
     return parser
 

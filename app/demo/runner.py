@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,10 +140,11 @@ class Team:
                     raise self.failure(proc, f"{who} exited while waiting for {what}")
             await asyncio.sleep(0.05)
 
-    async def stop(self) -> None:
-        """The agents first (their last records still reach the hub), then the hub."""
+    async def stop(self, *, keep_hub: bool = False) -> None:
+        """The agents first (their last records still reach the hub), then the hub (unless
+        ``keep_hub``: a later ``stop`` stops it)."""
         agents, hub = self.procs[1:], self.procs[:1]
-        for group in (agents, hub):
+        for group in (agents, hub) if not keep_hub else (agents,):
             for proc in group:
                 if proc.returncode is None:
                     proc.terminate()
@@ -153,15 +154,25 @@ class Team:
                 except TimeoutError:
                     proc.kill()
                     await proc.wait()
-        for reader in self.readers:
-            reader.cancel()
+        if not keep_hub:
+            for reader in self.readers:
+                reader.cancel()
 
 
-async def run_demo(narrate: Narrate, *, timeout_seconds: float = 180) -> DemoResult:
-    """The whole demo; every process it started is stopped when it returns or is cancelled."""
+Keep = Callable[[DemoResult, str], Awaitable[None]]
+"""What runs, the hub still up (its URL given), once the story is told: ``agenthub demo
+--keep`` waits there for Ctrl-C."""
+
+
+async def run_demo(
+    narrate: Narrate, *, timeout_seconds: float = 180, keep: Keep | None = None
+) -> DemoResult:
+    """The whole demo; every process it started is stopped when it returns or is cancelled
+    (with ``keep``, the hub once ``keep`` returns)."""
     result = DemoResult()
     with tempfile.TemporaryDirectory(prefix="agenthub-demo-") as tmp:
         team = Team(Path(tmp), narrate, result)
+        told = False
         try:
             await team.start_hub()
             for role in ROLES:
@@ -185,7 +196,13 @@ async def run_demo(narrate: Narrate, *, timeout_seconds: float = 180) -> DemoRes
                 )
             await asyncio.sleep(0.5)  # the last records and narration lines
             result.leader_output = list(team.tails["leader"])
+            told = True
         finally:
-            await team.stop()
+            await team.stop(keep_hub=keep is not None and told)
         result.summary = read_summary(Path(tmp) / "agenthub.db")
+        if keep is not None and told:
+            try:
+                await keep(result, team.hub_url)
+            finally:
+                await team.stop()
     return result

@@ -11,9 +11,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from app.demo.runner import run_demo
+from app.demo.runner import TOKEN, DemoResult, run_demo
 
 pytestmark = pytest.mark.slow
 
@@ -72,8 +73,24 @@ PATTERNS_IN_ORDER = [
 
 
 async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b() -> None:
+    """With ``keep`` (``agenthub demo --keep``): the hub stays up, holding the story, until
+    ``keep`` returns, and only then stops."""
     events: list[dict[str, Any]] = []
-    result = await run_demo(events.append, timeout_seconds=120)
+    kept: dict[str, Any] = {}
+
+    async def keep(result: DemoResult, hub_url: str) -> None:
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        async with httpx.AsyncClient(timeout=10) as http:
+            kept["ready"] = (await http.get(f"{hub_url}/readyz")).status_code
+            agents = await http.get(f"{hub_url}/v1/agents", headers=headers)
+            kept["agents"] = len(agents.json()["items"])
+        kept["url"] = hub_url
+
+    result = await run_demo(events.append, timeout_seconds=120, keep=keep)
+    assert kept["ready"] == 200 and kept["agents"] >= 7
+    async with httpx.AsyncClient(timeout=2) as http:
+        with pytest.raises(httpx.TransportError):  # stopped once keep returned
+            await http.get(f"{kept['url']}/healthz")
 
     assert result.leader_exit == 0, [e for e in events if e.get("what") == "log"][-20:] + [
         (e.get("t"), e.get("who"), e.get("what")) for e in events[-25:]
