@@ -45,6 +45,36 @@ def _text(text: str | None) -> list[dict[str, Any]] | None:
     return [{"type": "text", "text": text}] if text else None
 
 
+def leader_command(
+    name: str,
+    *,
+    sender_id: str,
+    session_id: str,
+    task_id: str | None,
+    partner_id: str | None = None,
+    data_items: list[dict[str, Any]] | None = None,
+    params: dict[str, Any] | None = None,
+    **extra: Any,
+) -> TaskCommand:
+    """A leader's command, sent now with a fresh id (the A2A bridge's, on its caller's
+    behalf, too)."""
+    return TaskCommand.model_validate(
+        {
+            "id": f"cmd-{uuid.uuid4().hex}",
+            "sentAt": datetime.now(UTC),
+            "senderRole": "leader",
+            "senderId": sender_id,
+            "sessionId": session_id,
+            "command": name,
+            "taskId": task_id,
+            "partnerId": partner_id,
+            "dataItems": data_items,
+            "commandParams": params,
+            **extra,
+        }
+    )
+
+
 class Leader:
     def __init__(
         self,
@@ -168,20 +198,15 @@ class Leader:
         """A command from this leader; a ``start`` without ``task_id`` gets a fresh one."""
         if name == "start" and task_id is None:
             task_id = f"task-{uuid.uuid4().hex}"
-        return TaskCommand.model_validate(
-            {
-                "id": f"cmd-{uuid.uuid4().hex}",
-                "sentAt": datetime.now(UTC),
-                "senderRole": "leader",
-                "senderId": self.agent_id,
-                "sessionId": session_id,
-                "command": name,
-                "taskId": task_id,
-                "partnerId": partner_id,
-                "dataItems": data_items or _text(text),
-                "commandParams": params,
-                **extra,
-            }
+        return leader_command(
+            name,
+            sender_id=self.agent_id,
+            session_id=session_id,
+            task_id=task_id,
+            partner_id=partner_id,
+            data_items=data_items or _text(text),
+            params=params,
+            **extra,
         )
 
     async def _record(self, command: TaskCommand, record: bool) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 class A2AOptions:
     """How a kit partner serves A2A callers (``Agent(a2a=A2AOptions(...))``).
 
-    A caller proves who it is with a call token (``agenthub.a2a.CallTokenAuth`` on its
+    A caller proves who it is with a call token (``agenthub.signing.CallTokenAuth`` on its
     httpx client) or a client certificate from the hub's CA. ``anonymous``: serve callers
     that prove nothing too, each client address at most ``anonymous_per_second`` requests a
     second (bursts of twice that); past it 429.

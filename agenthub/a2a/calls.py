@@ -45,12 +45,12 @@ from a2a.types import (
 )
 from google.protobuf.json_format import Parse, ParseError
 
-from agenthub.a2a.auth import CallTokenAuth
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
 from agenthub.errors import CallFailed
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
+from agenthub.signing import CallTokenAuth
 
 if TYPE_CHECKING:
     from agenthub.leader import Leader

@@ -17,10 +17,8 @@ recorder holds its records until it is.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from a2a.auth.user import User
@@ -49,9 +47,10 @@ from agenthub.a2a.push import PinnedPushSender
 from agenthub.a2a.relay import Speakers, relay
 from agenthub.a2a.task_store import BoundedTaskStore
 from agenthub.callbacks import CallbackPolicy
+from agenthub.leader import leader_command
 from agenthub.partner import PartnerTask
 from agenthub.protocol.jsonrpc import RpcErrorCode
-from agenthub.protocol.messages import TaskCommand, TaskCommandType
+from agenthub.protocol.messages import TaskCommandType
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import IDLE_TASK_SECONDS, PartnerRuntime, RpcFault
 
@@ -189,20 +188,15 @@ class A2ABridge:
         recorded at the hub as the bridge's (the leader side of the bridged session; the hub
         folds a task's records by ``sentAt``). A command the runtime refuses is recorded
         nowhere, and is the A2A error it is; a start it takes opens the session first."""
-        wire: dict[str, Any] = {
-            "id": f"cmd-{uuid.uuid4().hex}",
-            "sentAt": datetime.now(UTC),
-            "senderRole": "leader",
-            "senderId": self.agent_id,
-            "sessionId": session_id,
-            "command": name,
-            "taskId": task_id,
-            "dataItems": (items_of(message.parts) if message is not None else None) or None,
-        }
-        if name == TaskCommandType.START:
-            wire["partnerId"] = self.agent_id
         try:
-            recorded = TaskCommand.model_validate(wire)
+            recorded = leader_command(
+                name,
+                sender_id=self.agent_id,
+                session_id=session_id,
+                task_id=task_id,
+                partner_id=self.agent_id if name == TaskCommandType.START else None,
+                data_items=(items_of(message.parts) if message is not None else None) or None,
+            )
             command = recorded.model_copy(update={"sender_id": caller.user_name})
             task, _ = await self.runtime.apply(command, caller_id=caller.user_name)
         except ValidationError as exc:

@@ -30,9 +30,8 @@ from a2a.helpers import get_artifact_text, get_message_text, new_text_message
 from a2a.types import Role, SendMessageRequest, TaskState
 
 from agenthub import Agent, AgentKey
-from agenthub.a2a.auth import CallTokenAuth
 from agenthub.protocol.aic import aic_host
-from agenthub.signing import mint_call_token
+from agenthub.signing import CallTokenAuth, mint_call_token
 from bench import harness
 from bench.p2p.servers import Servers
 

@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 from agenthub import Agent, TaskContext, TaskHandler
 from agenthub.a2a import A2AOptions
-from agenthub.a2a.auth import CallTokenAuth
+from agenthub.signing import CallTokenAuth
 from tests.support.kit import AskHandler, EchoHandler, MakeLiveAgent, hub_task, settled
 from tests.support.live import serving
 
