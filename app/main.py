@@ -36,6 +36,7 @@ from app.broker import make_broker
 from app.broker.base import is_redis_url
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
+from app.console import install_console
 from app.db import make_engine, make_session_factory
 from app.metrics import HubMetrics, MetricsMiddleware
 from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
@@ -214,6 +215,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)
+    install_console(app)
     routers = (
         hub,
         auth,
