@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -68,6 +69,9 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console errors
     service = Service(executable_path=driver, log_output=str(tmp_path / "chromedriver.log"))
     browser = webdriver.Chrome(options=options, service=service)
+    # the page's own size, whatever the headless window's frame takes: the screenshots' size
+    viewport = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", viewport)
     try:
         yield browser
     finally:
@@ -157,7 +161,11 @@ class Page:
 
     def wait(self, condition: Callable[[WebDriver], Any], what: str) -> Any:
         try:
-            return WebDriverWait(self.driver, WAIT_SECONDS).until(condition)
+            # a list the live stream re-renders may drop an element between two looks at it
+            ignored = (NoSuchElementException, StaleElementReferenceException)
+            return WebDriverWait(self.driver, WAIT_SECONDS, ignored_exceptions=ignored).until(
+                condition
+            )
         except Exception as exc:
             shown = self.driver.find_element(By.TAG_NAME, "body").text
             raise AssertionError(f"waited for {what}; the page shows:\n{shown}") from exc
@@ -217,8 +225,9 @@ def drive(page: Page, crew: Team) -> None:
     first = "tbody tr[data-agent-id]:first-child"
 
     def found(d: WebDriver) -> bool:
-        rows = d.find_elements(By.CSS_SELECTOR, first)
-        return bool(rows) and rows[0].get_attribute("data-agent-id") == solver.agent_id
+        rows = d.find_elements(By.CSS_SELECTOR, first)  # a searched list: scores, not "—"
+        scored = rows and rows[0].find_element(By.CSS_SELECTOR, "td.num").text != "—"
+        return bool(scored) and rows[0].get_attribute("data-agent-id") == solver.agent_id
 
     page.wait(found, "the search's best match")
     row = driver.find_element(By.CSS_SELECTOR, first).text

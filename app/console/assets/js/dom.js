@@ -97,6 +97,16 @@ export function short(id) {
   return text.length > 18 ? `${text.slice(0, 8)}…${text.slice(-6)}` : text;
 }
 
+// label: value pairs in a line that wraps; a pair whose value is null or undefined is left out
+export function facts(pairs) {
+  const shown = pairs.filter(([, value]) => value !== null && value !== undefined && value !== "");
+  return h(
+    "dl",
+    { class: "facts" },
+    shown.map(([label, value]) => h("div", {}, h("dt", {}, label), h("dd", {}, value))),
+  );
+}
+
 // a link named by its name, its id below
 export const named = (hash, name, id) => [link(hash, name), h("div", { class: "muted small" }, id)];
 

@@ -4,7 +4,7 @@
 
 import { api, hubUrl, isOperator, pager, signedIn } from "../api.js";
 import { agentRef, enc, h, link, named, notice, pagedTable, pill } from "../dom.js";
-import { section, table, timeTag } from "../dom.js";
+import { facts, section, table, timeTag } from "../dom.js";
 import { emit } from "../live.js";
 import { EventStream } from "../sse.js";
 import { Conversation } from "./conversation.js";
@@ -52,7 +52,7 @@ export async function list(view, route) {
   await groups.load();
 }
 
-function facts(group) {
+function groupFacts(group) {
   const { speakers, deadline } = group.floor || {};
   let next = "free: any member (a post may advise who)";
   if (group.speakingPolicy === "turns") {
@@ -60,23 +60,16 @@ function facts(group) {
       ? [speakers.map((id) => [agentRef(id), " "]), deadline ? ["until ", timeTag(deadline)] : null]
       : "any member (the floor is open)";
   }
-  return h(
-    "dl",
-    { class: "facts" },
-    h("dt", {}, "conversation"),
-    h("dd", {}, pill(group.conversationState)),
-    h("dt", {}, "speaking"),
-    h("dd", {}, group.speakingPolicy),
-    h("dt", {}, "next speaker"),
-    h("dd", { class: "next-speaker" }, next),
-    h("dt", {}, "owner"),
-    h("dd", {}, agentRef(group.ownerId)),
-    h("dt", {}, "session"),
-    h("dd", {}, link(`#/sessions/${enc(group.sessionId)}`, group.sessionId)),
-    group.goal ? [h("dt", {}, "goal"), h("dd", {}, group.goal)] : null,
-    h("dt", {}, "join"),
-    h("dd", {}, group.joinPolicy, group.configuredByOperator ? " (set up by the operator)" : ""),
-  );
+  const operator = group.configuredByOperator ? " (set up by the operator)" : "";
+  return facts([
+    ["conversation", pill(group.conversationState)],
+    ["speaking", group.speakingPolicy],
+    ["next speaker", h("span", { class: "next-speaker" }, next)],
+    ["owner", agentRef(group.ownerId)],
+    ["session", link(`#/sessions/${enc(group.sessionId)}`, group.sessionId)],
+    ["goal", group.goal],
+    ["join", `${group.joinPolicy}${operator}`],
+  ]);
 }
 
 function treeNode(node, current) {
@@ -150,7 +143,7 @@ function memberStream(group, route, status) {
 export async function detail(view, route) {
   const [id] = route.params;
   let group = await api(`/v1/groups/${enc(id)}`, {}, route.signal);
-  const header = h("div", {}, facts(group));
+  const header = h("div", {}, groupFacts(group));
   const side = {
     tree: section("Team", notice("Loading…")),
     members: section("Members", notice("Loading…")),
@@ -185,7 +178,7 @@ export async function detail(view, route) {
     clearTimeout(pending);
     pending = setTimeout(async () => {
       group = await api(`/v1/groups/${enc(id)}`, {}, route.signal);
-      header.replaceChildren(facts(group));
+      header.replaceChildren(groupFacts(group));
       await refreshSide();
     }, LIVE_MS);
   };

@@ -3,7 +3,7 @@
 
 import { api, isOperator, pager } from "../api.js";
 import { agentRef, enc, h, link, named, none, notice, pagedTable, pill } from "../dom.js";
-import { section, table, timeTag } from "../dom.js";
+import { facts, section, table, timeTag } from "../dom.js";
 import { stateTrail, taskLink } from "./tasks.js";
 
 const PAGE = 50;
@@ -132,21 +132,15 @@ async function tasksOf(session, route, into) {
   into.replaceChildren(h("h2", {}, "Tasks"), ...tasks.nodes);
 }
 
-function facts(session) {
+function sessionFacts(session) {
   const bridge = session.bridge;
-  return h(
-    "dl",
-    { class: "facts" },
-    h("dt", {}, "state"),
-    h("dd", {}, pill(session.state)),
-    h("dt", {}, "created"),
-    h("dd", {}, timeTag(session.createdAt)),
-    session.closedAt ? [h("dt", {}, "closed"), h("dd", {}, timeTag(session.closedAt))] : null,
-    session.goal ? [h("dt", {}, "goal"), h("dd", {}, session.goal)] : null,
-    bridge
-      ? [h("dt", {}, "bridge"), h("dd", {}, `${bridge.protocol}, context ${bridge.contextId}`)]
-      : null,
-  );
+  return facts([
+    ["state", pill(session.state)],
+    ["created", timeTag(session.createdAt)],
+    ["closed", session.closedAt && timeTag(session.closedAt)],
+    ["goal", session.goal],
+    ["bridge", bridge && `${bridge.protocol}, context ${bridge.contextId}`],
+  ]);
 }
 
 export async function detail(view, route) {
@@ -156,7 +150,7 @@ export async function detail(view, route) {
   const groups = section("Groups", notice("Loading…"));
   view.append(
     h("h1", {}, "Session ", h("span", { class: "id" }, session.title || session.id)),
-    facts(session),
+    sessionFacts(session),
     h("div", { class: "columns" }, section("Participants", participants(session)), groups),
     tasks,
   );

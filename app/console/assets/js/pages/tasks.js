@@ -6,6 +6,7 @@ import {
   agentRef,
   dataText,
   enc,
+  facts,
   h,
   link,
   notice,
@@ -46,7 +47,7 @@ function timeline(task) {
     steps.map((step) =>
       h(
         "li",
-        { class: `step s-${step.state}` },
+        { class: "step", dataset: { state: step.state } },
         h("div", { class: "when" }, timeTag(step.stateChangedAt)),
         h("div", { class: "what" }, pill(step.state), " ", h("span", { class: "muted" }, step.by)),
         step.dataItems?.length ? h("pre", { class: "data" }, dataText(step.dataItems)) : null,
@@ -113,31 +114,19 @@ async function record(task, route) {
 
 async function render(view, route, id, sessionId) {
   const task = await api(`/v1/tasks/${enc(id)}`, { sessionId }, route.signal);
-  const facts = h(
-    "dl",
-    { class: "facts" },
-    h("dt", {}, "state"),
-    h("dd", {}, pill(task.state)),
-    h("dt", {}, "leader → partner"),
-    h("dd", {}, agentRef(task.leaderId), " → ", agentRef(task.partnerId)),
-    h("dt", {}, "session"),
-    h("dd", {}, link(`#/sessions/${enc(task.sessionId)}`, task.sessionId)),
-    task.groupId
-      ? [h("dt", {}, "group"), h("dd", {}, link(`#/groups/${enc(task.groupId)}`, task.groupId))]
-      : null,
-    task.parentTaskId
-      ? [h("dt", {}, "parent task"), h("dd", {}, taskLink(task.parentTaskId, task.sessionId))]
-      : null,
-    task.dependencies?.length
-      ? [h("dt", {}, "depends on"), h("dd", {}, task.dependencies.join(", "))]
-      : null,
-    h("dt", {}, "created"),
-    h("dd", {}, timeTag(task.createdAt)),
-  );
+  const about = facts([
+    ["state", pill(task.state)],
+    ["leader → partner", [agentRef(task.leaderId), " → ", agentRef(task.partnerId)]],
+    ["session", link(`#/sessions/${enc(task.sessionId)}`, task.sessionId)],
+    ["group", task.groupId && link(`#/groups/${enc(task.groupId)}`, task.groupId)],
+    ["parent task", task.parentTaskId && taskLink(task.parentTaskId, task.sessionId)],
+    ["depends on", task.dependencies?.length ? task.dependencies.join(", ") : null],
+    ["created", timeTag(task.createdAt)],
+  ]);
   const recorded = await record(task, route).catch((error) => notice(error.message, "error"));
   view.replaceChildren(
     h("h1", {}, "Task ", h("span", { class: "id" }, task.id)),
-    facts,
+    about,
     h(
       "div",
       { class: "columns" },
