@@ -9,15 +9,16 @@ from typing import Literal
 from pydantic import Field
 
 from agenthub.protocol.agents import AgentCard
-from agenthub.protocol.base import WireModel
+from agenthub.protocol.base import CompactWireModel, WireModel
 from agenthub.protocol.groups import GroupView
 from agenthub.protocol.sessions import SessionView, TaskView
 
 CertificateState = Literal["none", "valid", "expired", "revoked"]
 
 
-class CertificateSummary(WireModel):
-    """The agent's newest certificate from the hub's CA (``none``: it never asked for one)."""
+class CertificateSummary(CompactWireModel):
+    """The agent's newest certificate from the hub's CA (``none``: it never asked for one);
+    what it does not have is left out."""
 
     state: CertificateState
     serial: str | None = Field(default=None, description="hexadecimal, lowercase")

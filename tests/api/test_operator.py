@@ -124,7 +124,8 @@ async def test_agents_are_listed_with_status_skills_and_certificate_state(
     assert worker["certificate"]["serial"] == issued.json()["serial"]
     assert worker["certificate"]["notAfter"]
     assert by_name["partner"]["certificate"]["state"] == "revoked"
-    assert by_name["leader"]["certificate"]["state"] == "none"
+    assert by_name["leader"]["certificate"] == {"state": "none"}
+    assert "revokedAt" not in worker["certificate"]
     assert worker.get("score") is None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -178,3 +179,49 @@ async def test_sessions_tasks_and_agents_are_told(
         await worker.deregister()
         _, _, gone = await stream.next("agent")
         assert gone == {"agentId": worker.agent_id, "event": "deregistered"}
+
+
+@pytest.mark.skipif(
+    not os.environ.get("AGENTHUB_TEST_REDIS_URL"),
+    reason="replicas share events through Redis (CI sets AGENTHUB_TEST_REDIS_URL)",
+)
+async def test_a_replica_streams_what_another_replica_wrote(
+    settings: Settings, live: LiveServer, agents: tuple[HubClient, HubClient]
+) -> None:
+    leader, worker = agents  # they call the first replica
+    other = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
+    try:
+        group = await team(leader, worker)
+        async with operator_stream(other.url) as stream:
+            await post(worker, group["id"], "written on the first replica")
+            event_id, _, data = await stream.next("message")
+        assert data["text"] == "written on the first replica"
+        other_app: Any = other.app
+        assert event_id.startswith(other_app.state.operator_feed.boot + "-")
+    finally:
+        await other.stop()
+
+
+async def test_operator_streams_count_against_the_stream_limits(settings: Settings) -> None:
+    capped = settings.model_copy(update={**STREAM_SETTINGS, "max_streams_per_agent": 1})
+    server = await LiveServer(create_app(capped)).start()
+    try:
+        app: Any = server.app
+        async with operator_stream(server.url) as stream:
+            assert app.state.metrics.open_stream_count() == 1
+            assert app.state.presence.held() == 1
+            async with httpx.AsyncClient() as http:
+                refused = await http.get(
+                    f"{server.url}/v1/operator/events",
+                    headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+                )
+            assert refused.status_code == 429 and refused.headers["Retry-After"]
+            await stream.response.aclose()
+        for _ in range(100):
+            if app.state.presence.held() == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert app.state.presence.held() == 0
+    finally:
+        await server.stop()
+        await empty_tables(settings.database_url)

@@ -1642,7 +1642,8 @@ export interface components {
         };
         /**
          * CertificateSummary
-         * @description The agent's newest certificate from the hub's CA (``none``: it never asked for one).
+         * @description The agent's newest certificate from the hub's CA (``none``: it never asked for one);
+         *     what it does not have is left out.
          */
         CertificateSummary: {
             /** Notafter */

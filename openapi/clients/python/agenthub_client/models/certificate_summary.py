@@ -24,7 +24,8 @@ T = TypeVar("T", bound="CertificateSummary")
 
 @_attrs_define
 class CertificateSummary:
-    """ The agent's newest certificate from the hub's CA (``none``: it never asked for one).
+    """ The agent's newest certificate from the hub's CA (``none``: it never asked for one);
+    what it does not have is left out.
 
         Attributes:
             state (CertificateSummaryState):

@@ -33,7 +33,8 @@ class OperatorAgent:
 
         Attributes:
             certificate (CertificateSummary): The agent's newest certificate from the hub's CA (``none``: it never asked for
-                one).
+                one);
+                what it does not have is left out.
             created_at (datetime.datetime):
             description (str):
             id (str):
