@@ -79,13 +79,18 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
 
 
 @pytest.fixture
-async def hub_url(settings: Settings) -> AsyncIterator[str]:
+async def hub_server(settings: Settings) -> AsyncIterator[LiveServer]:
     server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
     try:
-        yield server.url
+        yield server
     finally:
         await server.stop()
         await empty_tables(settings.database_url)
+
+
+@pytest.fixture
+def hub_url(hub_server: LiveServer) -> str:
+    return hub_server.url
 
 
 class Team:
@@ -291,7 +296,7 @@ def drive_as_agent(page: Page, token: str, crew: Team) -> None:
     page.wait(lambda d: "agent view" in d.find_element(By.ID, "health").text, "the strip")
     page.open(f"#/groups/{crew.group['id']}")
     page.wait(lambda d: "I can: 9! = 362880." in page.text_of(".messages"), "the conversation")
-    page.wait(lambda d: "live" in page.text_of(".live-state"), "the member's stream")
+    page.wait(lambda d: page.text_of(".live-state .pill") == "live", "the member's stream")
     page.hub(post(crew.leader, crew.group["id"], "Seen by a member's console too."))
     page.wait(lambda d: "Seen by a member" in page.text_of(".messages"), "the live message")
     page.open("#/groups")
@@ -304,3 +309,31 @@ async def test_an_agents_token_shows_what_that_agent_may_see(
     token = await working_team.solver.access_token()
     page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
     await asyncio.to_thread(drive_as_agent, page, token, working_team)
+
+
+def drive_through_a_restart(page: Page, crew: Team, server: LiveServer) -> None:
+    driver = page.driver
+    driver.get(f"{page.url}/console/")
+    page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form").send_keys(
+        OPERATOR_TOKEN
+    )
+    driver.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+    page.open(f"#/groups/{crew.group['id']}")
+    page.wait(lambda d: "I can: 9! = 362880." in page.text_of(".messages"), "the conversation")
+    page.wait(lambda d: page.text_of("#health .live .pill") == "live", "the live stream")
+    driver.execute_script("window.consoleLoadedOnce = true")
+    page.hub(server.stop())
+    page.wait(lambda d: page.text_of("#health .live .pill") == "retrying", "the stream's drop")
+    page.hub(server.restart())
+    page.wait(lambda d: page.text_of("#health .live .pill") == "live", "the stream back")
+    page.hub(post(crew.solver, crew.group["id"], "Said after the hub came back."))
+    page.wait(lambda d: "Said after the hub came back." in page.text_of(".messages"), "it")
+    assert driver.execute_script("return window.consoleLoadedOnce") is True
+    assert page.text_of(".messages").count("I can: 9! = 362880.") == 1  # shown once
+
+
+async def test_the_console_resumes_its_stream_when_the_hub_comes_back(
+    browser: WebDriver, hub_server: LiveServer, working_team: Team, tmp_path: Path
+) -> None:
+    page = Page(browser, hub_server.url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive_through_a_restart, page, working_team, hub_server)

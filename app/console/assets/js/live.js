@@ -46,10 +46,17 @@ export function emit(kind, data) {
 export function startLive() {
   stopLive();
   if (!isOperator()) return;
+  let connected = false;
+  const onStatus = (value, detail) => {
+    // back after a drop that came before any event: nothing names where to resume from
+    if (value === "live" && connected && !stream.lastEventId) emit("reset", {});
+    connected ||= value === "live";
+    setStatus(value, detail);
+  };
   stream = new EventStream(hubUrl("/v1/operator/events"), {
     token: signedIn().token,
     onEvent: (kind, data) => emit(kind, data),
-    onStatus: setStatus,
+    onStatus,
   });
 }
 

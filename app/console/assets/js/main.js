@@ -145,6 +145,8 @@ if (!location.pathname.endsWith("/")) {
   history.replaceState(null, "", `${location.pathname}/${location.search}${location.hash}`);
 }
 window.addEventListener("hashchange", () => signedIn() && route());
+// the stream could not resume where it broke off: what a page shows may be missing events
+on("reset", () => signedIn() && route());
 window.addEventListener("console:signed-out", (event) =>
   showSignIn(`Signed out: ${event.detail}`),
 );

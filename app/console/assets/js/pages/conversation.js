@@ -9,6 +9,8 @@ import { gist, taskLink } from "./tasks.js";
 
 const WINDOW = 200;
 const MAX_SHOWN = 600;
+const LAGGING_MS = 250; // an announced message not read yet: look again this much later
+const LAGGING_TRIES = 20;
 
 function messageItem(message) {
   const text = dataText(message.dataItems || message.status?.dataItems);
@@ -46,7 +48,9 @@ export class Conversation {
     this.oldest = null; // the first seq shown
     this.newest = 0; // the last seq read
     this.busy = null; // the fetch of newer messages under way
-    this.again = false;
+    this.again = false; // news came while it ran (or before the start): go round again
+    this.started = false;
+    this.announced = 0; // the newest seq an event announced
     const older = () => this.older();
     this.olderButton = h("button", { type: "button", class: "more", onclick: older }, "Older");
     this.list = h("ol", { class: "messages", "aria-live": "polite" });
@@ -62,14 +66,17 @@ export class Conversation {
     const after = Math.max(0, lastSeq - WINDOW);
     this.newest = after;
     this.olderButton.hidden = after === 0;
+    this.started = true;
     await this.newer();
     this.oldest = Number(this.list.firstElementChild?.dataset.seq || after + 1);
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
-  // read every message after the newest shown; calls while one runs make it go round again
-  newer() {
-    if (this.busy) {
+  // read every message after the newest shown, up to at least `seq` when an event announced
+  // one; calls while one runs make it go round again
+  newer(seq = 0) {
+    this.announced = Math.max(this.announced, seq || 0);
+    if (!this.started || this.busy) {
       this.again = true;
       return this.busy;
     }
@@ -84,8 +91,22 @@ export class Conversation {
       } while (this.again);
     })()
       .catch(this.onError)
-      .finally(() => (this.busy = null));
+      .finally(() => {
+        this.busy = null;
+        this.lagging();
+      });
     return this.busy;
+  }
+
+  // the event can come before the message reads back (another replica, a busy store): the
+  // console looks again a few times rather than missing it until the next one
+  lagging() {
+    if (this.newest >= this.announced || this.signal.aborted) {
+      this.tries = 0;
+      return;
+    }
+    this.tries = (this.tries || 0) + 1;
+    if (this.tries <= LAGGING_TRIES) setTimeout(() => this.newer(), LAGGING_MS);
   }
 
   append(messages) {

@@ -134,7 +134,8 @@ function memberStream(group, route, status) {
   const stream = new EventStream(hubUrl(`/v1/groups/${enc(group.id)}/events`), {
     token: signedIn().token,
     lastEventId: String(group.lastSeq),
-    onEvent: (kind, data) => emit(kind === "message" ? kind : "group", { groupId: group.id }),
+    onEvent: (kind, data, id) =>
+      emit(kind === "message" ? kind : "group", { groupId: group.id, seq: Number(id) || 0 }),
     onStatus: (state) => status.replaceChildren("live ", pill(state)),
   });
   route.signal.addEventListener("abort", () => stream.close());
@@ -171,8 +172,6 @@ export async function detail(view, route) {
       fill(side.members, "Members", members),
       fill(side.triggers, "Triggers", triggers),
     ]);
-  await Promise.all([conversation.start(group.lastSeq), refreshSide()]);
-
   let pending = null;
   const changed = () => {
     clearTimeout(pending);
@@ -183,11 +182,12 @@ export async function detail(view, route) {
     }, LIVE_MS);
   };
   const mine = (event) => event.groupId === group.id;
-  route.on("message", (event) => mine(event) && conversation.newer());
+  route.on("message", (event) => mine(event) && conversation.newer(event.seq));
   for (const kind of ["member", "group", "floor", "trigger"]) {
     route.on(kind, (event) => mine(event) && changed());
   }
-  route.on("reset", () => (conversation.newer(), changed()));
+  // listening before the first read: what happens meanwhile is read after it, not lost
+  await Promise.all([conversation.start(group.lastSeq), refreshSide()]);
   if (isOperator()) {
     liveState.append("live (hub stream)");
   } else {

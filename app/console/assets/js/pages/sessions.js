@@ -154,13 +154,13 @@ export async function detail(view, route) {
     h("div", { class: "columns" }, section("Participants", participants(session)), groups),
     tasks,
   );
-  await tasksOf(session, route, tasks);
-  const found = await groupsOf(session, route).catch((error) => notice(error.message, "error"));
-  groups.replaceChildren(h("h2", {}, "Groups"), ...[found].flat());
   let pending = null;
   route.on("task", (event) => {
     if (event.sessionId !== session.id) return;
     clearTimeout(pending); // moves come in bursts: one reload for each
     pending = setTimeout(() => tasksOf(session, route, tasks).catch(route.fail), LIVE_MS);
   });
+  await tasksOf(session, route, tasks);
+  const found = await groupsOf(session, route).catch((error) => notice(error.message, "error"));
+  groups.replaceChildren(h("h2", {}, "Groups"), ...[found].flat());
 }

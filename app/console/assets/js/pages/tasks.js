@@ -140,12 +140,14 @@ async function render(view, route, id, sessionId) {
 
 export async function detail(view, route) {
   const [id] = route.params;
-  const task = await render(view, route, id, route.query.get("sessionId"));
+  let sessionId = route.query.get("sessionId");
   let pending = null;
   route.on("task", (event) => {
-    if (event.taskId !== task.id || event.sessionId !== task.sessionId) return;
-    clearTimeout(pending);
-    const again = () => render(view, route, id, task.sessionId).catch(route.fail);
+    if (event.taskId !== id || (sessionId && event.sessionId !== sessionId)) return;
+    clearTimeout(pending); // a burst of moves: one reload
+    const again = () => render(view, route, id, sessionId).catch(route.fail);
     pending = setTimeout(again, LIVE_MS);
   });
+  const task = await render(view, route, id, sessionId);
+  sessionId = task.sessionId;
 }
