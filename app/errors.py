@@ -80,6 +80,12 @@ class Forbidden(HubError):
     status, code, title = 403, "forbidden", "Not allowed"
 
 
+class OperatorOnly(Forbidden):
+    """An agent's access token on a route of the operator's (``/v1/operator/…``)."""
+
+    code = "operator-only"
+
+
 class NotFound(HubError):
     status, code, title = 404, "not-found", "Not found"
 

@@ -25,6 +25,7 @@ from app.api.routes import (
     hub,
     inbox,
     members,
+    operator,
     sessions,
     tasks,
     triggers,
@@ -36,14 +37,16 @@ from app.broker import make_broker
 from app.broker.base import is_redis_url
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
+from app.console import install_console
 from app.db import make_engine, make_session_factory
-from app.metrics import HubMetrics, MetricsMiddleware
+from app.metrics import RATE_SAMPLE_SECONDS, HubMetrics, MetricsMiddleware, Rates
 from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
 from app.services.flow import fire_due_floors
 from app.services.ingest import Ingest
 from app.services.limits import Admission
+from app.services.operator_feed import OperatorFeed
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
@@ -91,7 +94,11 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
             await fire_ready_sweep(session)
             await fire_due_floors(session)  # turns that timed out: the floor opens
 
+    async def sample() -> None:
+        app.state.rates.sample()
+
     return [
+        asyncio.create_task(_every(RATE_SAMPLE_SECONDS, "sampling rates", sample)),
         asyncio.create_task(_every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis", purge)),
         asyncio.create_task(_every(settings.trigger_poll_seconds, "firing due triggers", fire)),
     ]
@@ -150,8 +157,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     app.state.broker = broker
     app.state.session_factory = make_session_factory(engine, broker=broker)
-    app.state.ingest = ingest = Ingest(app.state.session_factory)
+    metrics: HubMetrics = app.state.metrics
+    app.state.ingest = ingest = Ingest(app.state.session_factory, on_written=metrics.ingested.inc)
     ingest.start()
+    app.state.rates = Rates(metrics)
+    app.state.operator_feed = feed = OperatorFeed(broker)
     app.state.send_watchdog = watchdog = SendWatchdog()
     watchdog.start()
     app.state.presence = presence = Presence(
@@ -185,6 +195,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await ingest.close()
         await watchdog.close()
         await presence.close()
+        await feed.close()
         await broker.close()
         await engine.dispose()
 
@@ -214,6 +225,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
     app.state.metrics = HubMetrics()
     install_error_handlers(app)
     install_openapi(app)
+    install_console(app)
     routers = (
         hub,
         auth,
@@ -226,6 +238,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         members,
         group_messages,
         triggers,
+        operator,
     )
     for module in routers:
         app.include_router(module.router)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -56,6 +57,11 @@ class HubMetrics:
         self.deliveries = Tally(
             "agenthub_deliveries", "Events written to subscribers' streams", registry=self.registry
         )
+        self.ingested = Tally(
+            "agenthub_messages_ingested",
+            "Messages recorded (group posts, point-to-point records, relayed answers)",
+            registry=self.registry,
+        )
         self.stream_catchups = Counter(
             "agenthub_stream_catchups_total",
             "Times a slow subscriber's queue overflowed and it caught up from SQL",
@@ -67,6 +73,38 @@ class HubMetrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+    def open_stream_count(self) -> int:
+        return int(self.registry.get_sample_value("agenthub_open_streams") or 0)
+
+
+RATE_SAMPLE_SECONDS = 2.0
+
+
+class Rates:
+    """Deliveries and messages recorded per second, lately: two samples of the counters,
+    taken every ``RATE_SAMPLE_SECONDS``; a rate runs from the older one to now (2 to 4 s)."""
+
+    def __init__(self, metrics: HubMetrics) -> None:
+        self.metrics = metrics
+        self._samples: deque[tuple[float, int, int]] = deque(maxlen=2)
+        self.sample()
+
+    def sample(self) -> None:
+        metrics = self.metrics
+        self._samples.append((time.monotonic(), metrics.deliveries.value, metrics.ingested.value))
+
+    def per_second(self) -> tuple[float, float]:
+        """(deliveries, messages recorded) per second."""
+        at, deliveries, ingested = self._samples[0]
+        span = time.monotonic() - at
+        if span <= 0:
+            return 0.0, 0.0
+        metrics = self.metrics
+        return (
+            (metrics.deliveries.value - deliveries) / span,
+            (metrics.ingested.value - ingested) / span,
+        )
 
 
 class MetricsMiddleware:

@@ -27,13 +27,13 @@ from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from agenthub.protocol.tokens import AccessTokenClaims
-from app.broker import Broker, Delivery
+from app.broker import Delivery
 from app.config import Settings
 from app.errors import BadRequest
 from app.metrics import HubMetrics
 from app.middleware import HANDOFF
 from app.services.presence import Presence, StreamLease
-from app.services.streams import StreamPlan, event_stream
+from app.services.streams import Fanout, StreamPlan, event_stream
 
 StoredBacklog = Callable[[AsyncSession, int, int], Awaitable[list[Delivery]]]
 """Up to ``limit`` events after a seq, read with the session it is given."""
@@ -228,7 +228,7 @@ class StreamWriter:
         self,
         plan: StreamPlan,
         *,
-        broker: Broker,
+        broker: Fanout,
         metrics: HubMetrics,
         presence: Presence,
         send_timeout: float,

@@ -57,7 +57,8 @@ ACCESS_TOKEN = BearerScheme(
 OPERATOR_TOKEN = BearerScheme(
     "OperatorToken",
     "The operator's secret, the hub's `AGENTHUB_OPERATOR_TOKEN`: registers, lists, reads and "
-    "deregisters agents, pre-configures groups, reviews applications and manages members. "
+    "deregisters agents, pre-configures groups, reviews applications and manages members; "
+    "reads every session, group and task, and the operator read API (`/v1/operator/…`). "
     "It is no agent: routes where the caller acts as an agent answer it with 401 (or 403).",
 )
 REGISTRATION_TOKEN = BearerScheme(

@@ -36,6 +36,7 @@ from app.errors import AicTaken, BadRequest, Conflict, Forbidden, InvalidInput, 
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
 from app.services.certificates import certified_aic, revoke_certificates_of
+from app.services.events import tell_operator
 
 AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
 AIC_VENDOR = "1"
@@ -175,6 +176,7 @@ async def register_agent(
         )
     )
     session.add_all(_labels(agent.id, body.skills, bound_protocols(protocols, endpoint_url)))
+    tell_operator(session, "agent", {"agentId": agent.id, "event": "registered"})
     try:
         await session.commit()
     except IntegrityError as exc:  # the same certified AIC, registered just now
@@ -225,6 +227,7 @@ async def update_agent(
     agent.skills_text = agent_skills_text(skills)
     agent.updated_at = now
     session.add(agent)
+    tell_operator(session, "agent", {"agentId": agent.id, "event": "updated"})
     await session.commit()
     return agent
 
@@ -276,6 +279,7 @@ async def retire_agent(
     await session.exec(delete(AgentLabel).where(col(AgentLabel.agent_id) == agent.id))
     await revoke_certificates_of(session, agent.id, reason="deregistered", now=now)
     session.add(agent)
+    tell_operator(session, "agent", {"agentId": agent.id, "event": "deregistered"})
 
 
 async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str = "") -> None:

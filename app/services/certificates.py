@@ -20,7 +20,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -142,6 +142,27 @@ async def list_certificates(
         .order_by(col(Certificate.not_before).desc())
     )
     return [to_wire(row) for row in rows]
+
+
+async def newest_certificates(db: AsyncSession, agent_ids: list[str]) -> dict[str, Certificate]:
+    """Each agent's newest certificate (by ``notBefore``), expired or revoked ones included,
+    for those of ``agent_ids`` that ever had one: one query for all of them."""
+    if not agent_ids:
+        return {}
+    newest = (
+        select(Certificate.agent_id, func.max(Certificate.not_before).label("issued"))
+        .where(col(Certificate.agent_id).in_(agent_ids))
+        .group_by(col(Certificate.agent_id))
+        .subquery()
+    )
+    rows = await db.exec(
+        select(Certificate).join(
+            newest,
+            (col(Certificate.agent_id) == newest.c.agent_id)
+            & (col(Certificate.not_before) == newest.c.issued),
+        )
+    )
+    return {row.agent_id: row for row in rows}
 
 
 async def revoke_certificate(

@@ -23,6 +23,12 @@ from app.broker.base import ENDS_ALL
 from app.db import StoreSession
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
+from app.services.operator_events import (
+    OPERATOR_CHANNEL,
+    group_event_summary,
+    message_summary,
+    operator_delivery,
+)
 
 BROKER_KEY = "broker"
 _STAGED_KEY = "staged_deliveries"
@@ -54,6 +60,16 @@ def staged_count(db: AsyncSession) -> int:
 def unstage_since(db: AsyncSession, count: int) -> None:
     """Drop what was staged after ``staged_count`` said ``count``: a savepoint rolled back."""
     del db.sync_session.info.get(_STAGED_KEY, [])[count:]
+
+
+def tell_operator(db: AsyncSession, kind: str, data: dict[str, Any]) -> None:
+    """Tell the operator's stream, once the transaction commits (``services.operator_events``)."""
+    stage(db, OPERATOR_CHANNEL, operator_delivery(kind, data))
+
+
+def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
+    """A message stored as ``body``, for the operator's stream."""
+    tell_operator(db, "message", message_summary(body))
 
 
 @event.listens_for(StoreSession, "after_commit")
@@ -142,6 +158,9 @@ async def append_group_event(
         )
     )
     stage(db, group_channel(group_id), _group_event_delivery(seq, kind, subject_id, body))
+    summary = group_event_summary(group_id, kind, body)
+    if summary is not None:
+        tell_operator(db, *summary)
     return seq
 
 

@@ -26,7 +26,7 @@ from app.models.types import utcnow
 from app.services.events import group_channel, message_delivery, stage, take_post_seqs
 from app.services.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.services.flow import move_floor as store_floor_move
-from app.services.groups import MANAGERS, active_group
+from app.services.groups import MANAGERS, active_group, load_group
 from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,
@@ -188,9 +188,14 @@ async def write_group_message(
 
 
 async def list_group_messages(
-    db: AsyncSession, *, caller: Agent, group_id: str, after: int, limit: int
+    db: AsyncSession, *, principal: Principal, group_id: str, after: int, limit: int
 ) -> GroupMessagePage:
-    await active_group(db, group_id, Principal(agent=caller, is_operator=False))
+    """The group's messages, to its active members (and those its conclusion released) and
+    to the operator, who reads every group."""
+    if principal.is_operator:
+        await load_group(db, group_id)
+    else:
+        await active_group(db, group_id, principal)
     rows = await db.exec(
         select(StoredMessage.seq, StoredMessage.body)
         .where(col(StoredMessage.group_id) == group_id, col(StoredMessage.seq) > after)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from datetime import datetime
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -24,8 +26,9 @@ from app.models import Group, GroupMember, Session
 from app.models.types import utcnow
 from app.services.agents import require_registered
 from app.services.conclusion import cancel_pending_triggers, release_open_tasks
-from app.services.events import append_group_event
+from app.services.events import append_group_event, tell_operator
 from app.services.flow import SPEAKING_FIELDS, floor_view, release_members, set_speaking
+from app.services.operator_events import group_summary
 from app.services.sessions import participant_session
 
 MAX_GROUP_DEPTH = 5
@@ -136,7 +139,26 @@ async def members_of(db: AsyncSession, group_id: str) -> list[GroupMember]:
 
 
 async def group_view(db: AsyncSession, group: Group) -> GroupView:
-    members = await members_of(db, group.id)
+    return _view(group, await members_of(db, group.id), utcnow())
+
+
+async def group_views(
+    db: AsyncSession, groups: Sequence[Group]
+) -> list[tuple[GroupView, list[GroupMember]]]:
+    """The views of ``groups`` with their members, in one query for all the members."""
+    rows = await db.exec(
+        select(GroupMember)
+        .where(col(GroupMember.group_id).in_([g.id for g in groups]))
+        .order_by(col(GroupMember.group_id), col(GroupMember.agent_id))
+    )
+    members: dict[str, list[GroupMember]] = {g.id: [] for g in groups}
+    for member in rows.all():
+        members[member.group_id].append(member)
+    now = utcnow()
+    return [(_view(g, members[g.id], now), members[g.id]) for g in groups]
+
+
+def _view(group: Group, members: list[GroupMember], now: datetime) -> GroupView:
     return GroupView.model_validate(
         {
             "id": group.id,
@@ -150,7 +172,7 @@ async def group_view(db: AsyncSession, group: Group) -> GroupView:
             "conversationState": group.conversation_state,
             "speakingPolicy": group.speaking_policy,
             "turnTimeoutSeconds": group.turn_timeout_seconds,
-            "floor": floor_view(group, utcnow()),
+            "floor": floor_view(group, now),
             "lastSeq": group.last_seq,
             "configuredByOperator": group.configured_by_operator,
             "members": [member_view(m) for m in members],
@@ -224,6 +246,7 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
     )
     db.add(group)
     await db.flush()
+    tell_operator(db, "group", group_summary(group))
     by = principal.agent_id
     await set_member(db, group, owner_id, MemberState.ACTIVE, by=by, role="owner")
     for agent_id in members:

@@ -17,9 +17,9 @@ transaction (group commit):
    knows its kind (``group_messages.write_group_message``, ``messages.write_session_message``,
    ``answers.write_answer``): a refusal, a task that moved under it, or an id taken at the
    same time rolls back that record alone.
-5. **One COMMIT**; what the batch staged (group frames, inbox events) reaches the broker
-   only after it (``services.events``), in the order written; triggers the batch's task
-   moves may have made ready fire after it, one transaction each.
+5. **One COMMIT**; what the batch staged (group frames, inbox and operator events) reaches
+   the broker only after it (``services.events``), in the order written; triggers the
+   batch's task moves may have made ready fire after it, one transaction each.
 
 Plain records are flushed before every full-path record, so a batch's rows keep their
 order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the writer holds the write lock
@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -61,6 +61,7 @@ from app.services.events import (
     stage,
     staged_count,
     take_post_seqs,
+    tell_operator_message,
     unstage_since,
 )
 from app.services.flow import FloorState
@@ -291,9 +292,16 @@ class _Submission:
 class Ingest:
     """The process's one writer of messages (see the module's docstring)."""
 
-    def __init__(self, factory: SessionFactory, *, max_batch: int = MAX_BATCH) -> None:
+    def __init__(
+        self,
+        factory: SessionFactory,
+        *,
+        max_batch: int = MAX_BATCH,
+        on_written: Callable[[int], None] | None = None,
+    ) -> None:
         self.factory = factory
         self.max_batch = max_batch
+        self.on_written = on_written  # how many a batch recorded (the metrics' tally)
         self._queue: list[_Submission] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -365,7 +373,10 @@ class Ingest:
             if batch:
                 ended = await self._commit(batch)
                 self.batches += 1
-                self.written += sum(1 for r in batch if r.outcome is not None)
+                written = sum(1 for r in batch if r.outcome is not None)
+                self.written += written
+                if self.on_written is not None:
+                    self.on_written(written)
                 await self._fire_ready(ended)
         except Exception as exc:  # the store failed: every record in it fails the same way
             logger.warning("a batch of %d messages failed: %s", len(batch), exc)
@@ -480,5 +491,6 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         if record.group_id is not None and seq is not None:
             delivery = message_delivery(seq, record.sender_id, body)
             stage(db, group_channel(record.group_id), delivery)
+        tell_operator_message(db, body)
     if rows:
         await (await db.connection()).execute(INSERT_MESSAGE, rows)

@@ -26,6 +26,7 @@ from agenthub.protocol.messages import (
     parse_message,
 )
 from agenthub.protocol.sessions import MessagePage
+from app.auth.current import Principal
 from app.errors import (
     Forbidden,
     InvalidInput,
@@ -33,12 +34,12 @@ from app.errors import (
     MessageWithoutData,
     SessionClosed,
 )
-from app.models import Agent, StoredMessage
+from app.models import StoredMessage
 from app.models.types import utcnow
-from app.services.events import append_inbox_event
+from app.services.events import append_inbox_event, tell_operator_message
 from app.services.modes import check_p2p_report, p2p_partners
 from app.services.pages import decode_cursor, encode_cursor
-from app.services.sessions import participant_session
+from app.services.sessions import readable_session
 from app.services.tasks import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
@@ -185,6 +186,7 @@ async def insert_message(
     if sender_id is not None:
         row["sender_id"] = sender_id
     await (await db.connection()).execute(INSERT_MESSAGE, row)
+    tell_operator_message(db, body)
     return body
 
 
@@ -280,9 +282,10 @@ def replayed_session_message(existing: StoredMessage, session_id: str) -> dict[s
 
 
 async def list_session_messages(
-    db: AsyncSession, *, caller: Agent, session_id: str, after: str | None, limit: int
+    db: AsyncSession, *, principal: Principal, session_id: str, after: str | None, limit: int
 ) -> MessagePage:
-    await participant_session(db, session_id, caller.id)
+    """The session's point-to-point messages, to a participant or the operator."""
+    await readable_session(db, session_id, principal)
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )

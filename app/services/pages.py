@@ -1,14 +1,18 @@
-"""Opaque cursors for list routes."""
+"""Opaque cursors for list routes, and the pager of keyset lists."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import math
+import operator
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import orjson
+from sqlalchemy import ColumnElement, and_, or_
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.errors import BadRequest
 
@@ -54,3 +58,51 @@ def cursor_time(text: str) -> datetime:
     if when.tzinfo is None or when.utcoffset() is None:
         raise BadRequest("The cursor is not one this hub issued.")
     return when
+
+
+class Keyset:
+    """The one pager of keyset lists: an order of columns that ends in a unique key, and the
+    cursor that carries the last row's values of them (``kinds``: ``datetime``, ``str`` or
+    ``int``, one per column). A page is one query of ``limit + 1`` rows."""
+
+    def __init__(self, *columns: Any, kinds: tuple[type, ...], descending: bool = False) -> None:
+        assert len(columns) == len(kinds)
+        self.columns = columns
+        self.kinds = kinds
+        self.descending = descending
+
+    def _after(self, cursor: str) -> ColumnElement[bool]:
+        types = tuple(str if kind is datetime else kind for kind in self.kinds)
+        values = decode_cursor(cursor, types=types)
+        values = [
+            cursor_time(v) if kind is datetime else v
+            for v, kind in zip(values, self.kinds, strict=True)
+        ]
+        beyond = operator.lt if self.descending else operator.gt
+        clause: ColumnElement[bool] | None = None
+        for column, value in reversed(list(zip(self.columns, values, strict=True))):
+            here: ColumnElement[bool] = beyond(column, value)
+            clause = here if clause is None else or_(here, and_(column == value, clause))
+        assert clause is not None
+        return clause
+
+    def _cursor(self, values: Sequence[Any]) -> str:
+        return encode_cursor([v.isoformat() if isinstance(v, datetime) else v for v in values])
+
+    async def page(
+        self,
+        db: AsyncSession,
+        stmt: Any,
+        *,
+        cursor: str | None,
+        limit: int,
+        values: Callable[[Any], Sequence[Any]],
+    ) -> tuple[list[Any], str | None]:
+        """The rows of ``stmt`` after ``cursor``, at most ``limit``, and the next page's
+        cursor (``values``: a row's values of the columns), or ``None`` on the last page."""
+        if cursor:
+            stmt = stmt.where(self._after(cursor))
+        order = [c.desc() if self.descending else c for c in self.columns]
+        rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
+        page = rows[:limit]
+        return page, self._cursor(values(page[-1])) if len(rows) > limit else None

@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SWEEP_CHUNK = 500  # ids per statement (SQLite allows 32,766 parameters; keep them small)
+OPERATOR = "(operator)"
+"""Who holds the operator's streams: no agent (no agent id has parentheses), so the sweep
+neither marks it seen nor looks for its key; its streams count as an agent's do."""
 
 
 class StreamLease:
@@ -180,7 +183,7 @@ class Presence:
                     for agent_id, leases in self._leases.items()
                 ]
             )
-        agents = list(self._leases)
+        agents = [agent_id for agent_id in self._leases if agent_id != OPERATOR]
         for start in range(0, len(agents), SWEEP_CHUNK):
             await self._sweep(agents[start : start + SWEEP_CHUNK])
 

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState
 from app.models import Group, Session
 from app.services.conclusion import release_open_tasks
+from app.services.events import tell_operator
 from app.services.groups import move_conversation
 
 CLOSED_REASON = "the session closed"
@@ -20,6 +21,7 @@ CLOSED_REASON = "the session closed"
 
 async def release_session(db: AsyncSession, session: Session, *, by: str, at: datetime) -> None:
     """In the caller's transaction, as ``session`` closes at ``at``."""
+    tell_operator(db, "session", {"sessionId": session.id, "state": "closed"})
     await release_open_tasks(db, session_id=session.id, group_id=None, at=at)
     groups = await db.exec(
         select(Group)

@@ -28,10 +28,12 @@ from agenthub.protocol.sessions import (
     SessionUpdate,
     SessionView,
 )
+from app.auth.current import Principal
 from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
 from app.models import Agent, Session, SessionParticipant
 from app.models.types import utcnow
 from app.services.agents import require_registered
+from app.services.events import tell_operator
 from app.services.modes import GROUP, HYBRID, P2P
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
 
@@ -146,6 +148,7 @@ async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate
             SessionParticipant(session_id=session_id, agent_id=leader.id, role=LEADER, position=0)
         )
         db.add_all(_participants(session_id, body.receivers))
+    tell_operator(db, "session", {"sessionId": session_id, "state": "open"})
     try:
         await db.commit()
     except IntegrityError as exc:
@@ -184,6 +187,22 @@ async def _participants_of(
     for participant, address in rows:
         grouped[participant.session_id].append((participant, address))
     return grouped
+
+
+async def session_views(db: AsyncSession, sessions: Sequence[Session]) -> list[SessionView]:
+    """The views of ``sessions``, with one query for all their participants."""
+    participants = await _participants_of(db, [s.id for s in sessions])
+    return [_view(s, participants[s.id]) for s in sessions]
+
+
+async def readable_session(db: AsyncSession, session_id: str, principal: Principal) -> Session:
+    """The session, for a participant or the operator (who reads every session); 404 else."""
+    if principal.agent is not None:
+        return await participant_session(db, session_id, principal.agent.id)
+    session = await db.get(Session, session_id)
+    if session is None:
+        raise NotFound(f"No session {session_id!r}.")
+    return session
 
 
 async def session_view(db: AsyncSession, session_id: str) -> SessionView:
@@ -276,8 +295,7 @@ async def list_sessions(
     stmt = stmt.order_by(col(Session.created_at).desc(), col(Session.id).desc()).limit(limit + 1)
     sessions = list((await db.exec(stmt)).all())
     page = sessions[:limit]
-    participants = await _participants_of(db, [s.id for s in page])
-    items = [_view(s, participants[s.id]) for s in page]
+    items = await session_views(db, page)
     next_cursor = None
     if len(sessions) > limit:
         last = page[-1]

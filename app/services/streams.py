@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from app.broker import Broker, Delivery
+from app.broker import Delivery, Subscription
 from app.broker.base import ENDS_ALL
 from app.services.presence import StreamLease
 
@@ -24,6 +25,16 @@ WRITE_BYTES = 1 << 20
 readers replaying 900 KB messages in pages of 500 rows took a hub from 127 to 1,370 MiB."""
 
 Backlog = Callable[[int, int], Awaitable[list[Delivery]]]
+
+
+class Fanout(Protocol):
+    """What a stream subscribes to: a broker, or the operator's feed (``operator_feed``)."""
+
+    polls_sql_when_idle: bool
+
+    async def subscribe(self, channel: str, maxlen: int) -> Subscription: ...
+
+    def unsubscribe(self, subscription: Subscription) -> None: ...
 
 
 @dataclass
@@ -101,7 +112,7 @@ def next_page(rows: int, page_bytes: int) -> int:
 
 
 async def event_stream(
-    broker: Broker,
+    broker: Fanout,
     plan: StreamPlan,
     *,
     on_keepalive: Callable[[], Awaitable[None]] | None = None,

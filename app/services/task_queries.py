@@ -17,6 +17,7 @@ from agenthub.protocol.sessions import (
     TaskView,
     TaskViewState,
 )
+from app.auth.current import Principal
 from app.models import Agent, GroupMember, StoredMessage, Task
 from app.services.messages import message_page
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
@@ -25,8 +26,9 @@ from app.services.tasks import to_view, visible_task
 
 
 async def get_task(
-    db: AsyncSession, *, task_id: str, agent_id: str, session_id: str | None = None
+    db: AsyncSession, *, task_id: str, agent_id: str | None, session_id: str | None = None
 ) -> TaskView:
+    """The task, as ``visible_task`` finds it (``agent_id`` None: the operator)."""
     return to_view(await visible_task(db, task_id, agent_id, session_id=session_id))
 
 
@@ -95,22 +97,26 @@ async def _task_page(
 async def list_task_messages(
     db: AsyncSession,
     *,
-    caller: Agent,
+    principal: Principal,
     session_id: str,
     task_id: str,
     after: str | None,
     limit: int,
 ) -> MessagePage:
     """The task's messages, as stored, to whoever sees the task: its point-to-point ones,
-    and, of a group's task, its group messages to the group's active members."""
-    task = await visible_task(db, task_id, caller.id, session_id=session_id)
+    and, of a group's task, its group messages to the group's active members (and to the
+    operator, who reads them all)."""
+    caller = principal.agent_id
+    task = await visible_task(db, task_id, caller, session_id=session_id)
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == task.session_id, col(StoredMessage.task_id) == task.id
     )
-    member = (
-        None if task.group_id is None else await db.get(GroupMember, (task.group_id, caller.id))
-    )
-    if member is None or member.state != MemberState.ACTIVE:
+    member = None
+    if task.group_id is not None and caller is not None:
+        member = await db.get(GroupMember, (task.group_id, caller))
+    active = member is not None and member.state == MemberState.ACTIVE
+    reads_group = principal.is_operator or active
+    if not reads_group:
         stmt = stmt.where(col(StoredMessage.group_id).is_(None))
     else:  # its group's posts, never another group's (rows stored before the check)
         stmt = stmt.where(

@@ -39,6 +39,8 @@ from app.errors import (
 )
 from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
+from app.services.events import tell_operator
+from app.services.operator_events import task_summary
 from app.services.task_projection import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
@@ -256,6 +258,7 @@ async def apply_task_message(
             return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
         await (await db.connection()).execute(_INSERT, task.model_dump())
         db.info.setdefault(TASKS_KEY, {})[(task_id, session_id)] = task
+        tell_operator(db, "task", task_summary(task, None))
         return await _refold(db, task, message)
     if isinstance(message, TaskCommand) and start:
         if (message.sender_id, _partner_of(message)) != (task.leader_id, task.partner_id):
@@ -379,8 +382,11 @@ async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
     result = await (await db.connection()).execute(_SAVE, params)
     if result.rowcount != 1:
         raise StaleTask(task.id)
+    moved = "state" in values and values["state"] != task.state
     for name in (*values, "version", "updated_at"):
         set_committed_value(task, name, params[name])
+    if moved:
+        tell_operator(db, "task", task_summary(task, task.state))
 
 
 def to_view(task: Task) -> TaskView:
@@ -405,18 +411,20 @@ def to_view(task: Task) -> TaskView:
 
 
 async def visible_task(
-    db: AsyncSession, task_id: str, agent_id: str, *, session_id: str | None = None
+    db: AsyncSession, task_id: str, agent_id: str | None, *, session_id: str | None = None
 ) -> Task:
-    """The task if the caller leads it, executes it or takes part in its session. Ids are
-    per session: without ``session_id``, an id the caller sees in two sessions is a 409."""
-    takes_part = exists().where(
-        col(SessionParticipant.session_id) == col(Task.session_id),
-        col(SessionParticipant.agent_id) == agent_id,
-    )
-    stmt = select(Task).where(
-        col(Task.id) == task_id,
-        or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id, takes_part),
-    )
+    """The task if the caller leads it, executes it or takes part in its session (``None``:
+    the operator, who sees every task). Ids are per session: without ``session_id``, an id
+    the caller sees in two sessions is a 409."""
+    stmt = select(Task).where(col(Task.id) == task_id)
+    if agent_id is not None:
+        takes_part = exists().where(
+            col(SessionParticipant.session_id) == col(Task.session_id),
+            col(SessionParticipant.agent_id) == agent_id,
+        )
+        stmt = stmt.where(
+            or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id, takes_part)
+        )
     if session_id is not None:
         stmt = stmt.where(col(Task.session_id) == session_id)
     found = list((await db.exec(stmt.limit(2))).all())

@@ -67,7 +67,7 @@ def test_the_python_client_leaves_out_the_event_streams() -> None:
         for name, op in operations.items()
         if any("text/event-stream" in r.get("content", {}) for r in op["responses"].values())
     }
-    assert streams == {"stream_inbox", "stream_group_events"}
+    assert streams == {"stream_inbox", "stream_group_events", "stream_operator_events"}
     generated = {path.stem for path in (PYTHON_CLIENT / "agenthub_client" / "api").glob("*/*.py")}
     assert generated - {"__init__"} == operations.keys() - streams
 

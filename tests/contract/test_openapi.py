@@ -33,6 +33,12 @@ def test_operation_ids_are_unique_handler_names() -> None:
         "update_agent",
         "delete_agent",
         "create_token",
+        "list_operator_agents",
+        "list_operator_sessions",
+        "list_operator_groups",
+        "list_operator_tasks",
+        "stream_operator_events",
+        "get_operator_health",
     } <= set(ids)
 
 
@@ -79,6 +85,16 @@ def _operations() -> list[tuple[str, str, list[dict[str, list[str]]]]]:
     ]
 
 
+def _streams() -> set[str]:
+    spec = json.loads(openapi_document())
+    return {
+        path
+        for path, operations in spec["paths"].items()
+        for op in operations.values()
+        if "text/event-stream" in op["responses"].get("200", {}).get("content", {})
+    }
+
+
 def test_the_documented_security_of_the_main_routes() -> None:
     security = {(m, p): [next(iter(s), None) for s in sec] for m, p, sec in _operations()}
     assert security["post", "/v1/agents"] == ["RegistrationToken", "OperatorToken", None]
@@ -99,6 +115,15 @@ def test_the_documented_security_of_the_main_routes() -> None:
         ("get", "/v1/agents/me/events"),
     ):
         assert security[route] == ["AccessToken"], route
+    for route in (
+        ("get", "/v1/operator/agents"),
+        ("get", "/v1/operator/sessions"),
+        ("get", "/v1/operator/groups"),
+        ("get", "/v1/operator/tasks"),
+        ("get", "/v1/operator/events"),
+        ("get", "/v1/operator/health"),
+    ):
+        assert security[route] == ["OperatorToken"], route
 
 
 @pytest.mark.parametrize(
@@ -111,6 +136,7 @@ async def test_the_documented_security_is_what_the_hub_does(
     """Each secured operation answers 401 to a token exactly when its security does not
     list that token's scheme (and always without a token)."""
     checked = 0
+    streams = _streams()
     for method, path, security in _operations():
         if not security:
             continue
@@ -118,9 +144,10 @@ async def test_the_documented_security_is_what_the_hub_does(
         body = {} if method in ("post", "patch") else None
         anonymous = await client.request(method, url, json=body)
         assert anonymous.status_code == 401, (method, path)
-        response = await client.request(
-            method, url, json=body, headers={"Authorization": f"Bearer {token}"}
-        )
+        headers = {"Authorization": f"Bearer {token}"}
+        if path in streams:  # a stream it admits would never end here: make it a 422
+            headers["Last-Event-ID"] = "9" * 1000
+        response = await client.request(method, url, json=body, headers=headers)
         accepted = any(scheme in requirement for requirement in security)
         assert (response.status_code != 401) == accepted, (method, path, response.text)
         checked += 1

@@ -95,6 +95,17 @@ def test_the_kit_wheel_holds_only_the_kit(wheels: dict[str, Path]) -> None:
     assert "app/migrations/env.py" in hub and not any(n.startswith("agenthub/") for n in hub)
 
 
+def test_the_hub_wheel_ships_the_console(wheels: dict[str, Path]) -> None:
+    import zipfile
+
+    from app.console import shipped_assets
+
+    names = set(zipfile.ZipFile(wheels["agenthub_hub"]).namelist())
+    console = {f"app/console/assets/{name}" for name in shipped_assets()}
+    assert {"app/console/assets/index.html", "app/console/assets/js/main.js"} <= console
+    assert console <= names, sorted(console - names)
+
+
 def test_a_kit_only_venv_runs_a_partner_and_a_leader(kit_bin: Path, tmp_path: Path) -> None:
     # the agent developer's own service has an `app` package: it must not shadow the kit
     service = tmp_path / "my-service"

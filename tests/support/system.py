@@ -1,4 +1,5 @@
-"""Programs from Debian's packages that some tests drive (nginx, docker-compose, redis-server).
+"""Programs from Debian's packages that some tests drive (nginx, docker-compose, redis-server,
+chromium and chromedriver).
 
 Where one is missing, its tests are skipped on a developer's machine; CI (``.ci/run``)
 installs them and sets ``AGENTHUB_TEST_REQUIRE_ALL=1``, so there a missing program fails.

@@ -19,7 +19,14 @@ from app.api.routing import hub_router
 from app.api.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
 from app.auth.current import Principal
 from app.broker import Delivery
-from app.deps import AccessClaims, AdmissionDep, CurrentAgent, IngestDep, SessionDep
+from app.deps import (
+    AccessClaims,
+    AdmissionDep,
+    CurrentAgent,
+    IngestDep,
+    PrincipalDep,
+    SessionDep,
+)
 from app.services import group_messages as message_service
 from app.services import groups as service
 from app.services.events import group_backlog, group_channel
@@ -101,7 +108,7 @@ async def post_group_message(
 @router.get("/{groupId}/messages", responses=problem_responses(400, 401, 403, 404, 422))
 async def list_group_messages(
     group_id: GroupIdPath,
-    caller: CurrentAgent,
+    principal: PrincipalDep,
     db: SessionDep,
     after: After = 0,
     limit: Limit = 50,
@@ -109,13 +116,14 @@ async def list_group_messages(
     """The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member (or one the group's conclusion released).
+    **Who**: an active member (or one the group's conclusion released); or the operator,
+    who reads every group (and posts to none).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
     """
     return await message_service.list_group_messages(
-        db, caller=caller, group_id=group_id, after=after, limit=limit
+        db, principal=principal, group_id=group_id, after=after, limit=limit
     )
 
 

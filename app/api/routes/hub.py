@@ -97,8 +97,8 @@ async def get_jwks(keys: KeysDep) -> dict[str, Any]:
     responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text"}},
 )
 async def get_metrics(request: Request) -> Response:
-    """Prometheus text: requests and latencies by route, open streams, deliveries, stream
-    catch-ups, tokens issued (this process only; scrape every replica).
+    """Prometheus text: requests and latencies by route, open streams, deliveries, messages
+    recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
     """

@@ -21,7 +21,14 @@ from agenthub.protocol.sessions import (
 from app.api.params import Cursor, Limit, SessionIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import AccessClaims, AdmissionDep, CurrentAgent, IngestDep, SessionDep
+from app.deps import (
+    AccessClaims,
+    AdmissionDep,
+    CurrentAgent,
+    IngestDep,
+    PrincipalDep,
+    SessionDep,
+)
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.services import messages as message_service
 from app.services import sessions as service
@@ -109,16 +116,16 @@ async def list_sessions(
 
 @router.get("/{sessionId}", responses=problem_responses(401, 404, 422))
 async def get_session(
-    session_id: SessionIdPath, caller: CurrentAgent, db: SessionDep
+    session_id: SessionIdPath, principal: PrincipalDep, db: SessionDep
 ) -> SessionView:
     """One session: its leader, its receivers (with their endpoints and modes), state, title
     and goal.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session.
 
     **Errors**: `404` for an unknown session, or one the caller takes no part in.
     """
-    await service.participant_session(db, session_id, caller.id)
+    await service.readable_session(db, session_id, principal)
     return await service.session_view(db, session_id)
 
 
@@ -293,7 +300,7 @@ async def post_session_answer(
 @router.get("/{sessionId}/messages", responses=problem_responses(400, 401, 404, 422))
 async def list_session_messages(
     session_id: SessionIdPath,
-    caller: CurrentAgent,
+    principal: PrincipalDep,
     db: SessionDep,
     after: Cursor = None,
     limit: Limit = 50,
@@ -302,11 +309,12 @@ async def list_session_messages(
     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
     `after` for the next.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session (it
+    records nothing: posting stays the participants').
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
     caller takes no part in.
     """
     return await message_service.list_session_messages(
-        db, caller=caller, session_id=session_id, after=after, limit=limit
+        db, principal=principal, session_id=session_id, after=after, limit=limit
     )

@@ -17,7 +17,7 @@ from agenthub.protocol.sessions import (
 from app.api.params import Cursor, Limit, SessionIdPath, TaskIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import CurrentAgent, SessionDep
+from app.deps import CurrentAgent, PrincipalDep, SessionDep
 from app.services import task_queries as service
 
 router = hub_router()
@@ -59,7 +59,7 @@ async def list_tasks(
 @router.get("/v1/tasks/{taskId}", tags=["tasks"], responses=problem_responses(401, 404, 409, 422))
 async def get_task(
     task_id: TaskIdPath,
-    caller: CurrentAgent,
+    principal: PrincipalDep,
     db: SessionDep,
     session_id: Annotated[str | None, Query(alias="sessionId", max_length=200)] = None,
 ) -> TaskView:
@@ -71,13 +71,16 @@ async def get_task(
     which session's task is meant, and may be left out while the caller sees one task of
     that id.
 
-    **Who**: the task's leader or partner, or another participant of its session.
+    **Who**: the task's leader or partner, or another participant of its session; or the
+    operator, who reads every task.
 
     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
     session and gave no `sessionId`.
     """
-    return await service.get_task(db, task_id=task_id, agent_id=caller.id, session_id=session_id)
+    return await service.get_task(
+        db, task_id=task_id, agent_id=principal.agent_id, session_id=session_id
+    )
 
 
 @router.get(
@@ -88,7 +91,7 @@ async def get_task(
 async def list_task_messages(
     session_id: SessionIdPath,
     task_id: TaskIdPath,
-    caller: CurrentAgent,
+    principal: PrincipalDep,
     db: SessionDep,
     after: Cursor = None,
     limit: Limit = 50,
@@ -99,13 +102,18 @@ async def list_task_messages(
     (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
-    session.
+    session; or the operator, who reads every task (its group's messages included).
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
     one in a session the caller takes no part in.
     """
     return await service.list_task_messages(
-        db, caller=caller, session_id=session_id, task_id=task_id, after=after, limit=limit
+        db,
+        principal=principal,
+        session_id=session_id,
+        task_id=task_id,
+        after=after,
+        limit=limit,
     )
 
 

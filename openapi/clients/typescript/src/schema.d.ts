@@ -131,8 +131,8 @@ export interface paths {
         };
         /**
          * Get Metrics
-         * @description Prometheus text: requests and latencies by route, open streams, deliveries, stream
-         *     catch-ups, tokens issued (this process only; scrape every replica).
+         * @description Prometheus text: requests and latencies by route, open streams, deliveries, messages
+         *     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
          *
          *     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
          */
@@ -857,7 +857,8 @@ export interface paths {
          * @description The group's messages by `seq`, after the seq given in `after` (0: from the start);
          *     the answer's `nextCursor` is the `after` of the next page.
          *
-         *     **Who**: an active member (or one the group's conclusion released).
+         *     **Who**: an active member (or one the group's conclusion released); or the operator,
+         *     who reads every group (and posts to none).
          *
          *     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
          *     may not see.
@@ -965,6 +966,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operator/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Operator Agents
+         * @description Every registered agent, as `GET /v1/agents` finds them for the operator (with `q`:
+         *     ranked by relevance, best first, each with its `score`; without: by id), each card with
+         *     its newest `certificate` from the hub's CA: `state` `none` (it never asked for one),
+         *     `valid`, `expired` or `revoked`, with its `serial`, `notAfter` and `revokedAt`.
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`).
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
+        get: operations["list_operator_agents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream Operator Events
+         * @description What happens across the hub, live, as server-sent events: `id: <boot>-<n>`,
+         *     `event: <kind>`, `data: <json>`, with `: keep-alive` comments in between. Kinds:
+         *     `message` (a group post: `groupId`, `sessionId`, `seq`, `id`, `senderId`, `type`,
+         *     `sentAt`, `taskId`, `text`, the first text item cut to 200 characters; or a
+         *     point-to-point record: the same without `groupId` and `seq`), `task` (a task came to be
+         *     or changed state: `taskId`, `sessionId`, `groupId`, `state`, `leaderId`, `partnerId`),
+         *     `member` (`groupId`, `agentId`, `state`, `role`, `muted`), `group` (created, or its
+         *     conversation moved: `groupId`, `conversationState`), `floor` (`groupId`, `speakers`,
+         *     `deadline`), `session` (opened or closed: `sessionId`, `state`), `agent` (`agentId`,
+         *     `event`: `registered`, `updated` or `deregistered`), `trigger` (fired: `groupId`,
+         *     `triggerId`, `outcome`).
+         *
+         *     The stream starts now; with `Last-Event-ID` it resumes after that event, from the last
+         *     10,000 this replica keeps. An id it cannot resume from (another replica's or an earlier
+         *     boot's, one older than what it keeps, or one from before a gap in what it heard) gets
+         *     `event: reset` (data `{}`) first, then what happens next: reload the lists on a reset.
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`). A browser's `EventSource` cannot send the token: read the stream
+         *     with `fetch`.
+         *
+         *     **Errors**, before the stream opens: `429` past `AGENTHUB_MAX_STREAMS_PER_AGENT` operator
+         *     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this
+         *     second (both with `Retry-After`).
+         */
+        get: operations["stream_operator_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Operator Groups
+         * @description Every group, newest first, as `GET /v1/groups/{groupId}` shows it
+         *     (`conversationState`, `floor`, `lastSeq`, `depth`, `parentGroupId`, members), with its
+         *     `memberCount` (its active members); filtered by `sessionId`, `parentGroupId` and `depth`.
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`).
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
+        get: operations["list_operator_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Operator Health
+         * @description This replica's health, for the console's strip: `openStreams` (its event streams
+         *     open now), `deliveriesPerSecond` (events written to them) and `ingestPerSecond`
+         *     (messages recorded), over the last 2 to 4 seconds, whether its `store` and `broker`
+         *     answer now (`ok` or `down`, each asked with a 2 s bound, as `/readyz` asks), and the
+         *     hub's `version`.
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`).
+         */
+        get: operations["get_operator_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Operator Sessions
+         * @description Every session, newest first, as `GET /v1/sessions/{sessionId}` shows it (leader,
+         *     receivers with their modes, `bridge`), with its `taskCount` and `groupCount`;
+         *     `agentId` keeps those the agent takes part in, `state` the `open` or `closed` ones.
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`).
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
+        get: operations["list_operator_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Operator Tasks
+         * @description Every task, newest first, as `GET /v1/tasks/{taskId}` shows it; filtered by
+         *     `sessionId`, `groupId`, the current `state` and `agentId` (its leader or partner).
+         *
+         *     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
+         *     (`operator-only`).
+         *
+         *     **Errors**: `400` for a cursor this hub did not hand out; `422` for a bad parameter.
+         */
+        get: operations["list_operator_tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions": {
         parameters: {
             query?: never;
@@ -1026,7 +1205,7 @@ export interface paths {
          * @description One session: its leader, its receivers (with their endpoints and modes), state, title
          *     and goal.
          *
-         *     **Who**: a participant of the session.
+         *     **Who**: a participant of the session; or the operator, who reads every session.
          *
          *     **Errors**: `404` for an unknown session, or one the caller takes no part in.
          */
@@ -1132,7 +1311,8 @@ export interface paths {
          *     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
          *     `after` for the next.
          *
-         *     **Who**: a participant of the session.
+         *     **Who**: a participant of the session; or the operator, who reads every session (it
+         *     records nothing: posting stays the participants').
          *
          *     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
          *     caller takes no part in.
@@ -1223,7 +1403,7 @@ export interface paths {
          *     (never another group's), to the group's active members.
          *
          *     **Who**: whoever sees the task: its leader or partner, or another participant of its
-         *     session.
+         *     session; or the operator, who reads every task (its group's messages included).
          *
          *     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
          *     one in a session the caller takes no part in.
@@ -1282,7 +1462,8 @@ export interface paths {
          *     which session's task is meant, and may be left out while the caller sees one task of
          *     that id.
          *
-         *     **Who**: the task's leader or partner, or another participant of its session.
+         *     **Who**: the task's leader or partner, or another participant of its session; or the
+         *     operator, who reads every task.
          *
          *     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
          *     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
@@ -1458,6 +1639,27 @@ export interface components {
              * @description a PEM PKCS#10 request signed with the agent's registered key; its subject is ignored (the hub names the agent)
              */
             csr: string;
+        };
+        /**
+         * CertificateSummary
+         * @description The agent's newest certificate from the hub's CA (``none``: it never asked for one);
+         *     what it does not have is left out.
+         */
+        CertificateSummary: {
+            /** Notafter */
+            notAfter?: string | null;
+            /** Revokedat */
+            revokedAt?: string | null;
+            /**
+             * Serial
+             * @description hexadecimal, lowercase
+             */
+            serial?: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "none" | "valid" | "expired" | "revoked";
         };
         /**
          * ConversationState
@@ -1663,6 +1865,39 @@ export interface components {
              */
             updatedAt: string;
         };
+        /**
+         * HubHealth
+         * @description One replica's health, as the console's strip shows it.
+         */
+        HubHealth: {
+            /**
+             * Broker
+             * @enum {string}
+             */
+            broker: "ok" | "down";
+            /**
+             * Deliveriespersecond
+             * @description events written to this replica's streams, per second, lately
+             */
+            deliveriesPerSecond: number;
+            /**
+             * Ingestpersecond
+             * @description messages this replica recorded, per second, lately
+             */
+            ingestPerSecond: number;
+            /**
+             * Openstreams
+             * @description event streams open on this replica
+             */
+            openStreams: number;
+            /**
+             * Store
+             * @enum {string}
+             */
+            store: "ok" | "down";
+            /** Version */
+            version: string;
+        };
         /** HubMetadata */
         HubMetadata: {
             /** Apiversion */
@@ -1837,6 +2072,184 @@ export interface components {
         MessagePage: {
             /** Items */
             items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
+            /** Nextcursor */
+            nextCursor?: string | null;
+        };
+        /**
+         * OperatorAgent
+         * @description An agent's card as the operator lists it: with its newest certificate.
+         */
+        OperatorAgent: {
+            certificate: components["schemas"]["CertificateSummary"];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /** Endpointurl */
+            endpointUrl?: string | null;
+            /** Id */
+            id: string;
+            /** Lastseenat */
+            lastSeenAt?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Protocols
+             * @description how the agent is reached: its declared bindings, or, if it declared none, AIP at its `endpointUrl` (none without one)
+             */
+            protocols?: components["schemas"]["BoundProtocol"][];
+            /** Provider */
+            provider?: string | null;
+            /** Publicjwk */
+            publicJwk: {
+                [key: string]: string;
+            };
+            /**
+             * Score
+             * @description relevance to `q`, when searched
+             */
+            score?: number | null;
+            /** Skills */
+            skills: components["schemas"]["Skill"][];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "online" | "offline";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Version */
+            version?: string | null;
+        };
+        /** OperatorAgentPage */
+        OperatorAgentPage: {
+            /** Items */
+            items: components["schemas"]["OperatorAgent"][];
+            /** Nextcursor */
+            nextCursor?: string | null;
+        };
+        /**
+         * OperatorGroup
+         * @description A group as the operator lists it: with how many active members it has.
+         */
+        OperatorGroup: {
+            /** Configuredbyoperator */
+            configuredByOperator: boolean;
+            conversationState: components["schemas"]["ConversationState"];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Depth */
+            depth: number;
+            floor: components["schemas"]["Floor"];
+            /** Goal */
+            goal?: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Joinpolicy
+             * @enum {string}
+             */
+            joinPolicy: "invite" | "apply" | "open";
+            /** Lastseq */
+            lastSeq: number;
+            /**
+             * Membercount
+             * @description its active members
+             */
+            memberCount: number;
+            /** Members */
+            members: components["schemas"]["MemberView"][];
+            /** Name */
+            name: string;
+            /** Ownerid */
+            ownerId: string;
+            /** Parentgroupid */
+            parentGroupId?: string | null;
+            /** Sessionid */
+            sessionId: string;
+            /**
+             * Speakingpolicy
+             * @enum {string}
+             */
+            speakingPolicy: "free" | "turns";
+            /** Turntimeoutseconds */
+            turnTimeoutSeconds: number;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** OperatorGroupPage */
+        OperatorGroupPage: {
+            /** Items */
+            items: components["schemas"]["OperatorGroup"][];
+            /** Nextcursor */
+            nextCursor?: string | null;
+        };
+        /**
+         * OperatorSession
+         * @description A session as the operator lists it: with how many tasks and groups it has.
+         */
+        OperatorSession: {
+            bridge?: components["schemas"]["SessionBridge"] | null;
+            /** Closedat */
+            closedAt?: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Goal */
+            goal?: string | null;
+            /**
+             * Groupcount
+             * @description the session's groups, sub-groups included
+             */
+            groupCount: number;
+            /** Id */
+            id: string;
+            /** Receivers */
+            receivers: components["schemas"]["SessionReceiver"][];
+            sender: components["schemas"]["SessionSender"];
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "open" | "closed";
+            /**
+             * Taskcount
+             * @description the session's tasks, point-to-point and in groups
+             */
+            taskCount: number;
+            /** Title */
+            title?: string | null;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** OperatorSessionPage */
+        OperatorSessionPage: {
+            /** Items */
+            items: components["schemas"]["OperatorSession"][];
+            /** Nextcursor */
+            nextCursor?: string | null;
+        };
+        /** OperatorTaskPage */
+        OperatorTaskPage: {
+            /** Items */
+            items: components["schemas"]["TaskView"][];
             /** Nextcursor */
             nextCursor?: string | null;
         };
@@ -5036,6 +5449,381 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_operator_agents: {
+        parameters: {
+            query?: {
+                q?: string | null;
+                status?: ("online" | "offline") | null;
+                protocol?: ("aip" | "a2a") | null;
+                skill?: string | null;
+                tag?: string | null;
+                provider?: string | null;
+                limit?: number;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorAgentPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    stream_operator_events: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `id: <boot>-<n>`, `event: <kind>`, `data: <json>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_operator_groups: {
+        parameters: {
+            query?: {
+                sessionId?: string | null;
+                parentGroupId?: string | null;
+                /** @description 0: root groups */
+                depth?: number | null;
+                limit?: number;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorGroupPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_operator_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HubHealth"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_operator_sessions: {
+        parameters: {
+            query?: {
+                state?: ("open" | "closed") | null;
+                agentId?: string | null;
+                limit?: number;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorSessionPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_operator_tasks: {
+        parameters: {
+            query?: {
+                sessionId?: string | null;
+                groupId?: string | null;
+                state?: components["schemas"]["TaskState"] | "submitted" | null;
+                agentId?: string | null;
+                limit?: number;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorTaskPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,8 @@ from .bound_protocol import BoundProtocol
 from .bound_protocol_protocol import BoundProtocolProtocol
 from .certificate_page import CertificatePage
 from .certificate_request import CertificateRequest
+from .certificate_summary import CertificateSummary
+from .certificate_summary_state import CertificateSummaryState
 from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
@@ -35,11 +37,17 @@ from .group_view import GroupView
 from .group_view_joinpolicy import GroupViewJoinpolicy
 from .group_view_speakingpolicy import GroupViewSpeakingpolicy
 from .healthz_response_healthz import HealthzResponseHealthz
+from .hub_health import HubHealth
+from .hub_health_broker import HubHealthBroker
+from .hub_health_store import HubHealthStore
 from .hub_metadata import HubMetadata
 from .invitation_create import InvitationCreate
 from .issued_certificate import IssuedCertificate
 from .list_agents_protocol_type_0 import ListAgentsProtocolType0
 from .list_agents_status_type_0 import ListAgentsStatusType0
+from .list_operator_agents_protocol_type_0 import ListOperatorAgentsProtocolType0
+from .list_operator_agents_status_type_0 import ListOperatorAgentsStatusType0
+from .list_operator_sessions_state_type_0 import ListOperatorSessionsStateType0
 from .list_sessions_state_type_0 import ListSessionsStateType0
 from .list_subgroups_depth import ListSubgroupsDepth
 from .list_tasks_role_type_0 import ListTasksRoleType0
@@ -54,6 +62,18 @@ from .message_artifact_type_0 import MessageArtifactType0
 from .message_batch import MessageBatch
 from .message_page import MessagePage
 from .message_senderrole import MessageSenderrole
+from .operator_agent import OperatorAgent
+from .operator_agent_page import OperatorAgentPage
+from .operator_agent_publicjwk import OperatorAgentPublicjwk
+from .operator_agent_status import OperatorAgentStatus
+from .operator_group import OperatorGroup
+from .operator_group_joinpolicy import OperatorGroupJoinpolicy
+from .operator_group_page import OperatorGroupPage
+from .operator_group_speakingpolicy import OperatorGroupSpeakingpolicy
+from .operator_session import OperatorSession
+from .operator_session_page import OperatorSessionPage
+from .operator_session_state import OperatorSessionState
+from .operator_task_page import OperatorTaskPage
 from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
 from .product import Product
@@ -123,6 +143,8 @@ __all__ = (
     "BoundProtocolProtocol",
     "CertificatePage",
     "CertificateRequest",
+    "CertificateSummary",
+    "CertificateSummaryState",
     "ConversationState",
     "FileDataItem",
     "FileDataItemMetadataType0",
@@ -144,11 +166,17 @@ __all__ = (
     "GroupViewJoinpolicy",
     "GroupViewSpeakingpolicy",
     "HealthzResponseHealthz",
+    "HubHealth",
+    "HubHealthBroker",
+    "HubHealthStore",
     "HubMetadata",
     "InvitationCreate",
     "IssuedCertificate",
     "ListAgentsProtocolType0",
     "ListAgentsStatusType0",
+    "ListOperatorAgentsProtocolType0",
+    "ListOperatorAgentsStatusType0",
+    "ListOperatorSessionsStateType0",
     "ListSessionsStateType0",
     "ListSubgroupsDepth",
     "ListTasksRoleType0",
@@ -163,6 +191,18 @@ __all__ = (
     "MessageBatch",
     "MessagePage",
     "MessageSenderrole",
+    "OperatorAgent",
+    "OperatorAgentPage",
+    "OperatorAgentPublicjwk",
+    "OperatorAgentStatus",
+    "OperatorGroup",
+    "OperatorGroupJoinpolicy",
+    "OperatorGroupPage",
+    "OperatorGroupSpeakingpolicy",
+    "OperatorSession",
+    "OperatorSessionPage",
+    "OperatorSessionState",
+    "OperatorTaskPage",
     "Problem",
     "ProblemErrorsItem",
     "Product",

@@ -118,7 +118,8 @@ def sync_detailed(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member (or one the group's conclusion released).
+    **Who**: an active member (or one the group's conclusion released); or the operator,
+    who reads every group (and posts to none).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -163,7 +164,8 @@ def sync(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member (or one the group's conclusion released).
+    **Who**: an active member (or one the group's conclusion released); or the operator,
+    who reads every group (and posts to none).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -203,7 +205,8 @@ async def asyncio_detailed(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member (or one the group's conclusion released).
+    **Who**: an active member (or one the group's conclusion released); or the operator,
+    who reads every group (and posts to none).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.
@@ -248,7 +251,8 @@ async def asyncio(
      The group's messages by `seq`, after the seq given in `after` (0: from the start);
     the answer's `nextCursor` is the `after` of the next page.
 
-    **Who**: an active member (or one the group's conclusion released).
+    **Who**: an active member (or one the group's conclusion released); or the operator,
+    who reads every group (and posts to none).
 
     **Errors**: `403` for a viewer who is not an active member; `404` for a group the caller
     may not see.

@@ -66,8 +66,8 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Get Metrics
 
-     Prometheus text: requests and latencies by route, open streams, deliveries, stream
-    catch-ups, tokens issued (this process only; scrape every replica).
+     Prometheus text: requests and latencies by route, open streams, deliveries, messages
+    recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 
@@ -97,8 +97,8 @@ def sync(
 ) -> Any | Problem | None:
     """ Get Metrics
 
-     Prometheus text: requests and latencies by route, open streams, deliveries, stream
-    catch-ups, tokens issued (this process only; scrape every replica).
+     Prometheus text: requests and latencies by route, open streams, deliveries, messages
+    recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 
@@ -123,8 +123,8 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Get Metrics
 
-     Prometheus text: requests and latencies by route, open streams, deliveries, stream
-    catch-ups, tokens issued (this process only; scrape every replica).
+     Prometheus text: requests and latencies by route, open streams, deliveries, messages
+    recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 
@@ -154,8 +154,8 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Get Metrics
 
-     Prometheus text: requests and latencies by route, open streams, deliveries, stream
-    catch-ups, tokens issued (this process only; scrape every replica).
+     Prometheus text: requests and latencies by route, open streams, deliveries, messages
+    recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
 

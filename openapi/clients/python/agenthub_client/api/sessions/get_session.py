@@ -96,7 +96,7 @@ def sync_detailed(
      One session: its leader, its receivers (with their endpoints and modes), state, title
     and goal.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session.
 
     **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
@@ -134,7 +134,7 @@ def sync(
      One session: its leader, its receivers (with their endpoints and modes), state, title
     and goal.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session.
 
     **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
@@ -167,7 +167,7 @@ async def asyncio_detailed(
      One session: its leader, its receivers (with their endpoints and modes), state, title
     and goal.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session.
 
     **Errors**: `404` for an unknown session, or one the caller takes no part in.
 
@@ -205,7 +205,7 @@ async def asyncio(
      One session: its leader, its receivers (with their endpoints and modes), state, title
     and goal.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session.
 
     **Errors**: `404` for an unknown session, or one the caller takes no part in.
 

@@ -117,7 +117,8 @@ def sync_detailed(
     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
     `after` for the next.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session (it
+    records nothing: posting stays the participants').
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
     caller takes no part in.
@@ -163,7 +164,8 @@ def sync(
     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
     `after` for the next.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session (it
+    records nothing: posting stays the participants').
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
     caller takes no part in.
@@ -204,7 +206,8 @@ async def asyncio_detailed(
     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
     `after` for the next.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session (it
+    records nothing: posting stays the participants').
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
     caller takes no part in.
@@ -250,7 +253,8 @@ async def asyncio(
     adds: `sessionId`, `taskId`, `receivedAt`); pass the previous page's `nextCursor` as
     `after` for the next.
 
-    **Who**: a participant of the session.
+    **Who**: a participant of the session; or the operator, who reads every session (it
+    records nothing: posting stays the participants').
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for a session the
     caller takes no part in.

@@ -124,7 +124,8 @@ def sync_detailed(
     which session's task is meant, and may be left out while the caller sees one task of
     that id.
 
-    **Who**: the task's leader or partner, or another participant of its session.
+    **Who**: the task's leader or partner, or another participant of its session; or the
+    operator, who reads every task.
 
     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
@@ -172,7 +173,8 @@ def sync(
     which session's task is meant, and may be left out while the caller sees one task of
     that id.
 
-    **Who**: the task's leader or partner, or another participant of its session.
+    **Who**: the task's leader or partner, or another participant of its session; or the
+    operator, who reads every task.
 
     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
@@ -215,7 +217,8 @@ async def asyncio_detailed(
     which session's task is meant, and may be left out while the caller sees one task of
     that id.
 
-    **Who**: the task's leader or partner, or another participant of its session.
+    **Who**: the task's leader or partner, or another participant of its session; or the
+    operator, who reads every task.
 
     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one
@@ -263,7 +266,8 @@ async def asyncio(
     which session's task is meant, and may be left out while the caller sees one task of
     that id.
 
-    **Who**: the task's leader or partner, or another participant of its session.
+    **Who**: the task's leader or partner, or another participant of its session; or the
+    operator, who reads every task.
 
     **Errors**: `404` for an unknown task, or one in a session the caller takes no part in;
     `409` (`ambiguous-task-id`) when the caller sees tasks of that id in more than one

@@ -121,7 +121,7 @@ def sync_detailed(
     (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
-    session.
+    session; or the operator, who reads every task (its group's messages included).
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
     one in a session the caller takes no part in.
@@ -172,7 +172,7 @@ def sync(
     (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
-    session.
+    session; or the operator, who reads every task (its group's messages included).
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
     one in a session the caller takes no part in.
@@ -218,7 +218,7 @@ async def asyncio_detailed(
     (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
-    session.
+    session; or the operator, who reads every task (its group's messages included).
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
     one in a session the caller takes no part in.
@@ -269,7 +269,7 @@ async def asyncio(
     (never another group's), to the group's active members.
 
     **Who**: whoever sees the task: its leader or partner, or another participant of its
-    session.
+    session; or the operator, who reads every task (its group's messages included).
 
     **Errors**: `400` for a cursor this hub did not hand out; `404` for an unknown task, or
     one in a session the caller takes no part in.

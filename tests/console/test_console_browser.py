@@ -1,0 +1,339 @@
+"""The console in a real browser (Debian's chromium, driven by Selenium through Debian's
+chromedriver; nothing downloaded) against a live hub with real kit agents: sign in, find an
+agent by search, watch a group's conversation take a message posted after the page loaded
+without a reload, read a task's timeline. A screenshot of each page goes to the test's
+directory, or to AGENTHUB_TEST_SCREENSHOTS when set (docs/console/ was made that way)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from agenthub import AgentKey, HubClient
+from app.config import Settings
+from app.main import create_app
+from tests.support.groups import STREAM_SETTINGS, create_group, post, team
+from tests.support.hub import OPERATOR_TOKEN, REGISTRATION_TOKEN, card, empty_tables
+from tests.support.live import LiveServer
+from tests.support.messages import command, result, text
+from tests.support.system import require
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,800",
+)
+WAIT_SECONDS = 20.0
+SSE_SAMPLE = (
+    ": keep-alive\r\n\r\n"
+    'id: 5\r\nevent: message\r\ndata: {"seq": 5}\r\n\r\n'
+    "id: 6\revent: task\rdata: one\rdata: two\r\r"
+    "data: no id, no event\n\n"
+)
+SSE_FRAMES = [
+    {"id": "5", "event": "message", "data": '{"seq": 5}'},
+    {"id": "6", "event": "task", "data": "one\ntwo"},
+    {"id": "6", "event": "message", "data": "no id, no event"},
+]
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    chromium = require("chromium", "chromium")
+    driver = require("chromedriver", "chromium-driver")
+    options = Options()
+    options.binary_location = chromium
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console errors
+    service = Service(executable_path=driver, log_output=str(tmp_path / "chromedriver.log"))
+    browser = webdriver.Chrome(options=options, service=service)
+    # the page's own size, whatever the headless window's frame takes: the screenshots' size
+    viewport = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", viewport)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+@pytest.fixture
+async def hub_server(settings: Settings) -> AsyncIterator[LiveServer]:
+    server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+        await empty_tables(settings.database_url)
+
+
+@pytest.fixture
+def hub_url(hub_server: LiveServer) -> str:
+    return hub_server.url
+
+
+class Team:
+    """A leader and two members in a group (and a sub-group), with a finished task."""
+
+    def __init__(self, leader: HubClient, solver: HubClient, writer: HubClient) -> None:
+        self.leader, self.solver, self.writer = leader, solver, writer
+        self.group: dict[str, Any] = {}
+        self.task_id = "t-sqrt"
+
+    @property
+    def agents(self) -> tuple[HubClient, ...]:
+        return self.leader, self.solver, self.writer
+
+    async def work(self) -> None:
+        leader, solver, writer = self.agents
+        self.group = await team(leader, solver, writer, goal="calculate sqrt(9!)")
+        gid, sid = self.group["id"], self.group["sessionId"]
+        await create_group(writer, sid, name="write-up", parentGroupId=gid)
+        await post(leader, gid, "We need sqrt(9!). Who takes it?", role="leader")
+        await post(solver, gid, "I can: 9! = 362880.")
+        start = command(
+            str(leader.agent_id),
+            "start",
+            task_id=self.task_id,
+            partnerId=solver.agent_id,
+            dataItems=text("sqrt(362880)"),
+        )
+        await self._post(leader, start)
+        for state in ("accepted", "working"):
+            await self._post(solver, result(str(solver.agent_id), self.task_id, state))
+        product = {"id": "root", "name": "the root", "dataItems": text("602.3952")}
+        done = result(str(solver.agent_id), self.task_id, "awaiting-completion", products=[product])
+        await self._post(solver, done)
+        await self._post(leader, command(str(leader.agent_id), "complete", task_id=self.task_id))
+
+    async def _post(self, agent: HubClient, body: dict[str, Any]) -> None:
+        response = await agent.request("POST", f"/v1/groups/{self.group['id']}/messages", json=body)
+        assert response.status_code == 201, response.text
+
+
+@pytest.fixture
+async def working_team(hub_url: str) -> AsyncIterator[Team]:
+    skills = {
+        "planner": [{"id": "plan", "name": "Planning", "tags": ["lead"]}],
+        "square-root": [{"id": "sqrt", "name": "Square root", "tags": ["math"]}],
+        "report-writer": [{"id": "write", "name": "Report writing", "tags": ["text"]}],
+    }
+    clients = []
+    for name, skill in skills.items():
+        kit = HubClient(hub_url, key=AgentKey.generate())
+        description = f"{name}: {skill[0]['name'].lower()} for the team"
+        body = card(name, kit.key, skills=skill, description=description)
+        await kit.register(body, registration_token=REGISTRATION_TOKEN)
+        clients.append(kit)
+    crew = Team(*clients)
+    await crew.work()
+    try:
+        yield crew
+    finally:
+        for kit in clients:
+            await kit.aclose()
+
+
+class Page:
+    """The browser, from the test's worker thread; `hub(coro)` runs on the hub's loop."""
+
+    def __init__(self, driver: WebDriver, url: str, shots: Path, loop: Any) -> None:
+        self.driver, self.url, self.shots, self.loop = driver, url, shots, loop
+
+    def hub(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(WAIT_SECONDS)
+
+    def wait(self, condition: Callable[[WebDriver], Any], what: str) -> Any:
+        try:
+            # a list the live stream re-renders may drop an element between two looks at it
+            ignored = (NoSuchElementException, StaleElementReferenceException)
+            return WebDriverWait(self.driver, WAIT_SECONDS, ignored_exceptions=ignored).until(
+                condition
+            )
+        except Exception as exc:
+            shown = self.driver.find_element(By.TAG_NAME, "body").text
+            raise AssertionError(f"waited for {what}; the page shows:\n{shown}") from exc
+
+    def text_of(self, selector: str) -> str:
+        return "\n".join(e.text for e in self.driver.find_elements(By.CSS_SELECTOR, selector))
+
+    def open(self, hash_: str) -> None:
+        self.driver.execute_script("location.hash = arguments[0]", hash_)
+
+    def shoot(self, name: str) -> None:
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        assert self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+
+    def parse_sse(self, text: str) -> list[dict[str, str]]:
+        """The frames the console's SSE parser makes of ``text``, fed three characters at a
+        time (line ends split across chunks, as the network may split them)."""
+        script = """
+            const [text, done] = arguments;
+            import(new URL("js/sse.js", document.baseURI)).then(({ SSEParser }) => {
+              const frames = [];
+              const parser = new SSEParser((frame) => frames.push(frame));
+              for (let i = 0; i < text.length; i += 3) parser.feed(text.slice(i, i + 3));
+              done(frames);
+            });
+        """
+        frames: list[dict[str, str]] = self.driver.execute_async_script(script, text)
+        return frames
+
+    def errors(self) -> list[str]:
+        return [
+            entry["message"]
+            for entry in self.driver.get_log("browser")
+            if entry["level"] == "SEVERE" and "favicon" not in entry["message"]
+        ]
+
+
+def drive(page: Page, crew: Team) -> None:
+    driver = page.driver
+    solver, writer = crew.solver, crew.writer
+    gid, sid = crew.group["id"], crew.group["sessionId"]
+
+    # sign in: the token goes into the form, never into a URL
+    driver.get(f"{page.url}/console")
+    token = page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form")
+    token.send_keys(OPERATOR_TOKEN)
+    driver.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+    page.wait(lambda d: "signed in as operator" in d.find_element(By.ID, "who").text, "sign-in")
+    assert OPERATOR_TOKEN not in driver.current_url
+    assert driver.current_url.startswith(f"{page.url}/console/")
+    page.wait(lambda d: "open streams" in d.find_element(By.ID, "health").text, "the health strip")
+    assert page.parse_sse(SSE_SAMPLE) == SSE_FRAMES  # the console's own SSE parser, in Chromium
+
+    # agents: a described need finds the square-root agent first, with its score
+    page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tbody tr[data-agent-id]")) == 3, "3")
+    driver.find_element(By.NAME, "q").send_keys("square root")
+    first = "tbody tr[data-agent-id]:first-child"
+
+    def found(d: WebDriver) -> bool:
+        rows = d.find_elements(By.CSS_SELECTOR, first)  # a searched list: scores, not "—"
+        scored = rows and rows[0].find_element(By.CSS_SELECTOR, "td.num").text != "—"
+        return bool(scored) and rows[0].get_attribute("data-agent-id") == solver.agent_id
+
+    page.wait(found, "the search's best match")
+    row = driver.find_element(By.CSS_SELECTOR, first).text
+    assert "square-root" in row and "Square root" in row and "none" in row  # no certificate
+    assert "q=square+root" in driver.current_url
+    page.shoot("agents")
+
+    # sessions: the session's participants with their modes, its task's state trail
+    page.open(f"#/sessions/{sid}")
+    page.wait(lambda d: crew.task_id in page.text_of("section"), "the session's task")
+    page.wait(lambda d: "completed" in page.text_of("ol.trail"), "the task's trail")
+    assert "group" in page.text_of("section table")  # the receivers' mode
+    page.wait(lambda d: "write-up" in page.text_of("section"), "the session's groups")
+    page.shoot("sessions")
+
+    # the group: its conversation, then a message posted now appears without a reload
+    page.open(f"#/groups/{gid}")
+    page.wait(lambda d: "I can: 9! = 362880." in page.text_of(".messages"), "the conversation")
+    page.wait(lambda d: "write-up" in page.text_of(".tree"), "the team tree")
+    driver.execute_script("window.consoleLoadedOnce = true")
+    page.hub(post(writer, gid, "Posted after the page loaded: the write-up is ready."))
+    page.wait(
+        lambda d: "Posted after the page loaded" in page.text_of(".messages"), "the live message"
+    )
+    assert driver.execute_script("return window.consoleLoadedOnce") is True  # not reloaded
+    members = page.text_of("table")
+    assert "owner" in members and "member" in members
+    page.shoot("group")
+
+    # the task: its status history as a timeline, its product, who recorded what
+    driver.find_element(By.LINK_TEXT, crew.task_id).click()
+    page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".timeline .step")) == 5, "steps")
+    steps = page.text_of(".timeline .step")
+    for state in ("submitted", "accepted", "working", "awaiting-completion", "completed"):
+        assert state in steps
+    assert "602.3952" in page.text_of(".product")
+    page.wait(lambda d: "complete" in page.text_of("table"), "the record")
+    page.shoot("task")
+    assert not page.errors(), page.errors()
+
+
+async def test_the_console_signs_in_searches_and_follows_a_group_live(
+    browser: WebDriver, hub_url: str, working_team: Team, tmp_path: Path
+) -> None:
+    page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive, page, working_team)
+    shots = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert shots == ["agents.png", "group.png", "sessions.png", "task.png"]
+    if target := os.environ.get("AGENTHUB_TEST_SCREENSHOTS"):
+        Path(target).mkdir(parents=True, exist_ok=True)
+        for shot in shots:
+            shutil.copy(tmp_path / shot, Path(target) / shot)
+
+
+def drive_as_agent(page: Page, token: str, crew: Team) -> None:
+    driver = page.driver
+    driver.get(f"{page.url}/console/")
+    page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form").send_keys(token)
+    driver.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+    page.wait(lambda d: "signed in as agent" in d.find_element(By.ID, "who").text, "sign-in")
+    page.wait(lambda d: "agent view" in d.find_element(By.ID, "health").text, "the strip")
+    page.open(f"#/groups/{crew.group['id']}")
+    page.wait(lambda d: "I can: 9! = 362880." in page.text_of(".messages"), "the conversation")
+    page.wait(lambda d: page.text_of(".live-state .pill") == "live", "the member's stream")
+    page.hub(post(crew.leader, crew.group["id"], "Seen by a member's console too."))
+    page.wait(lambda d: "Seen by a member" in page.text_of(".messages"), "the live message")
+    page.open("#/groups")
+    page.wait(lambda d: "needs the operator token" in page.text_of("main"), "the degraded page")
+
+
+async def test_an_agents_token_shows_what_that_agent_may_see(
+    browser: WebDriver, hub_url: str, working_team: Team, tmp_path: Path
+) -> None:
+    token = await working_team.solver.access_token()
+    page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive_as_agent, page, token, working_team)
+
+
+def drive_through_a_restart(page: Page, crew: Team, server: LiveServer) -> None:
+    driver = page.driver
+    driver.get(f"{page.url}/console/")
+    page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form").send_keys(
+        OPERATOR_TOKEN
+    )
+    driver.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+    page.open(f"#/groups/{crew.group['id']}")
+    page.wait(lambda d: "I can: 9! = 362880." in page.text_of(".messages"), "the conversation")
+    page.wait(lambda d: page.text_of("#health .live .pill") == "live", "the live stream")
+    driver.execute_script("window.consoleLoadedOnce = true")
+    page.hub(server.stop())
+    page.wait(lambda d: page.text_of("#health .live .pill") == "retrying", "the stream's drop")
+    page.hub(server.restart())
+    page.wait(lambda d: page.text_of("#health .live .pill") == "live", "the stream back")
+    page.hub(post(crew.solver, crew.group["id"], "Said after the hub came back."))
+    page.wait(lambda d: "Said after the hub came back." in page.text_of(".messages"), "it")
+    assert driver.execute_script("return window.consoleLoadedOnce") is True
+    assert page.text_of(".messages").count("I can: 9! = 362880.") == 1  # shown once
+
+
+async def test_the_console_resumes_its_stream_when_the_hub_comes_back(
+    browser: WebDriver, hub_server: LiveServer, working_team: Team, tmp_path: Path
+) -> None:
+    page = Page(browser, hub_server.url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive_through_a_restart, page, working_team, hub_server)
