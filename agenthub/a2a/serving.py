@@ -56,6 +56,7 @@ V03_METHODS = frozenset(
         "tasks/pushNotificationConfig/get",
         "tasks/pushNotificationConfig/list",
         "tasks/pushNotificationConfig/delete",
+        "agent/getAuthenticatedExtendedCard",
     }
 )
 A2A_METHODS = V10_METHODS | V03_METHODS
