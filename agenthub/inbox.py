@@ -188,7 +188,8 @@ class NotificationInbox:
             )
 
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: 3.11's loses cancels
+                await self._changed.wait_for(lambda: found() is not None)
         result = found()
         assert result is not None
         return result

@@ -267,7 +267,8 @@ class PartnerRuntime:
         seconds = min(self.rpc_wait_seconds, task.timeout_seconds or self.rpc_wait_seconds)
         async with task.changed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(task.changed.wait_for(ready), seconds)
+                async with asyncio.timeout(seconds):  # not wait_for: 3.11's loses cancels
+                    await task.changed.wait_for(ready)
 
     # -- notification configs -------------------------------------------------------------
 

@@ -58,10 +58,8 @@ async def task_events(
     while True:
         async with task.changed:
             try:
-                await asyncio.wait_for(
-                    task.changed.wait_for(functools.partial(_has_news, task, last)),
-                    keepalive_seconds,
-                )
+                async with asyncio.timeout(keepalive_seconds):  # 3.11's wait_for loses cancels
+                    await task.changed.wait_for(functools.partial(_has_news, task, last))
             except TimeoutError:
                 pending: list[tuple[int, dict[str, Any]]] = []
             else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -50,6 +49,7 @@ from app.services.operator_feed import OperatorFeed
 from app.services.presence import Presence
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
+from app.stopping import stop
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -187,11 +187,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        for task in background:
-            task.cancel()
-        for task in background:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop(*background)
         await ingest.close()
         await watchdog.close()
         await presence.close()

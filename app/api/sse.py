@@ -34,6 +34,7 @@ from app.metrics import HubMetrics
 from app.middleware import HANDOFF
 from app.services.presence import Presence, StreamLease
 from app.services.streams import Fanout, StreamPlan, event_stream
+from app.stopping import stop
 
 StoredBacklog = Callable[[AsyncSession, int, int], Awaitable[list[Delivery]]]
 """Up to ``limit`` events after a seq, read with the session it is given."""
@@ -148,10 +149,7 @@ class SendWatchdog:
         self._task = asyncio.create_task(self._run(), name="sse-send-watchdog")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop(self._task)
 
     def watch(self, stream: StreamWriter) -> None:
         self._streams.add(stream)

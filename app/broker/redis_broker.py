@@ -20,6 +20,7 @@ from redis.exceptions import RedisError
 
 from app.broker.base import DEFAULT_QUEUE_FRAMES, Delivery, Subscription
 from app.broker.memory import MemoryBroker
+from app.stopping import stop
 
 logger = logging.getLogger(__name__)
 
@@ -76,11 +77,7 @@ class RedisBroker:
 
     async def close(self) -> None:
         self._closing = True
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop(*self._tasks)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

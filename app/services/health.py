@@ -20,7 +20,8 @@ PING_SECONDS = 2.0
 
 async def _answers(ping: Awaitable[object]) -> Literal["ok", "down"]:
     try:
-        await asyncio.wait_for(ping, PING_SECONDS)
+        async with asyncio.timeout(PING_SECONDS):  # not wait_for: see app/stopping.py
+            await ping
     except Exception:  # whatever the failure, the console shows it down
         return "down"
     return "ok"

@@ -29,7 +29,6 @@ from its first read, so what it read is what it writes against.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -78,6 +77,7 @@ from app.services.messages import (
     write_session_message,
 )
 from app.services.tasks import TASKS_KEY, AnyTaskMessage, StaleTask
+from app.stopping import stop
 
 logger = logging.getLogger(__name__)
 
@@ -312,10 +312,7 @@ class Ingest:
         self._task = asyncio.create_task(self._run(), name="ingest")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop(self._task)
         for submission in self._queue:  # nothing was written for these
             if not submission.done.done():
                 submission.done.set_exception(RuntimeError("The hub is stopping."))

@@ -17,7 +17,6 @@ queues, catch-up from the ring after an overflow, keep-alives.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import uuid
 from collections import deque
@@ -25,6 +24,7 @@ from collections import deque
 from app.broker import Broker, Delivery, Subscription
 from app.broker.memory import MemoryBroker
 from app.services.operator_events import OPERATOR_CHANNEL
+from app.stopping import stop
 
 RING_EVENTS = 10_000
 FEED_QUEUE_FRAMES = 10_000  # what may queue between two turns of the numbering task
@@ -112,10 +112,7 @@ class OperatorFeed:
 
     async def close(self) -> None:
         self._cancel_linger()
-        pump = self._stop()
-        if pump is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
+        await stop(self._stop())
         await self._fanout.close()
 
     # -- inside ---------------------------------------------------------------------------------

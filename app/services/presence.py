@@ -21,7 +21,6 @@ its 401 then.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -38,6 +37,7 @@ from app.errors import RateLimited, Unavailable
 from app.models import Agent
 from app.models.types import utcnow
 from app.services.agents import CURRENT_KEYS
+from app.stopping import stop
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -151,10 +151,7 @@ class Presence:
         self._task = asyncio.create_task(self._run(), name="stream-presence")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop(self._task)
         if self._giving_back:
             await asyncio.wait(self._giving_back, timeout=2)
         if self.shared is not None:
