@@ -3,8 +3,10 @@ Helpers live in tests/support/."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
 from app.schema import migrate
+from tests.support import hangs
 from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,
@@ -26,6 +29,28 @@ from tests.support.hub import (
     hub_settings,
 )
 from tests.support.live import SERVER_ERROR_MARKERS, free_port
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """A test still running after ``hangs.DUMP_AFTER_SECONDS`` prints what it waits for."""
+    reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+    capture = item.config.pluginmanager.get_plugin("capturemanager")
+
+    def write(text: str) -> None:
+        # to the terminal, past the test's own capture (what a hung test printed is never shown)
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            if reporter is not None:
+                reporter.write(text, flush=True)
+            else:  # an xdist worker: its stderr reaches the controller's log
+                sys.__stderr__.write(text)
+                sys.__stderr__.flush()
+
+    timer = hangs.watchdog(item.nodeid, write)
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class _ServerErrors(logging.Handler):
