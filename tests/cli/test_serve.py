@@ -8,6 +8,7 @@ import os
 import ssl
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,16 @@ import pytest
 
 from agenthub import AgentKey, HubClient
 from tests.support.cli import ServedHub, clean_env, run_cli
+from tests.support.hub import empty_tables
+
+
+@pytest.fixture(autouse=True)
+def shared_store_emptied() -> Iterator[None]:
+    """On PostgreSQL these hubs share the suite's database: what they stored goes with them
+    (the console's test counted two agents these had left)."""
+    yield
+    if url := os.environ.get("AGENTHUB_TEST_DATABASE_URL"):
+        asyncio.run(empty_tables(url))
 
 
 def _store_env(**extra: str) -> dict[str, str]:

@@ -80,6 +80,7 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
 
 @pytest.fixture
 async def hub_server(settings: Settings) -> AsyncIterator[LiveServer]:
+    await empty_tables(settings.database_url)  # the pages count what they show
     server = await LiveServer(create_app(settings.model_copy(update=STREAM_SETTINGS))).start()
     try:
         yield server
