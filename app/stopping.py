@@ -16,7 +16,9 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-CANCEL_AGAIN_SECONDS = 0.1
+CANCEL_AGAIN_SECONDS = 0.5
+"""Long enough for a task's own clean-up after its cancel (a session's rollback and close),
+which a second cancel would cut short."""
 
 
 async def stop(*tasks: asyncio.Task[Any] | None) -> None:

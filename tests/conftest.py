@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pytest_timeout import get_env_settings
 
 from agenthub import AgentKey, HubClient
 from app.config import Settings
@@ -33,7 +34,7 @@ from tests.support.live import SERVER_ERROR_MARKERS, free_port
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    """A test still running after ``hangs.DUMP_AFTER_SECONDS`` prints what it waits for."""
+    """A test near pytest-timeout's limit prints what it waits for (``tests.support.hangs``)."""
     reporter = item.config.pluginmanager.get_plugin("terminalreporter")
     capture = item.config.pluginmanager.get_plugin("capturemanager")
 
@@ -46,11 +47,12 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
                 sys.__stderr__.write(text)
                 sys.__stderr__.flush()
 
-    timer = hangs.watchdog(item.nodeid, write)
+    timer = hangs.watchdog(item.nodeid, get_env_settings(item.config).timeout, write)
     try:
         yield
     finally:
-        timer.cancel()
+        if timer is not None:
+            timer.cancel()
 
 
 class _ServerErrors(logging.Handler):

@@ -16,8 +16,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-DUMP_AFTER_SECONDS = float(os.environ.get("AGENTHUB_TEST_HANG_DUMP_SECONDS", "480"))
-"""Before pytest-timeout's 600 s (pyproject), well after the slowest test (about 150 s)."""
+DUMP_AT = 0.8
+"""The dump comes at this share of pytest-timeout's limit (pyproject's 600 s: at 480 s, well
+after the slowest test's 140 s); AGENTHUB_TEST_HANG_DUMP_SECONDS says when instead."""
 
 _LOCK_WAITS = """
 SELECT pid, state, wait_event_type, wait_event, now() - xact_start AS in_transaction,
@@ -69,8 +70,8 @@ def _postgres_activity() -> str:
         return f"(could not read pg_stat_activity: {exc!r})"
 
 
-def dump(nodeid: str, write: Callable[[str], Any]) -> None:
-    write(f"\n\n==== {nodeid} still runs after {DUMP_AFTER_SECONDS:g} s: what it waits for ====\n")
+def dump(nodeid: str, seconds: float, write: Callable[[str], Any]) -> None:
+    write(f"\n\n==== {nodeid} still runs after {seconds:g} s: what it waits for ====\n")
     write("-- threads\n" + _thread_stacks())
     write("-- asyncio tasks\n" + _task_stacks() + "\n")
     activity = _postgres_activity()
@@ -79,8 +80,15 @@ def dump(nodeid: str, write: Callable[[str], Any]) -> None:
     write("==== end of the dump ====\n")
 
 
-def watchdog(nodeid: str, write: Callable[[str], Any]) -> threading.Timer:
-    timer = threading.Timer(DUMP_AFTER_SECONDS, dump, args=(nodeid, write))
+def watchdog(
+    nodeid: str, timeout: float | None, write: Callable[[str], Any]
+) -> threading.Timer | None:
+    """A timer that dumps before a test ``timeout`` seconds long fails; None without one."""
+    override = os.environ.get("AGENTHUB_TEST_HANG_DUMP_SECONDS")
+    seconds = float(override) if override else DUMP_AT * timeout if timeout else None
+    if seconds is None:
+        return None
+    timer = threading.Timer(seconds, dump, args=(nodeid, seconds, write))
     timer.daemon = True
     timer.start()
     return timer
