@@ -28,10 +28,12 @@ from app.services.messages import (
     Participation,
     after_task_move,
     as_received,
+    as_record,
     check_open,
-    find_message,
+    find_record,
     insert_message,
     move_status,
+    replayed_session_message,
 )
 from app.services.modes import check_p2p_report
 from app.services.tasks import Outcome, apply_task_message
@@ -99,14 +101,14 @@ async def write_answer(
         marked["id"] = f"relayed:{message.id}"
     stored_as = message.model_copy(update=marked)
     row_sender = partner.id if verified else caller_id
-    existing = await find_message(db, row_sender, stored_as.id)
+    existing, record_id = await find_record(db, row_sender, stored_as, session_id=session_id)
     if existing is not None:
-        return existing.body, 200
+        return replayed_session_message(existing, session_id), 200
     check_open(message, at)
     await check_p2p_report(db, message, session_id, taking_part.mode)
     move = await apply_task_message(
         db,
-        message,
+        as_record(stored_as, record_id),
         session_id=session_id,
         group_id=None,
         members=set(),
@@ -122,6 +124,7 @@ async def write_answer(
         session_id=session_id,
         task_id=move.task_id,
         sender_id=row_sender,
+        record_id=record_id,
         waiting=move.outcome is Outcome.NOT_YET,
     )
     await after_task_move(db, message, move, session_id)

@@ -31,9 +31,10 @@ from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,
     as_received,
+    as_record,
     check_has_data,
     check_sender_role,
-    find_message,
+    find_record,
     insert_message,
     move_status,
 )
@@ -146,7 +147,11 @@ async def write_group_message(
         at = await _membership(db, sender_id, group_id)
         check_post(message, sender_id, group_id, at)
     message = as_received(message)
-    existing = None if fresh else await find_message(db, sender_id, message.id)
+    existing, record_id = None, message.id
+    if not fresh:
+        existing, record_id = await find_record(
+            db, sender_id, message, session_id=at.session_id, group_id=group_id
+        )
     if existing is not None:
         return replayed_group_message(existing, group_id), 200
     check_open(at)
@@ -162,7 +167,11 @@ async def write_group_message(
     if not plain:
         members = await _active_members(db, group_id)
         move = await apply_task_message(
-            db, message, session_id=at.session_id, group_id=group_id, members=members
+            db,
+            as_record(message, record_id),
+            session_id=at.session_id,
+            group_id=group_id,
+            members=members,
         )
     seq = await take_post_seqs(db, group_id, 1)
     if seq is None:  # concluded since this post was admitted
@@ -174,6 +183,7 @@ async def write_group_message(
         task_id=move.task_id,
         group_id=group_id,
         seq=seq,
+        record_id=record_id,
         waiting=move.outcome is Outcome.NOT_YET,
     )
     if message.mentions:

@@ -6,6 +6,7 @@ the insert, the retry loop and what a task move sets off.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,6 +63,64 @@ INSERT_MESSAGE = insert(StoredMessage)
 async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
     params = {"sender_id": sender_id, "message_id": message_id}
     return (await db.exec(_FIND, params=params)).first()
+
+
+MAX_RECORD_ID = 200  # the ``messages.message_id`` column's length
+
+
+async def find_record(
+    db: AsyncSession,
+    sender_id: str,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    group_id: str | None = None,
+) -> tuple[StoredMessage | None, str]:
+    """The stored record ``message`` repeats, if any, and the id it is recorded under.
+
+    A record is its sender, its id **and its content**: the same message again is the
+    record stored before (a retry), and another message under an id the sender used in
+    the same place is a record of its own, kept under a *variant id* made from its content
+    (``variant_id``). acps-sdk's ``TaskManager`` answers every command of a task with one
+    mutated ``TaskResult``, so each answer of a task carries the same id: each distinct one
+    is recorded, the same one again is not. An id used elsewhere (another session or group)
+    is returned as found, for the caller's 409."""
+    existing = await find_message(db, sender_id, message.id)
+    if existing is None or _same_content(existing, message):
+        return existing, message.id
+    if (existing.session_id, existing.group_id) != (session_id, group_id):
+        return existing, message.id
+    record_id = variant_id(message)
+    return await find_message(db, sender_id, record_id), record_id
+
+
+_SET_BY_HUB = ("receivedAt", "seq", "relayedBy", "verified")
+
+
+def _same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
+    """Whether ``message`` is the one stored as ``existing``: placed where it was, the
+    stored body, but for what the hub set when it stored it."""
+    at = Placement(
+        existing.session_id,
+        existing.received_at,
+        existing.task_id,
+        existing.group_id,
+        existing.seq,
+    )
+    again = stored_body(message, at)
+    stored = existing.body
+    return all(again.get(k) == stored.get(k) for k in {*again, *stored} - set(_SET_BY_HUB))
+
+
+def variant_id(message: AnyTaskMessage) -> str:
+    """The id a message is recorded under when its sender used its id for other content:
+    the id and a digest of the content, or a digest of both when that would not fit."""
+    wire = orjson.dumps(message.to_wire(), option=orjson.OPT_SORT_KEYS)
+    digest = hashlib.sha256(wire).hexdigest()
+    record_id = f"{message.id}~{digest[:16]}"
+    if len(record_id) <= MAX_RECORD_ID:
+        return record_id
+    return "~" + hashlib.sha256(f"{message.id}~{digest}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -174,10 +233,12 @@ async def insert_message(
     group_id: str | None = None,
     seq: int | None = None,
     sender_id: str | None = None,
+    record_id: str | None = None,
     waiting: bool = False,
 ) -> dict[str, Any]:
     """One Core INSERT of the message as stored; returns its stored body. ``sender_id``:
     whose record the row is, when not the message's sender (a relayed answer's leader);
+    ``record_id``: the id it is recorded under, when not its own (``find_record``);
     ``waiting``: its task move waits for one that allows it."""
     at = Placement(session_id, utcnow(), task_id, group_id, seq)
     body = stored_body(message, at)
@@ -185,6 +246,8 @@ async def insert_message(
     row["waiting"] = waiting
     if sender_id is not None:
         row["sender_id"] = sender_id
+    if record_id is not None:
+        row["message_id"] = record_id
     await (await db.connection()).execute(INSERT_MESSAGE, row)
     tell_operator_message(db, body)
     return body
@@ -225,6 +288,12 @@ def as_received(message: AnyTaskMessage) -> AnyTaskMessage:
     return message.model_copy(update=dict.fromkeys(HUB_FIELDS))
 
 
+def as_record(message: AnyTaskMessage, record_id: str) -> AnyTaskMessage:
+    """The message as the task fold knows it: by the id it is recorded under (a fold tells
+    records apart by sender and id; ``find_record``)."""
+    return message if record_id == message.id else message.model_copy(update={"id": record_id})
+
+
 async def write_session_message(
     db: AsyncSession,
     *,
@@ -239,7 +308,9 @@ async def write_session_message(
     ``at``: the sender's place in the session, read in this transaction, with ``check_post``
     passed; ``fresh``: the caller knows this sender has stored no message with this id."""
     message = as_received(message)
-    existing = None if fresh else await find_message(db, sender_id, message.id)
+    existing, record_id = None, message.id
+    if not fresh:
+        existing, record_id = await find_record(db, sender_id, message, session_id=at.session_id)
     if existing is not None:
         return replayed_session_message(existing, at.session_id), 200
     check_open(message, at)
@@ -252,7 +323,7 @@ async def write_session_message(
         members = await p2p_partners(db, message, at.session_id)
     move = await apply_task_message(
         db,
-        message,
+        as_record(message, record_id),
         session_id=at.session_id,
         group_id=None,
         members=members,
@@ -264,6 +335,7 @@ async def write_session_message(
         message,
         session_id=at.session_id,
         task_id=move.task_id,
+        record_id=record_id,
         waiting=move.outcome is Outcome.NOT_YET,
     )
     await after_task_move(db, message, move, at.session_id)

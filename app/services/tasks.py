@@ -95,7 +95,11 @@ _OF_TASK = (  # bind names that are no column's: an UPDATE reserves those
     col(StoredMessage.task_id) == bindparam("of_task"),
     col(StoredMessage.type).in_(TASK_TYPES),
 )
-_STORED = select(col(StoredMessage.pk), col(StoredMessage.body)).where(*_OF_TASK)
+_STORED = (
+    select(col(StoredMessage.pk), col(StoredMessage.message_id), col(StoredMessage.body))
+    .where(*_OF_TASK)
+    .order_by(col(StoredMessage.pk))  # records sent at the same time fold in arrival order
+)
 _WAITING = _STORED.where(col(StoredMessage.waiting).is_(True))
 _UNMARK = (
     update(StoredMessage)
@@ -197,8 +201,10 @@ async def _stored_messages(
     conn = await db.connection()
     rows = await conn.execute(_WAITING if waiting else _STORED, _of(task))
     found = {}
-    for pk, body in rows:
+    for pk, record_id, body in rows:
         message = parse_message(body)
+        if record_id != message.id:
+            message = message.model_copy(update={"id": record_id})  # a variant (find_record)
         found[(message.sender_id, message.id)] = (pk, message)
     return found
 

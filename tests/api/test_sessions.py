@@ -128,16 +128,19 @@ async def test_post_is_idempotent_on_sender_and_id(make_agent: MakeAgent, hub: A
     assert first.status_code == 201, first.text
     stored = first.json()
     assert stored["sessionId"] == session["id"] and stored["receivedAt"]
-    again = await leader.request(
-        "POST", path, json={**message, "dataItems": [{"type": "text", "text": "changed"}]}
-    )
+    again = await leader.request("POST", path, json=message)
     assert again.status_code == 200 and again.json() == stored
+    # a record is its sender, id and content: another message under the id is one of its own
+    changed = {**message, "dataItems": [{"type": "text", "text": "changed"}]}
+    other_content = await leader.request("POST", path, json=changed)
+    assert other_content.status_code == 201 and other_content.json()["id"] == message["id"]
+    assert (await leader.request("POST", path, json=changed)).json() == other_content.json()
     # another sender may use the same id
     other = await partner.request(
         "POST", path, json=chat(partner.agent_id or "", "hi", role="partner", id=message["id"])
     )
     assert other.status_code == 201
-    assert await count(hub, StoredMessage) == 2
+    assert await count(hub, StoredMessage) == 3
 
 
 async def test_sender_is_bound_to_the_caller(make_agent: MakeAgent, hub: Any) -> None:

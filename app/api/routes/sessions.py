@@ -154,7 +154,7 @@ async def update_session(
     response_model=AnyMessage,
     responses={
         200: {
-            "description": "The same id was posted before: the stored message",
+            "description": "The same message was posted before: the stored message",
             "model": AnyMessage,
         },
         202: {
@@ -173,8 +173,10 @@ async def post_session_message(
 ) -> JSONResponse:
     """Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-    its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time.
+    its partner: `201` with the stored message. Idempotent: the same message again (the
+    same `id` from the same sender, with the same content) is `200` with the message stored
+    the first time; another message under an `id` its sender used in this session is a
+    record of its own (acps-sdk answers every command of a task under one `id`).
 
     A task message moves its task as the AIP state table allows. The task's messages are
     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
@@ -220,8 +222,8 @@ async def post_session_messages_batch(
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-    again changes nothing.
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+    batch sent again changes nothing.
 
     **Who**: a participant of the session, as every item's `senderId`.
 

@@ -871,8 +871,10 @@ export interface paths {
          *     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
          *     in a session (`202` when its move waits for one that allows it). Every other active
          *     member receives it on the group's event stream; the
-         *     sender does not. Idempotent: the same `id` from the same sender again is `200` with the
-         *     message stored the first time. A mention lets a muted member post once more.
+         *     sender does not. Idempotent: the same message again (the same `id` from the same sender,
+         *     with the same content) is `200` with the message stored the first time; another message
+         *     under an `id` its sender used in this group is a post of its own. A mention lets a muted
+         *     member post once more.
          *
          *     The conversation state says what the group takes (IoA flow control): `discussion` and
          *     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
@@ -1323,8 +1325,10 @@ export interface paths {
          * Post Session Message
          * @description Record a point-to-point message of the session (any AIP `type`: `message`,
          *     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-         *     its partner: `201` with the stored message. Idempotent: the same `id` from the same
-         *     sender again is `200` with the message stored the first time.
+         *     its partner: `201` with the stored message. Idempotent: the same message again (the
+         *     same `id` from the same sender, with the same content) is `200` with the message stored
+         *     the first time; another message under an `id` its sender used in this session is a
+         *     record of its own (acps-sdk answers every command of a task under one `id`).
          *
          *     A task message moves its task as the AIP state table allows. The task's messages are
          *     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
@@ -1371,8 +1375,8 @@ export interface paths {
          *     catching up), in order: each item is recorded as `POST …/messages` would record it, on
          *     its own, and `items` says what became of each, in the same order: its `status` (`201`,
          *     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-         *     `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-         *     again changes nothing.
+         *     `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+         *     batch sent again changes nothing.
          *
          *     **Who**: a participant of the session, as every item's `senderId`.
          *
@@ -5168,7 +5172,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The same id was posted before: the stored message */
+            /** @description The same message was posted before: the stored message */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6350,7 +6354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The same id was posted before: the stored message */
+            /** @description The same message was posted before: the stored message */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -303,8 +303,10 @@ def sync_detailed(
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
     in a session (`202` when its move waits for one that allows it). Every other active
     member receives it on the group's event stream; the
-    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
-    message stored the first time. A mention lets a muted member post once more.
+    sender does not. Idempotent: the same message again (the same `id` from the same sender,
+    with the same content) is `200` with the message stored the first time; another message
+    under an `id` its sender used in this group is a post of its own. A mention lets a muted
+    member post once more.
 
     The conversation state says what the group takes (IoA flow control): `discussion` and
     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
@@ -368,8 +370,10 @@ def sync(
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
     in a session (`202` when its move waits for one that allows it). Every other active
     member receives it on the group's event stream; the
-    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
-    message stored the first time. A mention lets a muted member post once more.
+    sender does not. Idempotent: the same message again (the same `id` from the same sender,
+    with the same content) is `200` with the message stored the first time; another message
+    under an `id` its sender used in this group is a post of its own. A mention lets a muted
+    member post once more.
 
     The conversation state says what the group takes (IoA flow control): `discussion` and
     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
@@ -428,8 +432,10 @@ async def asyncio_detailed(
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
     in a session (`202` when its move waits for one that allows it). Every other active
     member receives it on the group's event stream; the
-    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
-    message stored the first time. A mention lets a muted member post once more.
+    sender does not. Idempotent: the same message again (the same `id` from the same sender,
+    with the same content) is `200` with the message stored the first time; another message
+    under an `id` its sender used in this group is a post of its own. A mention lets a muted
+    member post once more.
 
     The conversation state says what the group takes (IoA flow control): `discussion` and
     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner
@@ -493,8 +499,10 @@ async def asyncio(
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
     in a session (`202` when its move waits for one that allows it). Every other active
     member receives it on the group's event stream; the
-    sender does not. Idempotent: the same `id` from the same sender again is `200` with the
-    message stored the first time. A mention lets a muted member post once more.
+    sender does not. Idempotent: the same message again (the same `id` from the same sender,
+    with the same content) is `200` with the message stored the first time; another message
+    under an `id` its sender used in this group is a post of its own. A mention lets a muted
+    member post once more.
 
     The conversation state says what the group takes (IoA flow control): `discussion` and
     `async-task-assignment` every post; `sync-task-assignment` task commands from the owner

@@ -301,8 +301,10 @@ def sync_detailed(
 
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-    its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time.
+    its partner: `201` with the stored message. Idempotent: the same message again (the
+    same `id` from the same sender, with the same content) is `200` with the message stored
+    the first time; another message under an `id` its sender used in this session is a
+    record of its own (acps-sdk answers every command of a task under one `id`).
 
     A task message moves its task as the AIP state table allows. The task's messages are
     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
@@ -363,8 +365,10 @@ def sync(
 
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-    its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time.
+    its partner: `201` with the stored message. Idempotent: the same message again (the
+    same `id` from the same sender, with the same content) is `200` with the message stored
+    the first time; another message under an `id` its sender used in this session is a
+    record of its own (acps-sdk answers every command of a task under one `id`).
 
     A task message moves its task as the AIP state table allows. The task's messages are
     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
@@ -420,8 +424,10 @@ async def asyncio_detailed(
 
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-    its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time.
+    its partner: `201` with the stored message. Idempotent: the same message again (the
+    same `id` from the same sender, with the same content) is `200` with the message stored
+    the first time; another message under an `id` its sender used in this session is a
+    record of its own (acps-sdk answers every command of a task under one `id`).
 
     A task message moves its task as the AIP state table allows. The task's messages are
     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the
@@ -482,8 +488,10 @@ async def asyncio(
 
      Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
-    its partner: `201` with the stored message. Idempotent: the same `id` from the same
-    sender again is `200` with the message stored the first time.
+    its partner: `201` with the stored message. Idempotent: the same message again (the
+    same `id` from the same sender, with the same content) is `200` with the message stored
+    the first time; another message under an `id` its sender used in this session is a
+    record of its own (acps-sdk answers every command of a task under one `id`).
 
     A task message moves its task as the AIP state table allows. The task's messages are
     folded in the order they were sent (`sentAt`), whatever order they arrive in, so the

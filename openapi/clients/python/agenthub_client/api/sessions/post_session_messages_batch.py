@@ -120,8 +120,8 @@ def sync_detailed(
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-    again changes nothing.
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+    batch sent again changes nothing.
 
     **Who**: a participant of the session, as every item's `senderId`.
 
@@ -169,8 +169,8 @@ def sync(
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-    again changes nothing.
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+    batch sent again changes nothing.
 
     **Who**: a participant of the session, as every item's `senderId`.
 
@@ -213,8 +213,8 @@ async def asyncio_detailed(
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-    again changes nothing.
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+    batch sent again changes nothing.
 
     **Who**: a participant of the session, as every item's `senderId`.
 
@@ -262,8 +262,8 @@ async def asyncio(
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`), so a batch sent
-    again changes nothing.
+    `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
+    batch sent again changes nothing.
 
     **Who**: a participant of the session, as every item's `senderId`.
 
