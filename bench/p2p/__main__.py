@@ -17,14 +17,20 @@ import sys
 import tempfile
 import time
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from agenthub import Agent
 from bench import harness
-from bench.p2p.servers import start_servers
+from bench.p2p.records import HubMeter, Reading, partner_recorder, spent, tasks_short_of_records
+from bench.p2p.servers import Servers, start_servers
 from bench.p2p.targets import (
     Call,
     Kit,
+    Targets,
     handshake_ms,
     open_targets,
     refused_calls,
@@ -32,15 +38,63 @@ from bench.p2p.targets import (
 )
 
 CONCURRENCY = 16
-DEFAULT_SECONDS = 8.0
+DEFAULT_SECONDS = 10.0  # at c16 the recorder's back-pressure must act within a phase
 QUICK_SECONDS = 2.0
 WARMUP_SECONDS = 1.0
 PHASE_GRACE_SECONDS = 60.0
 RECORD_WAIT_SECONDS = 15.0
+SETTLE_SECONDS = 180.0
+CONFIRM_PAUSE_SECONDS = 0.05
+BASELINES = ("bare_httpx", "a2a_sdk")
 
 
-async def phase(call: Call, concurrency: int, seconds: float) -> dict[str, Any]:
-    """``concurrency`` callers, each calling again until ``seconds`` passed."""
+@dataclass
+class Recorded:
+    """How a kit target's phase ends: when the hub holds every record of its calls.
+
+    The leader's recorder flushed (every record it queued acknowledged by the hub), the
+    partner's too (``bench.p2p.partner``'s control port), then the hub confirming it holds
+    no task of theirs short of its last record."""
+
+    meter: HubMeter
+    operator: httpx.AsyncClient
+    leader: Agent | None  # None: the caller records nothing (an a2a-sdk client)
+    partner_control: int
+    where: dict[str, str]
+
+    async def recorded(self) -> int:
+        """Records the hub has acknowledged so far, the leader's and the partner's."""
+        partner: int = (await partner_recorder(self.partner_control))["recorded"]
+        return (self.leader.recorder.recorded if self.leader else 0) + partner
+
+    async def settle(self) -> tuple[Reading, int]:
+        """Wait until the hub holds every record queued so far; the reading taken then (before
+        the hub's confirming query, so its cost is not the phase's) and the queries asked."""
+        async with asyncio.timeout(SETTLE_SECONDS):
+            await asyncio.gather(partner_recorder(self.partner_control, "flush"), self._flush())
+            asked = 0
+            while True:
+                reading = self.meter.read()
+                asked += 1
+                if not await tasks_short_of_records(self.operator, **self.where):
+                    return reading, asked
+                await asyncio.sleep(CONFIRM_PAUSE_SECONDS)
+
+    async def _flush(self) -> None:
+        if self.leader is not None:
+            await self.leader.recorder.flush(SETTLE_SECONDS)
+
+
+async def phase(
+    call: Call,
+    concurrency: int,
+    seconds: float,
+    meter: HubMeter,
+    recorded: Recorded | None = None,
+) -> dict[str, Any]:
+    """``concurrency`` callers, each calling again until ``seconds`` passed; with
+    ``recorded``, the phase lasts until the hub holds every record of its calls, and its
+    rate is its calls over that whole time."""
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
 
@@ -50,27 +104,54 @@ async def phase(call: Call, concurrency: int, seconds: float) -> dict[str, Any]:
             await call()
             latencies.append((time.perf_counter() - started) * 1000)
 
-    started = time.perf_counter()
+    records_before = await recorded.recorded() if recorded else 0
+    before = meter.read()
     await asyncio.wait_for(
         asyncio.gather(*(caller() for _ in range(concurrency))), seconds + PHASE_GRACE_SECONDS
     )
-    elapsed = time.perf_counter() - started
-    return {
+    answered = time.perf_counter()
+    asked = 0
+    if recorded is None:
+        after = meter.read()
+    else:
+        after, asked = await recorded.settle()
+    elapsed = after.at - before.at
+    calls = len(latencies)
+    numbers: dict[str, Any] = {
         "p50_ms": round(harness.percentile(latencies, 50), 2),
         "p99_ms": round(harness.percentile(latencies, 99), 2),
-        "rps": round(len(latencies) / elapsed, 1),
-        "calls": len(latencies),
+        "rps": round(calls / elapsed, 1),
+        "calls": calls,
     }
+    if recorded is None:
+        numbers["hub"] = spent(before, after, 0)  # the hub idles: what it spent anyway
+        return numbers
+    records = await recorded.recorded() - records_before
+    numbers.update(
+        {
+            "answered_rps": round(calls / (answered - before.at), 1),
+            "drain_ms": round((after.at - answered) * 1000, 1),
+            "seconds": round(elapsed, 2),
+            "records_per_call": round(records / calls, 2) if calls else None,
+            "hub": spent(before, after, records),
+            "hub_queries_to_confirm": asked,
+        }
+    )
+    return numbers
 
 
-async def measure(calls: dict[str, Call], seconds: float) -> dict[str, dict[str, Any]]:
-    """Warm every target up, then each at concurrency 1, then each at 16, in that order."""
-    for call in calls.values():
-        await phase(call, CONCURRENCY, min(WARMUP_SECONDS, seconds))
+async def measure(
+    calls: dict[str, Call], seconds: float, meter: HubMeter, recorded: dict[str, Recorded]
+) -> dict[str, dict[str, Any]]:
+    """The baselines first, on an idle hub (each warmed up, then at concurrency 1, then at
+    16); then each kit target the same way, its warm-up's records drained before it starts."""
     results: dict[str, dict[str, Any]] = {name: {} for name in calls}
-    for label, concurrency in (("c1", 1), (f"c{CONCURRENCY}", CONCURRENCY)):
-        for name, call in calls.items():
-            results[name][label] = await phase(call, concurrency, seconds)
+    order = [*BASELINES, *(name for name in calls if name not in BASELINES)]
+    for name in order:
+        call, settle = calls[name], recorded.get(name)
+        await phase(call, CONCURRENCY, min(WARMUP_SECONDS, seconds), meter, settle)
+        for label, concurrency in (("c1", 1), (f"c{CONCURRENCY}", CONCURRENCY)):
+            results[name][label] = await phase(call, concurrency, seconds, meter, settle)
     return results
 
 
@@ -95,6 +176,31 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
     }
 
 
+def recorded_targets(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Issue 30's figures side by side: the kit's ``rpc`` over mutual TLS, recorded (the rate
+    over the time until the hub held every record), against a2a-sdk on an idle hub; and what
+    the hub spent per record in that c16 phase."""
+    high = f"c{CONCURRENCY}"
+    kit, a2a = results["kit_rpc_mtls"], results["a2a_sdk"]
+    hub = kit[high]["hub"]
+    return {
+        f"kit_mtls_{high}_recorded_rps": kit[high]["rps"],
+        f"a2a_{high}_rps": a2a[high]["rps"],
+        f"kit_mtls_{high}_rps_over_a2a_rps": _ratio(kit[high]["rps"], a2a[high]["rps"]),
+        "kit_mtls_c1_p50_ms": kit["c1"]["p50_ms"],
+        "a2a_c1_p50_ms": a2a["c1"]["p50_ms"],
+        "kit_mtls_c1_p50_over_a2a_c1_p50": _ratio(kit["c1"]["p50_ms"], a2a["c1"]["p50_ms"]),
+        f"kit_mtls_{high}_p99_ms": kit[high]["p99_ms"],
+        f"a2a_{high}_p50_ms": a2a[high]["p50_ms"],
+        f"kit_mtls_{high}_p99_over_a2a_{high}_p50": _ratio(
+            kit[high]["p99_ms"], a2a[high]["p50_ms"]
+        ),
+        "hub_cpu_ms_per_p2p_record": hub["hub_cpu_ms_per_record"],
+        "sql_statements_per_task_record": hub["statements_per_record"],
+        "sql_commits_per_task_record": hub["commits_per_record"],
+    }
+
+
 def verdict(ratio: dict[str, dict[str, float]]) -> dict[str, bool]:
     """The issue's target: p50 at most 2x bare httpx, and faster than a2a-sdk."""
     return {
@@ -109,20 +215,56 @@ def verdict(ratio: dict[str, dict[str, float]]) -> dict[str, bool]:
     }
 
 
-async def checks(kit: Kit, partner_url: str) -> dict[str, Any]:
-    """What shows the kit calls were real: refused without proof, every task at the hub."""
+async def _awaiting(kit: Kit) -> int:
     await kit.agent.recorder.flush(RECORD_WAIT_SECONDS)
     recorded = await tasks_at_hub(kit)
     deadline = time.monotonic() + RECORD_WAIT_SECONDS  # the partner's last records may lag
     while recorded < kit.calls and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
         recorded = await tasks_at_hub(kit)
+    return recorded
+
+
+async def checks(targets: Targets, servers: Servers) -> dict[str, Any]:
+    """What shows the kit calls were real: refused without proof, every task at the hub."""
+    kit, kit_mtls = targets.kit, targets.kit_mtls
+    partners = [
+        await partner_recorder(port, "flush")
+        for port in (servers.partner_control, servers.tls_partner_control)
+    ]
     return {
         "kit_calls": kit.calls,
-        "kit_tasks_awaiting_completion_at_hub": recorded,
-        "kit_record_failures": len(kit.agent.recorder.failures),
+        "kit_tasks_awaiting_completion_at_hub": await _awaiting(kit),
+        "kit_mtls_calls": kit_mtls.calls,
+        "kit_mtls_tasks_awaiting_completion_at_hub": await _awaiting(kit_mtls),
+        "kit_record_failures": len(kit.agent.recorder.failures)
+        + len(kit_mtls.agent.recorder.failures),
+        "partner_record_failures": sum(p["failures"] for p in partners),
         "answer_signatures_checked": kit.agent.leader.verify_answers,
-        "partner_refuses": await refused_calls(kit, partner_url),
+        "partner_refuses": await refused_calls(kit, servers.partner_url),
+    }
+
+
+def _settles(
+    targets: Targets, servers: Servers, meter: HubMeter, operator: httpx.AsyncClient
+) -> dict[str, Recorded]:
+    """How each kit target's phases end (see :class:`Recorded`)."""
+    kit, kit_mtls = targets.kit, targets.kit_mtls
+    return {
+        "kit_rpc": Recorded(
+            meter, operator, kit.agent, servers.partner_control, {"sessionId": kit.session_id}
+        ),
+        "kit_rpc_mtls": Recorded(
+            meter,
+            operator,
+            kit_mtls.agent,
+            servers.tls_partner_control,
+            {"sessionId": kit_mtls.session_id},
+        ),
+        # a new bridged session per call, all with the plain partner in them
+        "kit_a2a": Recorded(
+            meter, operator, None, servers.partner_control, {"agentId": servers.partner_id}
+        ),
     }
 
 
@@ -130,17 +272,33 @@ async def run(seconds: float) -> dict[str, Any]:
     """Start the servers, time the three targets for ``seconds`` per phase, stop everything."""
     with tempfile.TemporaryDirectory() as tmp, harness.processes() as started:
         servers = await start_servers(Path(tmp), started)
+        meter = HubMeter(servers.hub_pid, servers.sql_counts)
         async with AsyncExitStack() as stack:
+            stack.callback(meter.close)
             targets = await open_targets(servers, stack)
-            results = await measure(targets.calls, seconds)
-            checked = await checks(targets.kit, servers.partner_url)
+            operator = await stack.enter_async_context(
+                httpx.AsyncClient(
+                    base_url=servers.hub_url,
+                    headers={"Authorization": f"Bearer {harness.OPERATOR_TOKEN}"},
+                    timeout=RECORD_WAIT_SECONDS,
+                )
+            )
+            settles = _settles(targets, servers, meter, operator)
+            results = await measure(targets.calls, seconds, meter, settles)
+            checked = await checks(targets, servers)
             handshake = await handshake_ms(targets.kit_mtls, servers.tls_partner_url)
     ratio = ratios(results)
     return {
         "machine": harness.machine(),
         "seconds_per_phase": seconds,
         "concurrency": CONCURRENCY,
+        "measured": (
+            "baselines first, on an idle hub; a kit phase ends when the hub holds every "
+            "record of its calls (leader and partner recorders flushed, the hub holding no "
+            "task short of its last record), and its rps is calls over that whole time"
+        ),
         **results,
+        "recorded_targets": recorded_targets(results),
         "ratios": ratio,
         "target": verdict(ratio),
         "mtls_handshake": handshake,

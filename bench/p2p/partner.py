@@ -1,26 +1,63 @@
 """The kit partner the p2p benchmark calls: an echo agent, registered at the hub, served alone
 (AIP and A2A).
 
-    python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id [--tls]
+    python -m bench.p2p.partner --hub http://127.0.0.1:8000 --port 9001 --id-file partner.id \
+        [--tls] [--control-port 9002]
 
 The registration token comes from ``AGENTHUB_TOKEN``. Once registered, the agent's id is
 written to ``--id-file`` (atomically) for the driver, then its endpoint serves on 127.0.0.1.
+
+With ``--control-port``, the driver can also ask it, over a bare TCP line on 127.0.0.1, what
+its recorder did: ``stats`` answers at once, ``flush`` once every record it queued reached
+the hub (or gave up); both answer one JSON line ``{"recorded", "failures", "drained"}``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 
+import orjson
 import uvicorn
 
 from agenthub import Agent, AgentKey
 from examples.echo_partner import Echo  # the documented example, as a user would run it
 
+FLUSH_SECONDS = 120.0
 
-async def serve(hub: str, port: int, id_file: Path, token: str | None, *, tls: bool) -> None:
+
+async def _answer(agent: Agent, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """One control request (``stats`` or ``flush``), one JSON line back, then close."""
+    try:
+        command = (await reader.readline()).strip()
+        drained = True
+        if command == b"flush":
+            drained = await agent.recorder.flush(FLUSH_SECONDS)
+        answer = {
+            "recorded": agent.recorder.recorded,
+            "failures": len(agent.recorder.failures),
+            "drained": drained,
+        }
+        writer.write(orjson.dumps(answer) + b"\n")
+        await writer.drain()
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+
+
+async def serve(
+    hub: str,
+    port: int,
+    id_file: Path,
+    token: str | None,
+    *,
+    tls: bool,
+    control_port: int | None = None,
+) -> None:
     agent = Agent(
         hub,
         key=AgentKey.generate(),
@@ -41,9 +78,18 @@ async def serve(hub: str, port: int, id_file: Path, token: str | None, *, tls: b
     runtime = agent.endpoint.runtime
     assert runtime is not None
     runtime.max_tasks = runtime.max_tasks_per_caller = 1_000_000
+    controls = None  # held while the endpoint serves
+    if control_port is not None:
+        controls = await asyncio.start_server(
+            lambda r, w: _answer(agent, r, w), "127.0.0.1", control_port
+        )
     options = await agent.server_options()  # with --tls: its certificate, clients' required
     config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning", **options)
-    await uvicorn.Server(config).serve()
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        if controls is not None:
+            controls.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,9 +98,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--id-file", type=Path, required=True)
     parser.add_argument("--tls", action="store_true", help="serve HTTPS with mutual TLS")
+    parser.add_argument("--control-port", type=int, help="answer stats/flush here (TCP)")
     args = parser.parse_args(argv)
     token = os.environ.get("AGENTHUB_TOKEN")
-    asyncio.run(serve(args.hub, args.port, args.id_file, token, tls=args.tls))
+    asyncio.run(
+        serve(
+            args.hub,
+            args.port,
+            args.id_file,
+            token,
+            tls=args.tls,
+            control_port=args.control_port,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
-"""The p2p benchmark's four servers, each its own process on 127.0.0.1 with one uvicorn worker."""
+"""The p2p benchmark's servers, each its own process on 127.0.0.1 with one uvicorn worker: the
+hub (``bench.p2p.hub``: the product's ``serve`` with its SQL statements counted), two kit
+partners (plain and mutual TLS, each with a control port), the bare endpoint, the a2a-sdk agent."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import harness
+from bench.p2p.hub import COUNTS_ENV
 
 PARTNER_ID_SECONDS = 30.0
 
@@ -21,6 +24,10 @@ class Servers:
     tls_partner_url: str
     bare_url: str
     a2a_url: str
+    hub_pid: int
+    sql_counts: Path
+    partner_control: int
+    tls_partner_control: int
 
 
 async def _partner_id(id_file: Path, proc: subprocess.Popen[bytes]) -> str:
@@ -45,9 +52,14 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
     hub_url = f"http://127.0.0.1:{hub_port}"
     bare_url = f"http://127.0.0.1:{bare_port}/"
     a2a_url = f"http://127.0.0.1:{a2a_port}/"
+    sql_counts = workdir / "sql-counts"
     hub = harness.start(
-        harness.hub_args(hub_port),
-        env={"AGENTHUB_OPERATOR_TOKEN": harness.OPERATOR_TOKEN, **harness.UNLIMITED},
+        ["-m", "bench.p2p.hub", *harness.hub_args(hub_port)[2:]],
+        env={
+            "AGENTHUB_OPERATOR_TOKEN": harness.OPERATOR_TOKEN,
+            COUNTS_ENV: str(sql_counts),
+            **harness.UNLIMITED,
+        },
         cwd=workdir,
     )
     started.append(hub)
@@ -59,12 +71,14 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
     started.append(a2a)
     await harness.wait_up(f"{hub_url}/healthz", hub)
     partners = {}
+    controls = {False: harness.free_port(), True: harness.free_port()}
     for port, tls in ((partner_port, False), (tls_port, True)):
         id_file = workdir / f"partner-{port}.id"
         partner = harness.start(
             [
                 *("-m", "bench.p2p.partner", "--hub", hub_url),
                 *("--port", str(port), "--id-file", str(id_file)),
+                *("--control-port", str(controls[tls])),
                 *(("--tls",) if tls else ()),
             ],
             env={"AGENTHUB_TOKEN": harness.OPERATOR_TOKEN},
@@ -79,6 +93,17 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
         harness.wait_up(bare_url, bare),
         harness.wait_up(f"{a2a_url}.well-known/agent-card.json", a2a),
     )
+    await asyncio.gather(*(harness.wait_port(controls[tls], partners[tls][1]) for tls in controls))
     return Servers(
-        hub_url, partners[False][0], partner_url, partners[True][0], tls_url, bare_url, a2a_url
+        hub_url,
+        partners[False][0],
+        partner_url,
+        partners[True][0],
+        tls_url,
+        bare_url,
+        a2a_url,
+        hub_pid=hub.pid,
+        sql_counts=sql_counts,
+        partner_control=controls[False],
+        tls_partner_control=controls[True],
     )
