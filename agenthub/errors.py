@@ -62,5 +62,25 @@ class AnswerMismatchError(CallFailed):
     request's, or its ``senderId`` is not the partner called (AIP 6.0)."""
 
 
+class A2ACallFailed(CallFailed):
+    """An A2A agent answered a call with an A2A error: a2a-sdk's exception is ``error``, its
+    JSON-RPC code ``code``, its data ``data``; ``result`` is the AIP TaskResult of where the
+    agent says the task is, when the leader asked it (a ``cancel`` the agent refused as not
+    cancelable: the task it has ended), else None."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        error: Exception,
+        code: int | None = None,
+        data: Any = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, data=data)
+        self.error = error
+        self.result = result
+
+
 class UnsafeCallbackError(KitError):
     """A notification URL points at a link-local or metadata address."""

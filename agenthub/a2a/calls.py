@@ -12,17 +12,20 @@ that does not sign: its commands as always, and each state the agent reports as 
 unverified answer, with the moves it took without saying filled in (an A2A task may go from
 submitted to completed at once). ``COMPLETED`` is recorded as ``awaiting-completion``, so
 the leader's ``complete`` ends it as it ends an AIP task (``agenthub.a2a.convert``); that
-``complete`` goes nowhere but the hub.
+``complete`` goes nowhere but the hub. A ``cancel`` is recorded once the agent has answered
+it, as what it did (``A2ACalls._cancel``); a2a-sdk's errors reach the caller as the kit's
+``A2ACallFailed``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -43,10 +46,11 @@ from a2a.types import (
     TaskPushNotificationConfig,
     TaskState,
 )
+from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, A2AError, TaskNotCancelableError
 from google.protobuf.json_format import Parse, ParseError
 
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
-from agenthub.errors import CallFailed
+from agenthub.errors import A2ACallFailed, CallFailed
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
@@ -74,6 +78,23 @@ class _Remote:
     recorded: AipState | None = None
     products: dict[str, dict[str, Any]] = field(default_factory=dict)
     seq: int = 0
+    last_sent: datetime | None = None  # the latest sentAt of a result made for it
+
+
+@contextlib.contextmanager
+def _a2a_errors() -> Iterator[None]:
+    """a2a-sdk's errors (an A2A agent's error answer, its client's own failures) raised as
+    the kit's: ``A2ACallFailed``, a ``CallFailed`` carrying the SDK's exception."""
+    try:
+        yield
+    except A2AError as exc:
+        code = JSON_RPC_ERROR_CODE_MAP.get(type(exc))
+        raise A2ACallFailed(
+            f"The A2A agent's call failed: {type(exc).__name__}: {exc.message}",
+            error=exc,
+            code=code,
+            data=exc.data,
+        ) from exc
 
 
 class A2ACalls:
@@ -115,7 +136,8 @@ class A2ACalls:
             ) as http:
                 resolver = A2ACardResolver(http, base)
                 card_path = f"/.well-known/{path}" if path else None
-                self._cards[partner_id] = await resolver.get_agent_card(card_path)
+                with _a2a_errors():
+                    self._cards[partner_id] = await resolver.get_agent_card(card_path)
         return self._cards[partner_id]
 
     async def client(self, partner_id: str, *, streaming: bool) -> Client:
@@ -155,10 +177,12 @@ class A2ACalls:
     def _result(
         self, remote: _Remote, state: AipState, items: list[dict[str, Any]] | None
     ) -> dict[str, Any]:
+        now = datetime.now(UTC)
+        remote.last_sent = max(now, remote.last_sent or now)
         result: dict[str, Any] = {
             "type": "task-result",
             "id": f"a2a-{uuid.uuid4().hex}",
-            "sentAt": datetime.now(UTC).isoformat(),
+            "sentAt": now.isoformat(),
             "senderRole": "partner",
             "senderId": remote.partner_id,
             "sessionId": remote.session_id,
@@ -254,8 +278,10 @@ class A2ACalls:
     ) -> dict[str, Any]:
         """One command by A2A; the AIP TaskResult of where the task is then."""
         remote = self._remote(partner_id, command)
-        await self.leader._record(command, record)
         name = command.command
+        if name == TaskCommandType.CANCEL:
+            return await self._cancel(partner_id, remote, command, record)
+        await self.leader._record(command, record)
         moved = leader_command_target(remote.recorded, name) if remote.recorded else None
         if name in (TaskCommandType.START, TaskCommandType.CONTINUE):
             if name == TaskCommandType.CONTINUE and moved is not None:
@@ -268,8 +294,9 @@ class A2ACalls:
             )
             client = await self.client(partner_id, streaming=False)
             answer: dict[str, Any] | None = None
-            async for event in client.send_message(request):
-                answer = self._event(remote, event, record) or answer
+            with _a2a_errors():
+                async for event in client.send_message(request):
+                    answer = self._event(remote, event, record) or answer
             if answer is None:
                 raise CallFailed("The A2A agent answered with no task.")
             return answer
@@ -279,13 +306,62 @@ class A2ACalls:
             remote.recorded = moved
             return self._result(remote, moved, None)
         client = await self.client(partner_id, streaming=False)
-        if name == TaskCommandType.CANCEL:
-            task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
-            if moved is not None:  # the agent took it: the hub moved as the command says
-                remote.recorded = moved
-        else:
+        with _a2a_errors():
             task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
         return self._task_state(remote, task, record)
+
+    async def _cancel(
+        self, partner_id: str, remote: _Remote, command: TaskCommand, record: bool
+    ) -> dict[str, Any]:
+        """A ``CancelTask``, recorded once the agent has answered, as what it did: a cancel
+        the agent took moves the hub's task as the command says (the command, then the
+        state the agent reports); one it refused as not cancelable (a2a-sdk's
+        ``TaskNotCancelableError``: the agent has ended the task) moves nothing. Then the
+        leader asks the agent where its task is, relays that end (an A2A ``COMPLETED`` the
+        leader has not completed is the agent's own end of the wait, AIP ``completed``) and
+        records the cancel after it, stamped when the refusal is known, so the hub keeps it
+        as a command the task ignores (AIP §4.5) and raises ``A2ACallFailed`` with the task
+        as the agent has it. Recorded before it is sent, a refused cancel would end the
+        hub's task ``canceled`` while the agent says it completed (issue 33)."""
+        client = await self.client(partner_id, streaming=False)
+        try:
+            with _a2a_errors():
+                task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
+        except A2ACallFailed as failed:
+            if not isinstance(failed.error, TaskNotCancelableError):
+                if not failed.code:  # no answer of the agent's: it may have taken it
+                    await self.leader._record(command, record)
+                raise
+            failed.result = await self._refused(partner_id, remote, command, record)
+            raise
+        await self.leader._record(command, record)
+        moved = leader_command_target(remote.recorded, command.command) if remote.recorded else None
+        if moved is not None:  # the agent took it: the hub moved as the command says
+            remote.recorded = moved
+        return self._task_state(remote, task, record)
+
+    async def _refused(
+        self, partner_id: str, remote: _Remote, command: TaskCommand, record: bool
+    ) -> dict[str, Any] | None:
+        """After a cancel the agent refused: its task as it says (relayed), and the cancel
+        recorded where the hub ignores it, if the task has ended there; None when the agent
+        could not say where its task is (the cancel then goes unrecorded: the hub would
+        move the task by it)."""
+        client = await self.client(partner_id, streaming=False)
+        try:
+            with _a2a_errors():
+                task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
+        except A2ACallFailed:
+            return None
+        result = self._task_state(remote, task, record)
+        ended = task.status.state == TaskState.TASK_STATE_COMPLETED
+        if ended and remote.recorded == AipState.AWAITING_COMPLETION:
+            result = self._reached(remote, AipState.COMPLETED, None, record)
+        if remote.recorded in FINAL_STATES:
+            after = (remote.last_sent or command.sent_at) + timedelta(microseconds=1)
+            stamped = command.model_copy(update={"sent_at": max(datetime.now(UTC), after)})
+            await self.leader._record(stamped, record)
+        return result
 
     def _event(self, remote: _Remote, event: StreamResponse, record: bool) -> dict[str, Any] | None:
         """An A2A event as the AIP event it is (a TaskResult, or a ProductChunk); a plain
@@ -339,7 +415,11 @@ class A2ACalls:
             request = SendMessageRequest(message=self._message(remote, command))
             events = client.send_message(request)
         try:
-            async for event in events:
+            while True:
+                with _a2a_errors():
+                    event = await anext(events, None)
+                if event is None:
+                    return
                 data = self._event(remote, event, record)
                 if data is None:
                     continue

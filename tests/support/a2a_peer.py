@@ -8,7 +8,8 @@ compat adapter) on a Starlette app. What the executor does depends on the user's
 - any text: a task, WORKING, an artifact ``echo`` with a text part echoing the text (and copies of
   the message's data parts), COMPLETED;
 - ``ask...``: WORKING, then INPUT_REQUIRED with a question; the next message on that task
-  completes it with an ``echo`` artifact of the answer;
+  completes it with an ``echo`` artifact of the answer (an answer that is ``ask...`` again
+  asks again);
 - ``slow...``: WORKING, then up to ``SLOW_SECONDS`` before completing, so a test can cancel it
   (``cancel`` moves it to CANCELED);
 - ``reject...``: REJECTED straight from SUBMITTED; ``quit...``: WORKING, then CANCELED by the
@@ -33,6 +34,7 @@ from a2a.server.tasks import (
     BasePushNotificationSender,
     InMemoryPushNotificationConfigStore,
     InMemoryTaskStore,
+    TaskStore,
     TaskUpdater,
 )
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Part, TaskState
@@ -57,6 +59,10 @@ class PeerExecutor(AgentExecutor):
         if text.startswith("reject"):  # from submitted, as AIP's partner never may
             await updater.reject(updater.new_agent_message([new_text_part("not for me")]))
             return
+        if task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED and text.startswith("ask"):
+            await updater.start_work()
+            await updater.requires_input(updater.new_agent_message([new_text_part(QUESTION)]))
+            return  # an answer that asks again
         if task.status.state != TaskState.TASK_STATE_INPUT_REQUIRED:  # not an answer
             await updater.start_work()
             if text.startswith("quit"):  # the agent cancels its own task while working
@@ -98,15 +104,19 @@ def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
     )
 
 
-def build_peer_app(url: str, versions: tuple[str, ...] = VERSIONS) -> Starlette:
+def build_peer_app(
+    url: str, versions: tuple[str, ...] = VERSIONS, task_store: TaskStore | None = None
+) -> Starlette:
     """The peer's app; ``url`` is the JSON-RPC URL its card advertises (served at ``/``),
-    with an interface for each of ``versions`` (a client picks 1.0 when it is there)."""
+    with an interface for each of ``versions`` (a client picks 1.0 when it is there);
+    ``task_store``: its tasks (a fresh ``InMemoryTaskStore`` unless given, so a test can
+    read what the agent says of a task)."""
     card = agent_card(url, versions)
     push_client = httpx.AsyncClient(timeout=10.0)
     push_store = InMemoryPushNotificationConfigStore()
     handler = DefaultRequestHandler(
         agent_executor=PeerExecutor(),
-        task_store=InMemoryTaskStore(),
+        task_store=task_store if task_store is not None else InMemoryTaskStore(),
         agent_card=card,
         push_config_store=push_store,
         push_sender=BasePushNotificationSender(push_client, push_store),
@@ -128,14 +138,16 @@ def build_peer_app(url: str, versions: tuple[str, ...] = VERSIONS) -> Starlette:
 
 
 @contextlib.asynccontextmanager
-async def serve_peer(versions: tuple[str, ...] = VERSIONS) -> AsyncIterator[str]:
+async def serve_peer(
+    versions: tuple[str, ...] = VERSIONS, task_store: TaskStore | None = None
+) -> AsyncIterator[str]:
     """Serve a peer on a free loopback port in this loop; yields its base URL (no slash)."""
     # proto IPPROTO_TCP, or asyncio skips TCP_NODELAY on accepted sockets (~40 ms per request)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))  # our port before uvicorn starts, so the card can name it
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     config = uvicorn.Config(
-        build_peer_app(f"{url}/", versions),
+        build_peer_app(f"{url}/", versions, task_store),
         log_config=None,
         log_level="warning",
         timeout_graceful_shutdown=2,
