@@ -1,18 +1,24 @@
-"""``python -m bench.p2p``: the kit's point-to-point ``rpc`` round trip, fully authenticated,
-beside a bare httpx POST to a bare endpoint and a2a-sdk's message/send to its echo agent.
+"""``python -m bench.p2p``: the kit's point-to-point ``rpc`` round trip, fully authenticated
+and recorded, beside a bare httpx POST to a bare endpoint and a2a-sdk's message/send to its
+echo agent.
 
-The hub, the kit partner, the bare endpoint and the a2a-sdk agent each run as their own
-uvicorn process on 127.0.0.1; this process is the leader and the client of all three. For
-each target: a warm-up, then S seconds one call at a time (p50/p99 latency, requests/s),
-then S seconds with 16 concurrent callers. The kit's path is the real one: the command is
-recorded at the hub before the call, the partner checks the call token and records its
-task's moves before it answers, the leader checks the answer's signature.
+The hub, the kit partners, the bare endpoint and the a2a-sdk agent each run as their own
+uvicorn process on 127.0.0.1; this process is the leader and the client of all of them. For
+each target: a warm-up, then S seconds one call at a time (p50/p99 latency, calls/s), then S
+seconds with 16 concurrent callers. The baselines run first, while the hub idles. The kit's
+path is the real one: the command is recorded at the hub before the call, the partner checks
+the call token and records its task's moves before it answers, the leader checks the answer's
+signature; records are queued, so a kit phase (its warm-up too) lasts until the hub holds
+every record of its calls (:class:`Recorded`), and its calls/s is over that whole time. Each
+phase says what the hub process spent: CPU time (``/proc``) and SQL statements (counted by
+``bench.p2p.hub``), per record for the kit.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 import time
@@ -270,6 +276,7 @@ def _settles(
 
 async def run(seconds: float) -> dict[str, Any]:
     """Start the servers, time the three targets for ``seconds`` per phase, stop everything."""
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp, harness.processes() as started:
         servers = await start_servers(Path(tmp), started)
         meter = HubMeter(servers.hub_pid, servers.sql_counts)
@@ -290,6 +297,7 @@ async def run(seconds: float) -> dict[str, Any]:
     ratio = ratios(results)
     return {
         "machine": harness.machine(),
+        "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
         "seconds_per_phase": seconds,
         "concurrency": CONCURRENCY,
         "measured": (
