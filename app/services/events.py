@@ -178,6 +178,43 @@ async def append_inbox_event(
     return seq
 
 
+_TAKE_INBOX_SEQS = (
+    update(Agent)
+    .where(col(Agent.id) == bindparam("agent_id"))
+    .values(inbox_seq=col(Agent.inbox_seq) + bindparam("count"))
+    .returning(col(Agent.inbox_seq))
+)
+_INSERT_INBOX = insert(InboxEvent)
+
+
+async def append_inbox_events(
+    db: AsyncSession, events: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    """``append_inbox_event`` for many (agent, kind, data) at once, in order: per agent, one
+    statement takes its seqs; one INSERT stores them all."""
+    if not events:
+        return
+    conn = await db.connection()
+    counts: dict[str, int] = {}
+    for agent_id, _, _ in events:
+        counts[agent_id] = counts.get(agent_id, 0) + 1
+    next_seq = {}
+    for agent_id, count in counts.items():
+        params = {"agent_id": agent_id, "count": count}
+        last = int((await conn.execute(_TAKE_INBOX_SEQS, params)).scalar_one())
+        next_seq[agent_id] = last - count + 1
+    rows, now = [], utcnow()
+    for agent_id, kind, body in events:
+        seq = next_seq[agent_id]
+        next_seq[agent_id] = seq + 1
+        rows.append(
+            {"agent_id": agent_id, "seq": seq, "kind": kind, "data": body, "created_at": now}
+        )
+        frame = encode_frame(seq, kind, orjson.dumps(body))
+        stage(db, inbox_channel(agent_id), Delivery(seq, frame))
+    await conn.execute(_INSERT_INBOX, rows)
+
+
 def message_delivery(seq: int, sender_id: str, body: dict[str, Any]) -> Delivery:
     return Delivery(seq, encode_frame(seq, "message", orjson.dumps(body)), sender_id=sender_id)
 

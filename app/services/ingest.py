@@ -76,6 +76,7 @@ from app.services.messages import (
     stored_row,
     write_session_message,
 )
+from app.services.task_batch import TaskBatch
 from app.services.tasks import TASKS_KEY, AnyTaskMessage, StaleTask
 from app.stopping import stop
 
@@ -106,6 +107,7 @@ class Record:
     error: BaseException | None = None
     membership: Membership | None = None  # a group post's standing, once found active
     place: Participation | None = None  # a point-to-point record's, once found
+    row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
@@ -390,38 +392,50 @@ class Ingest:
             if conn.dialect.name == "sqlite":
                 await conn.exec_driver_sql("BEGIN IMMEDIATE")
             standing = await Standing.read(conn, batch)
+            tasks = TaskBatch(db)
+            tasks.forget(batch)  # read on the first task record offered
             plain: list[Record] = []
-            for record in batch:
+            for n, record in enumerate(batch):
                 verdict = record.verdict(standing)
                 used = standing.use(record)
                 if isinstance(verdict, HubError):
                     record.error = verdict
                 elif verdict is Path.PLAIN:
                     plain.append(record)
+                elif not used and (row := await tasks.take(record)) is not None:
+                    record.row = row  # decided in memory: written with the plain rows
+                    plain.append(record)
                 else:
-                    await self._flush(db, plain)
+                    await self._flush(db, plain, tasks)
                     await self._full(db, record, fresh=not used)
-            await self._flush(db, plain)
+                    tasks.forget(batch[n + 1 :])
+            await self._flush(db, plain, tasks)
             await note_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
             await db.commit()
         return ended
 
-    async def _flush(self, db: AsyncSession, plain: list[Record]) -> None:
-        """Write the plain records waiting, in one savepoint; any id taken meanwhile (by
-        another replica) sends them down the full path instead."""
+    async def _flush(self, db: AsyncSession, plain: list[Record], tasks: TaskBatch) -> None:
+        """Write the plain records waiting and the task records taken in memory, in one
+        savepoint; any id or task taken meanwhile (by another replica) sends them down the
+        full path instead."""
         if not plain:
             return
         records = plain[:]
         plain.clear()
-        staged = staged_count(db)
+        staged = staged_count(db) if tasks.staged_from is None else tasks.staged_from
         try:
             async with db.begin_nested():
+                ended = await tasks.flush()
                 await _write_plain(db, records)
+            db.info.setdefault(MAY_HAVE_ENDED, set()).update(ended)
+            db.info.pop(TASKS_KEY, None)  # the full path reads the tasks moved here again
         except IntegrityError:
             unstage_since(db, staged)
+            tasks.discard()
+            db.info.pop(TASKS_KEY, None)
             for record in records:
-                record.outcome = None
+                record.outcome, record.row = None, None
                 await self._full(db, record, fresh=False)
 
     async def _full(self, db: AsyncSession, record: Record, *, fresh: bool) -> None:
@@ -452,8 +466,7 @@ class Ingest:
         if not tasks:
             return
         async with self.factory() as db:
-            for task_id, session_id in sorted(tasks):
-                await fire_ready_triggers(db, task_id, session_id)
+            await fire_ready_triggers(db, tasks)
 
 
 async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
@@ -475,6 +488,9 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
     rows = []
     for record in records:
         assert record.message is not None
+        if record.row is not None:  # a task record, decided in memory (``task_batch``)
+            rows.append(record.row)
+            continue
         if record.error is not None:
             continue
         message = as_received(record.message)

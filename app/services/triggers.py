@@ -13,9 +13,10 @@ fires.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import timedelta
 
-from sqlalchemy import and_, exists, func, or_, update
+from sqlalchemy import and_, exists, func, or_, tuple_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -176,19 +177,19 @@ async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: li
     return True
 
 
-async def fire_ready_triggers(db: AsyncSession, task_id: str, session_id: str) -> int:
-    """After a committed move of ``task_id``: fire each of its pending triggers whose tasks
-    are all final now, each in a transaction of its own."""
+async def fire_ready_triggers(db: AsyncSession, tasks: Collection[tuple[str, str]]) -> int:
+    """After committed moves of ``tasks`` ((task id, session id)): fire each of their pending
+    triggers whose tasks are all final now, each in a transaction of its own. One read for
+    them all: a batch ends tens of tasks, and most have no trigger."""
+    keys = sorted(tasks)
+    pair = tuple_(col(GroupTriggerTask.task_id), col(GroupTriggerTask.session_id))
     rows = await db.exec(
         select(GroupTrigger.id)
         .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
-        .where(
-            col(GroupTriggerTask.task_id) == task_id,
-            col(GroupTriggerTask.session_id) == session_id,
-            col(GroupTrigger.fired_at).is_(None),
-        )
+        .where(pair.in_(keys), col(GroupTrigger.fired_at).is_(None))
+        .distinct()
     )
-    trigger_ids = list(rows.all())
+    trigger_ids = sorted(rows.all())
     await db.commit()  # end the read: each trigger below is its own transaction
     return await _fire_each_if_ready(db, trigger_ids)
 

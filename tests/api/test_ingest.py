@@ -61,3 +61,53 @@ async def test_one_transaction_gives_each_record_its_own_outcome(
     history = await leader.request("GET", f"/v1/sessions/{session_id}/messages")
     kept = [(m["senderId"], m["type"]) for m in history.json()["items"]]
     assert kept == [(pid, "task-result")] * 3 + [(leader.agent_id, "message")]
+
+
+async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent, hub: Any) -> None:
+    """Issue 30: a batch's point-to-point task records cost a few statements for the whole
+    batch (one task read, one task INSERT, one UPDATE for the moved ones, the rows and the
+    inbox), not ~6 each; the tasks come out as one record at a time would make them."""
+    from sqlalchemy import event
+    from sqlmodel import col, select
+
+    from app.models import InboxEvent
+    from tests.support.messages import command
+
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    session_id = (await open_session(leader, partner))["id"]
+    lid, pid = str(leader.agent_id), str(partner.agent_id)
+    records = []
+    for n in range(10):
+        task_id = f"t-{n}"
+        start = command(lid, "start", task_id=task_id, partnerId=pid, dataItems=[])
+        records.append(record(leader, session_id, start))
+        for state in ("accepted", "working", "awaiting-completion"):
+            records.append(record(partner, session_id, result(pid, task_id, state)))
+        records.append(record(leader, session_id, command(lid, "complete", task_id=task_id)))
+        records.append(record(partner, session_id, result(pid, task_id, "completed")))
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    engine = hub.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        outcomes = await hub.state.ingest.many(records)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert [o[1] for o in outcomes] == [201] * len(records)  # type: ignore[index]
+    assert len(statements) <= 16, "\n".join(s.split("\n")[0][:60] for s in statements)
+    for n in range(10):
+        got = await leader.request("GET", f"/v1/tasks/t-{n}", params={"sessionId": session_id})
+        task = got.json()
+        assert task["state"] == "completed"
+        assert [s["state"] for s in task["statusHistory"]] == [
+            "accepted",
+            "working",
+            "awaiting-completion",
+            "completed",
+        ]
+    async with hub.state.session_factory() as db:  # the partner told of each start, complete
+        told = await db.exec(select(InboxEvent.seq).where(col(InboxEvent.agent_id) == pid))
+        assert sorted(told.all()) == list(range(1, 21))

@@ -1,0 +1,367 @@
+"""A batch's point-to-point task records, folded in memory (the record engine's fast path).
+
+The writer (``services.ingest``) offers each admitted point-to-point task record here before
+its full path. A record whose move ``task_projection.step`` decides from the task as the
+batch holds it is *taken*: the task known (or made by this record, with nothing stored for
+it before), nothing of it waiting, the record sent after everything the task has. A taken
+record costs no statement of its own: its row goes into the writer's one INSERT, and
+``flush`` writes what the batch's taken records did to their tasks with a few statements for
+the whole batch (one INSERT of the tasks they made, one UPDATE run for all the tasks they
+moved, the leaders' commands into their partners' inboxes by ``append_inbox_events``).
+
+Every task is read once a batch, in one SELECT (``load``), locked on PostgreSQL; SQLite's
+writer holds the write lock from its first read. Anything else — a refusal, a task with
+waiting messages, a record sorting before what its task has, a start naming parents or
+dependencies, a bridge session, a group-mode sender, an id used before — goes down the full
+path, which reads its task again and answers exactly as it always has; the tasks held here
+are then read again (``forget``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import bindparam, insert, select, tuple_, update
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.messages import (
+    ProductChunk,
+    TaskCommand,
+    TaskCommandType,
+    TaskResult,
+    TaskState,
+    TaskStatusUpdate,
+)
+from agenthub.protocol.tasks import is_final
+from app.errors import HubError
+from app.models import SessionParticipant, StoredMessage, Task
+from app.models.types import utcnow
+from app.services.events import (
+    append_inbox_events,
+    staged_count,
+    tell_operator,
+    tell_operator_message,
+)
+from app.services.messages import Placement, as_received, check_open, stored_body, stored_row
+from app.services.modes import GROUP
+from app.services.operator_events import task_summary
+from app.services.task_projection import (
+    NO_MOVE_COMMANDS,
+    AnyTaskMessage,
+    Outcome,
+    TaskFacts,
+    role_error,
+    sort_key,
+    step,
+)
+from app.services.tasks import TASK_TYPES
+
+if TYPE_CHECKING:
+    from app.services.ingest import Record
+
+Key = tuple[str, str]  # (task id, session id)
+_REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
+_TASKS = Task.__table__  # type: ignore[attr-defined]
+_LOAD = (
+    select(_TASKS)
+    .where(tuple_(_TASKS.c.id, _TASKS.c.session_id).in_(bindparam("keys", expanding=True)))
+    .with_for_update()
+)
+_STORED_FOR = (
+    select(col(StoredMessage.task_id), col(StoredMessage.session_id))
+    .where(
+        col(StoredMessage.task_id).in_(bindparam("tasks", expanding=True)),
+        col(StoredMessage.session_id).in_(bindparam("sessions", expanding=True)),
+        col(StoredMessage.type).in_(TASK_TYPES),
+    )
+    .distinct()
+)
+_MODES = select(
+    col(SessionParticipant.session_id),
+    col(SessionParticipant.agent_id),
+    col(SessionParticipant.mode),
+).where(col(SessionParticipant.session_id).in_(bindparam("sessions", expanding=True)))
+_MOVED = (
+    "state",
+    "status",
+    "status_history",
+    "products",
+    "last_key",
+    "pending",
+    "version",
+    "updated_at",
+)
+_SAVE = (
+    update(Task)
+    .where(col(Task.id) == bindparam("t_id"), col(Task.session_id) == bindparam("t_session_id"))
+    .values({name: bindparam(name) for name in _MOVED})
+)
+_INSERT = insert(Task)
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+def _task_message(record: Record) -> AnyTaskMessage | None:
+    """The record's message, if it is a point-to-point record of a named task."""
+    message = record.message
+    if message is None or record.group_id is not None or record.answer is not None:
+        return None
+    if message.task_id is None or not isinstance(message, (TaskCommand, *_REPORTS)):
+        return None
+    return message
+
+
+def task_record(record: Record) -> AnyTaskMessage | None:
+    """The record's message, if it is a point-to-point task record this path may take
+    (once admitted: its sender's place in the session is known)."""
+    message = _task_message(record)
+    at = record.place
+    if message is None or at is None or at.mode == GROUP or at.bridged:
+        return None
+    if isinstance(message, TaskCommand) and (message.parent_task_id or message.dependencies):
+        return None
+    return message
+
+
+@dataclass
+class TaskBatch:
+    """The tasks a batch's taken records move, and what they will write (see the module)."""
+
+    db: AsyncSession
+    staged_from: int | None = None  # the staged count before the first record taken
+    ended: set[Key] = field(default_factory=set)  # tasks a taken record may have ended
+    _tasks: dict[Key, Task | None] = field(default_factory=dict)
+    _blocked: set[Key] = field(default_factory=set)  # the full path's, for the batch
+    _modes: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    _new: dict[Key, Task] = field(default_factory=dict)
+    _moved: dict[Key, Task] = field(default_factory=dict)
+    _inbox: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    _unread: list[Record] = field(default_factory=list)  # records whose tasks to read first
+
+    def forget(self, rest: Sequence[Record]) -> None:
+        """The full path wrote: read the tasks of ``rest`` again before taking any."""
+        self._tasks.clear()
+        self._unread = list(rest)
+
+    async def load(self, records: Sequence[Record]) -> None:
+        """Read, in one statement each, the tasks of every record this path may take, which
+        of the absent ones have messages stored (the full path folds those), and the modes
+        of the sessions where a task may start."""
+        self._unread = []
+        keys = {(m.task_id or "", r.session_id or "") for r in records if (m := _task_message(r))}
+        keys -= self._tasks.keys()
+        if not keys:
+            return
+        conn = await self.db.connection()
+        found = {
+            (row.id, row.session_id): Task(**row._mapping)
+            for row in await conn.execute(_LOAD, {"keys": list(keys)})
+        }
+        self._tasks.update(found)
+        absent = keys - found.keys()
+        if absent:
+            params = {"tasks": [k[0] for k in absent], "sessions": [k[1] for k in absent]}
+            stored = {(t or "", s) for t, s in await conn.execute(_STORED_FOR, params)}
+            self._blocked |= absent & stored
+            self._tasks.update(dict.fromkeys(absent - stored))
+        sessions = {k[1] for k in absent} - self._modes.keys()
+        if sessions:
+            for session_id, agent_id, mode in await conn.execute(
+                _MODES, {"sessions": list(sessions)}
+            ):
+                self._modes.setdefault(session_id, {})[agent_id] = mode
+
+    async def take(self, record: Record) -> dict[str, Any] | None:
+        """The record's row, with its outcome set, if this path decides it; else ``None``
+        (and its task goes down the full path for the rest of the batch)."""
+        found = task_record(record)
+        if found is None:
+            return None
+        if self._unread:
+            await self.load(self._unread)
+        key = (found.task_id or "", record.session_id or "")
+        if key in self._blocked or key not in self._tasks:
+            return None
+        row = self._decide(record, as_received(found), key)
+        if row is None:
+            self._blocked.add(key)
+        return row
+
+    def _decide(self, record: Record, message: AnyTaskMessage, key: Key) -> dict[str, Any] | None:
+        at = record.place
+        assert at is not None
+        try:
+            check_open(message, at)
+        except HubError:
+            return None
+        task = self._tasks[key]
+        new = task is None
+        if task is None:
+            task = self._new_task(message, key, at.session_id, at.leader_id)
+            if task is None:
+                waits = _command(message) and message.command != TaskCommandType.START  # type: ignore[union-attr]
+                return self._waiting(record, message, key) if waits else None
+        elif (
+            task.group_id is not None
+            or task.pending
+            or role_error(task.leader_id, task.partner_id, message)
+        ):
+            return None
+        start = _command(message) and message.command == TaskCommandType.START  # type: ignore[union-attr]
+        if start and not new:
+            return self._again(record, message, task, key)
+        sent = sort_key(message)
+        if not new and task.last_key is not None and sent < task.last_key:
+            return None  # sorts before what the task has: the full path folds it again
+        facts = _facts(task)
+        outcome = step(facts, message)
+        if outcome is Outcome.NEVER:
+            return None
+        self._note()
+        before = task.state
+        if outcome is Outcome.APPLIED:
+            task.state = facts.state.value if facts.state else None
+            task.status, task.status_history = facts.status, facts.status_history
+            task.products = facts.products
+        task.last_key = sent
+        task.pending += outcome is Outcome.NOT_YET
+        task.version += 1
+        task.updated_at = utcnow()
+        if new:
+            self._new[key] = task
+            tell_operator(self.db, "task", task_summary(task, None))
+        else:
+            self._moved.setdefault(key, task)
+        if task.state != before:
+            tell_operator(self.db, "task", task_summary(task, task.state))
+        if is_final(facts.state):
+            self.ended.add(key)
+        moves = isinstance(message, TaskCommand) and message.command not in NO_MOVE_COMMANDS
+        if moves and task.partner_id != message.sender_id:
+            self._inbox.append((task.partner_id, "task", message.to_wire()))
+        return self._row(record, message, task.id, outcome)
+
+    def _new_task(
+        self, message: AnyTaskMessage, key: Key, session_id: str, leader_id: str | None
+    ) -> Task | None:
+        """The task this record makes, if it makes one this path can take."""
+        now = utcnow()
+        if isinstance(message, TaskCommand):
+            if message.command != TaskCommandType.START:
+                return None
+            partner_id = message.partner_id
+            if partner_id is None and isinstance(message.mentions, list):
+                partner_id = message.mentions[0] if len(message.mentions) == 1 else None
+            modes = self._modes.get(session_id, {})
+            if partner_id is None or partner_id == message.sender_id:
+                return None
+            if partner_id not in modes or modes[partner_id] == GROUP:
+                return None
+            leader = message.sender_id
+        elif leader_id is not None and message.sender_id != leader_id:
+            partner_id, leader = message.sender_id, leader_id
+        else:
+            return None
+        task = Task(
+            id=key[0],
+            session_id=session_id,
+            group_id=None,
+            leader_id=leader,
+            partner_id=partner_id,
+            created_at=now,
+            updated_at=now,
+        )
+        self._tasks[key] = task
+        return task
+
+    def _again(
+        self, record: Record, message: AnyTaskMessage, task: Task, key: Key
+    ) -> dict[str, Any] | None:
+        """A start of a task that exists: the same move, if it is its leader's to its partner
+        (the partner's report made the task first)."""
+        assert isinstance(message, TaskCommand)
+        partner_id = message.partner_id or (
+            message.mentions[0]
+            if isinstance(message.mentions, list) and len(message.mentions) == 1
+            else None
+        )
+        if (message.sender_id, partner_id) != (task.leader_id, task.partner_id):
+            return None
+        self._note()
+        if is_final(_state(task)):
+            self.ended.add(key)
+        if task.partner_id != message.sender_id:
+            self._inbox.append((task.partner_id, "task", message.to_wire()))
+        return self._row(record, message, task.id, Outcome.SAME)
+
+    def _waiting(self, record: Record, message: AnyTaskMessage, key: Key) -> dict[str, Any]:
+        """A command for a task not made yet: kept, waiting for it; the task's later records
+        in the batch take the full path, which folds this one in."""
+        self._note()
+        self._blocked.add(key)
+        return self._row(record, message, key[0], Outcome.NOT_YET)
+
+    def _note(self) -> None:
+        if self.staged_from is None:
+            self.staged_from = staged_count(self.db)
+
+    def _row(
+        self, record: Record, message: AnyTaskMessage, task_id: str, outcome: Outcome
+    ) -> dict[str, Any]:
+        at = Placement(record.stored_session_id, record.received_at, task_id=task_id)
+        body = stored_body(message, at)
+        row = stored_row(message, body, at)
+        row["waiting"] = outcome is Outcome.NOT_YET
+        record.outcome = (body, 202 if outcome is Outcome.NOT_YET else 201)
+        tell_operator_message(self.db, body)
+        return row
+
+    async def flush(self) -> set[Key]:
+        """Write what the taken records did to their tasks and inboxes (their rows are the
+        writer's to insert): the tasks that may have ended."""
+        conn = await self.db.connection()
+        if self._new:
+            await conn.execute(_INSERT, [t.model_dump() for t in self._new.values()])
+        moved = [t for k, t in self._moved.items() if k not in self._new]
+        if moved:
+            params = [
+                {
+                    **{name: getattr(t, name) for name in _MOVED},
+                    "t_id": t.id,
+                    "t_session_id": t.session_id,
+                }
+                for t in moved
+            ]
+            await conn.execute(_SAVE, params)
+        await append_inbox_events(self.db, self._inbox)
+        ended = self.ended
+        self.discard()
+        return ended
+
+    def discard(self) -> None:
+        """Drop what was taken (written, or rolled back): the tasks are read again."""
+        self._new, self._moved, self._inbox = {}, {}, []
+        self.ended, self.staged_from = set(), None
+        self._tasks.clear()
+        self._unread = []
+
+
+def _command(message: AnyTaskMessage) -> bool:
+    return isinstance(message, TaskCommand)
+
+
+def _state(task: Task) -> TaskState | None:
+    return TaskState(task.state) if task.state else None
+
+
+def _facts(task: Task) -> TaskFacts:
+    return TaskFacts(
+        leader_id=task.leader_id,
+        partner_id=task.partner_id,
+        state=_state(task),
+        status=task.status,
+        status_history=list(task.status_history),
+        products=list(task.products),
+    )
