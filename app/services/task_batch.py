@@ -12,7 +12,7 @@ moved, the leaders' commands into their partners' inboxes by ``append_inbox_even
 Every task is read once a batch, in one SELECT (``load``), locked on PostgreSQL; SQLite's
 writer holds the write lock from its first read. Anything else — a refusal, a task with
 waiting messages, a record sorting before what its task has, a start naming parents or
-dependencies, a bridge session, a group-mode sender, an id used before — goes down the full
+dependencies, a group-mode sender, an id used before — goes down the full
 path, which reads its task again and answers exactly as it always has; the tasks held here
 are then read again (``forget``).
 """
@@ -118,7 +118,7 @@ def task_record(record: Record) -> AnyTaskMessage | None:
     (once admitted: its sender's place in the session is known)."""
     message = _task_message(record)
     at = record.place
-    if message is None or at is None or at.mode == GROUP or at.bridged:
+    if message is None or at is None or at.mode == GROUP:
         return None
     if isinstance(message, TaskCommand) and (message.parent_task_id or message.dependencies):
         return None
@@ -199,7 +199,7 @@ class TaskBatch:
         task = self._tasks[key]
         new = task is None
         if task is None:
-            task = self._new_task(message, key, at.session_id, at.leader_id)
+            task = self._new_task(message, key, at.session_id, at.leader_id, at.bridged)
             if task is None:
                 waits = _command(message) and message.command != TaskCommandType.START  # type: ignore[union-attr]
                 return self._waiting(record, message, key) if waits else None
@@ -244,9 +244,15 @@ class TaskBatch:
         return self._row(record, message, task.id, outcome)
 
     def _new_task(
-        self, message: AnyTaskMessage, key: Key, session_id: str, leader_id: str | None
+        self,
+        message: AnyTaskMessage,
+        key: Key,
+        session_id: str,
+        leader_id: str | None,
+        bridged: bool,
     ) -> Task | None:
-        """The task this record makes, if it makes one this path can take."""
+        """The task this record makes, if it makes one this path can take (``bridged``: in
+        a bridge session a start may name its sender as the partner)."""
         now = utcnow()
         if isinstance(message, TaskCommand):
             if message.command != TaskCommandType.START:
@@ -255,7 +261,7 @@ class TaskBatch:
             if partner_id is None and isinstance(message.mentions, list):
                 partner_id = message.mentions[0] if len(message.mentions) == 1 else None
             modes = self._modes.get(session_id, {})
-            if partner_id is None or partner_id == message.sender_id:
+            if partner_id is None or (partner_id == message.sender_id and not bridged):
                 return None
             if partner_id not in modes or modes[partner_id] == GROUP:
                 return None
