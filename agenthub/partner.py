@@ -110,6 +110,7 @@ class PartnerTask:
         self.timeout_seconds = params.timeout / 1000 if params.timeout else None
         self.max_products_bytes = params.max_products_bytes
         self.timer: asyncio.Task[None] | None = None  # the wait for the leader timing out
+        self.on_end: Callable[[], None] | None = None  # told once, when it becomes final
 
     @property
     def settled(self) -> bool:
@@ -239,6 +240,9 @@ class TaskContext:
         )
         task.state, task.status = state, status
         task.status_history.append(status)
+        if state in FINAL_STATES and task.on_end is not None:
+            task.on_end()
+            task.on_end = None
         await self._emit(task, task.result_message().to_wire(), record)
 
     async def _reach_working(self) -> None:

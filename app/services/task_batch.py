@@ -270,14 +270,24 @@ class TaskBatch:
             partner_id, leader = message.sender_id, leader_id
         else:
             return None
-        task = Task(
+        task = Task(  # every field given: a default_factory costs pydantic an inspect.signature
             id=key[0],
             session_id=session_id,
             group_id=None,
+            parent_task_id=None,
             leader_id=leader,
             partner_id=partner_id,
+            state=None,
+            status=None,
+            products=[],
+            status_history=[],
+            dependencies=[],
+            version=0,
+            last_key=None,
+            pending=0,
             created_at=now,
             updated_at=now,
+            released_at=None,
         )
         self._tasks[key] = task
         return task

@@ -282,7 +282,12 @@ async def test_a_partner_at_its_task_limit_refuses_new_starts(
     with pytest.raises(CallFailed) as refused:
         await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="?")
     assert refused.value.code == -32004 and refused.value.data == {"limit": 2}
-    runtime.max_tasks = len(runtime.tasks)  # full for everyone
+    # a task that ends makes room (the live count follows each move, not a scan)
+    await leader.leader.cancel(partner.agent_id, session_id=session.id, task_id="t-0")
+    await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="?")
+    with pytest.raises(CallFailed):
+        await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-3", text="?")
+    runtime.max_tasks = 2  # full for everyone: t-1 and t-2 live, once the ended t-0 is let go
     other = await make_live_agent("other")
     with pytest.raises(CallFailed):
         await other.leader.start(partner.agent_id, session_id=session.id, text="?")
