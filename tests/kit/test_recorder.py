@@ -56,7 +56,8 @@ async def test_a_waiting_caller_goes_on_at_the_low_water_mark_not_at_an_empty_qu
     unreachable = HubClient(
         f"http://127.0.0.1:{free_port()}", key=AgentKey.generate(), agent_id="agt-low"
     )
-    # relayed answers go one a request: each is given up at the retry deadline, in turn
+    # relayed answers of one task go one a request, in its one lane: each is given up at
+    # the retry deadline, in turn
     recorder = HubRecorder(unreachable, retry_deadline_seconds=0.2, max_backlog=8)
 
     async def admitted() -> int:
