@@ -65,11 +65,9 @@ async def test_a_waiting_caller_goes_on_at_the_low_water_mark_not_at_an_empty_qu
         return recorder._backlog("s")  # as the caller goes on: nothing awaited in between
 
     try:
-        for i in range(8):
+        for _ in range(8):
             answer = b'{"jsonrpc": "2.0", "id": "1", "result": {}}'
-            recorder.relay(
-                "s", f"t{i}", partner_id="agt-p", answer=answer, signature=None, nonce=None
-            )
+            recorder.relay("s", "t", partner_id="agt-p", answer=answer, signature=None, nonce=None)
         assert await asyncio.wait_for(admitted(), 30) == 4  # half of the bound, not empty
     finally:
         await recorder.aclose(timeout=0.1)
