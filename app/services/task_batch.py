@@ -33,7 +33,6 @@ from agenthub.protocol.messages import (
     TaskCommand,
     TaskCommandType,
     TaskResult,
-    TaskState,
     TaskStatusUpdate,
 )
 from agenthub.protocol.tasks import is_final
@@ -53,12 +52,11 @@ from app.services.task_projection import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
     Outcome,
-    TaskFacts,
     role_error,
     sort_key,
     step,
 )
-from app.services.tasks import TASK_TYPES
+from app.services.tasks import TASK_TYPES, partner_of, task_facts, task_state
 
 if TYPE_CHECKING:
     from app.services.ingest import Record
@@ -243,7 +241,7 @@ class TaskBatch:
         sent = sort_key(message)
         if not new and task.last_key is not None and sent < task.last_key:
             return None  # sorts before what the task has: the full path folds it again
-        facts = _facts(task)
+        facts = task_facts(task)
         outcome = step(facts, message)
         if outcome is Outcome.NEVER:
             return None
@@ -285,11 +283,12 @@ class TaskBatch:
         if isinstance(message, TaskCommand):
             if message.command != TaskCommandType.START:
                 return None
-            partner_id = message.partner_id
-            if partner_id is None and isinstance(message.mentions, list):
-                partner_id = message.mentions[0] if len(message.mentions) == 1 else None
+            try:
+                partner_id = partner_of(message)
+            except HubError:
+                return None  # the full path refuses it
             modes = self._modes.get(session_id, {})
-            if partner_id is None or (partner_id == message.sender_id and not bridged):
+            if partner_id == message.sender_id and not bridged:
                 return None
             if partner_id not in modes or modes[partner_id] == GROUP:
                 return None
@@ -326,15 +325,14 @@ class TaskBatch:
         """A start of a task that exists: the same move, if it is its leader's to its partner
         (the partner's report made the task first)."""
         assert isinstance(message, TaskCommand)
-        partner_id = message.partner_id or (
-            message.mentions[0]
-            if isinstance(message.mentions, list) and len(message.mentions) == 1
-            else None
-        )
+        try:
+            partner_id = partner_of(message)
+        except HubError:
+            return None
         if (message.sender_id, partner_id) != (task.leader_id, task.partner_id):
             return None
         self._note()
-        if is_final(_state(task)):
+        if is_final(task_state(task)):
             self.ended.add(key)
         if task.partner_id != message.sender_id:
             self._inbox.append((task.partner_id, "task", message.to_wire()))
@@ -395,18 +393,3 @@ class TaskBatch:
 
 def _command(message: AnyTaskMessage) -> bool:
     return isinstance(message, TaskCommand)
-
-
-def _state(task: HeldTask) -> TaskState | None:
-    return TaskState(task.state) if task.state else None
-
-
-def _facts(task: HeldTask) -> TaskFacts:
-    return TaskFacts(
-        leader_id=task.leader_id,
-        partner_id=task.partner_id,
-        state=_state(task),
-        status=task.status,
-        status_history=list(task.status_history),
-        products=list(task.products),
-    )

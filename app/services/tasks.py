@@ -135,7 +135,7 @@ async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
     return task
 
 
-def _partner_of(message: TaskCommand) -> str:
+def partner_of(message: TaskCommand) -> str:
     if message.partner_id:
         return message.partner_id
     if isinstance(message.mentions, list) and len(message.mentions) == 1:
@@ -178,11 +178,13 @@ def _start_fields(task: Task, message: TaskCommand) -> None:
     task.dependencies = list(message.dependencies or [])
 
 
-def _facts(task: Task) -> TaskFacts:
+def task_facts(task: Task | Any) -> TaskFacts:
+    """What the task's row says, for the fold (``task``: a ``Task``, or a row held the same
+    way, ``task_batch.HeldTask``)."""
     return TaskFacts(
         leader_id=task.leader_id,
         partner_id=task.partner_id,
-        state=_state(task),
+        state=task_state(task),
         status=task.status,
         status_history=list(task.status_history),
         products=list(task.products),
@@ -238,7 +240,7 @@ async def apply_task_message(
     _check_place(task, group_id)
     if task is None:
         if isinstance(message, TaskCommand) and start:
-            partner_id = _partner_of(message)
+            partner_id = partner_of(message)
             if partner_id == message.sender_id and not self_partner:
                 raise InvalidInput("A leader cannot be the partner of its own task.")
             if partner_id not in members:
@@ -267,7 +269,7 @@ async def apply_task_message(
         tell_operator(db, "task", task_summary(task, None))
         return await _refold(db, task, message)
     if isinstance(message, TaskCommand) and start:
-        if (message.sender_id, _partner_of(message)) != (task.leader_id, task.partner_id):
+        if (message.sender_id, partner_of(message)) != (task.leader_id, task.partner_id):
             raise TaskExists(f"Task {task_id!r} exists already in this session.")
         refs = message.parent_task_id is not None or bool(message.dependencies)
         if refs and task.parent_task_id is None and not task.dependencies:  # a report made it
@@ -281,7 +283,7 @@ async def apply_task_message(
                 },
             )
         return TaskMove(
-            task_id, Outcome.SAME, task.partner_id, task.leader_id, is_final(_state(task))
+            task_id, Outcome.SAME, task.partner_id, task.leader_id, is_final(task_state(task))
         )
     _check_role(task, message)
     key = sort_key(message)
@@ -289,7 +291,7 @@ async def apply_task_message(
         return await _refold(db, task, message)
     if task.pending:
         return await _fold_on(db, task, message)
-    facts = _facts(task)
+    facts = task_facts(task)
     outcome = step(facts, message)
     if outcome is Outcome.NEVER:
         raise IllegalTaskMove(facts.why)
@@ -310,7 +312,7 @@ def _check_place(task: Task | None, group_id: str | None) -> None:
     raise TaskElsewhere(f"Task {task.id!r} lives in {where}: post about it there.")
 
 
-def _state(task: Task) -> TaskState | None:
+def task_state(task: Task | Any) -> TaskState | None:
     return TaskState(task.state) if task.state else None
 
 
@@ -350,7 +352,7 @@ async def _fold_on(db: AsyncSession, task: Task, message: AnyTaskMessage) -> Tas
     if len(waiting) != task.pending:
         return await _refold(db, task, message)
     in_order = sorted((m for _, m in waiting.values()), key=sort_key)
-    facts = _facts(task)
+    facts = task_facts(task)
     outcomes, still = fold_on(facts, in_order, message)
     outcome = outcomes[(message.sender_id, message.id)]
     if outcome is Outcome.NEVER:
