@@ -1,0 +1,20 @@
+"""The record engine's own benchmark runs end to end, briefly (numbers: BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+from bench.ingest.writer import STATES, call_records, run
+
+
+def test_a_call_is_recorded_in_the_order_its_sides_send() -> None:
+    made = call_records("L", "P", "t")
+    assert [who for who, _ in made] == ["L", "P", "P", "P", "L", "P"]
+    sent = [body["sentAt"] for _, body in made]
+    assert sent == sorted(sent)  # each after the last: the order the hub folds them in
+    assert [b["status"]["state"] for w, b in made if w == "P"] == [*STATES, "completed"]
+
+
+async def test_every_record_of_every_call_is_taken_and_counted() -> None:
+    report = await run(calls=20, callers=4, per_submission=2)
+    assert report["records"] == 120
+    assert report["records_per_second"] > 0 and report["cpu_ms_per_record"] > 0
+    assert report["statements_per_record"] > 0 and report["records_per_transaction"] >= 1
