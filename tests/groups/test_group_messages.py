@@ -40,6 +40,27 @@ async def test_post_assigns_seq_and_is_idempotent(make_agent: MakeAgent, hub: An
     assert view["lastSeq"] == second["seq"]
 
 
+async def test_another_post_under_a_used_id_is_a_post_of_its_own(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A record is its sender, id and content (issue 30): other content under an id the
+    sender used in this group is a new post with its own seq; the same one again is not."""
+    leader, a = await make_agent("leader"), await make_agent("a")
+    gid = (await team(leader, a))["id"]
+    url = f"/v1/groups/{gid}/messages"
+    body = chat(str(a.agent_id), "first", role="partner")
+    first = (await a.request("POST", url, json=body)).json()
+    changed = {**body, "dataItems": [{"type": "text", "text": "second"}]}
+    other = await a.request("POST", url, json=changed)
+    assert other.status_code == 201, other.text
+    assert other.json()["id"] == body["id"] and other.json()["seq"] == first["seq"] + 1
+    again = await a.request("POST", url, json=changed)
+    assert again.status_code == 200 and again.json() == other.json()
+    items = (await a.request("GET", url)).json()["items"]
+    texts = [m["dataItems"][0]["text"] for m in items if m["id"] == body["id"]]
+    assert texts == ["first", "second"]
+
+
 async def test_bad_posts_change_nothing(make_agent: MakeAgent, hub: Any) -> None:
     leader, a, outsider = (await make_agent("leader"), await make_agent("a"), await make_agent("x"))
     group = await team(leader, a)
