@@ -13,16 +13,20 @@ transaction (group commit):
    speak grant, no replay), or sent down the full path.
 3. **Plain records** in bulk: per group, one ``UPDATE … RETURNING`` takes the seqs; one
    multi-row INSERT stores them.
-4. **Full path** records one at a time, each in its own SAVEPOINT, with the service that
-   knows its kind (``group_messages.write_group_message``, ``messages.write_session_message``,
-   ``answers.write_answer``): a refusal, a task that moved under it, or an id taken at the
-   same time rolls back that record alone.
-5. **One COMMIT**; what the batch staged (group frames, inbox and operator events) reaches
-   the broker only after it (``services.events``), in the order written; triggers the
-   batch's task moves may have made ready fire after it, one transaction each.
+4. **Point-to-point task records folded in memory** (``task_batch``): the batch's tasks read
+   in one SELECT, each record stepped with the pure task fold, their rows written with the
+   plain ones and their tasks and inboxes with a few statements for the whole batch.
+5. **Full path**, for the rest, one record at a time, each in its own SAVEPOINT, with the
+   service that knows its kind (``group_messages.write_group_message``,
+   ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
+   moved under it, or an id taken at the same time rolls back that record alone.
+6. **One COMMIT**; what the batch staged (group frames, inbox and operator events) reaches
+   the broker only after it (``services.events``), in the order written; the triggers the
+   batch's task moves may have made ready are looked up in one query after it and fire one
+   transaction each.
 
-Plain records are flushed before every full-path record, so a batch's rows keep their
-order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the writer holds the write lock
+Plain and in-memory records are flushed (one savepoint) before every full-path record, so
+a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the writer holds the write lock
 from its first read, so what it read is what it writes against.
 """
 
