@@ -26,8 +26,8 @@ transaction (group commit):
    transaction each.
 
 Plain and in-memory records are flushed (one savepoint) before every full-path record, so
-a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the writer holds the write lock
-from its first read, so what it read is what it writes against.
+a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the
+writer holds the write lock from its first read, so what it read is what it writes against.
 """
 
 from __future__ import annotations
