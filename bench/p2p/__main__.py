@@ -248,6 +248,8 @@ async def checks(targets: Targets, servers: Servers) -> dict[str, Any]:
         "partner_record_failures": sum(p["failures"] for p in partners),
         "answer_signatures_checked": kit.agent.leader.verify_answers,
         "partner_refuses": await refused_calls(kit, servers.partner_url),
+        # new A2A tasks the partner refused while its record at the hub caught up (sent again)
+        "kit_a2a_refused_record_behind": targets.kit_a2a.behind,
     }
 
 
