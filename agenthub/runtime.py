@@ -248,6 +248,7 @@ class PartnerRuntime:
         idle_since = time.monotonic() - IDLE_TASK_SECONDS
         for task in list(self.tasks.values()):
             if is_final(task.state) or task.touched < idle_since:
+                task.on_end = None  # let go: a move its stopped handler makes counts no more
                 _let_go(task)
                 del self.tasks[(task.leader_id, task.id)]
                 self._live.get(task.leader_id, set()).discard(task.id)

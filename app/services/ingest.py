@@ -64,6 +64,7 @@ from app.services.events import (
     stage,
     staged_count,
     take_post_seqs,
+    tell_operator,
     tell_operator_message,
     unstage_since,
 )
@@ -112,6 +113,7 @@ class Record:
     membership: Membership | None = None  # a group post's standing, once found active
     place: Participation | None = None  # a point-to-point record's, once found
     row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
+    told: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # and its operator events
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
@@ -427,7 +429,7 @@ class Ingest:
             return
         records = plain[:]
         plain.clear()
-        staged = staged_count(db) if tasks.staged_from is None else tasks.staged_from
+        staged = staged_count(db)
         try:
             async with db.begin_nested():
                 ended = await tasks.flush()
@@ -439,7 +441,7 @@ class Ingest:
             tasks.discard()
             db.info.pop(TASKS_KEY, None)
             for record in records:
-                record.outcome, record.row = None, None
+                record.outcome, record.row, record.told = None, None, []
                 await self._full(db, record, fresh=False)
 
     async def _full(self, db: AsyncSession, record: Record, *, fresh: bool) -> None:
@@ -494,6 +496,8 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         assert record.message is not None
         if record.row is not None:  # a task record, decided in memory (``task_batch``)
             rows.append(record.row)
+            for kind, data in record.told:  # in the order written, with the plain ones'
+                tell_operator(db, kind, data)
             continue
         if record.error is not None:
             continue

@@ -112,10 +112,16 @@ def _same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
     return all(again.get(k) == stored.get(k) for k in {*again, *stored} - set(_SET_BY_HUB))
 
 
+_PLACE = ("sessionId", "groupId")  # checked apart: a variant is of the same place
+
+
 def variant_id(message: AnyTaskMessage) -> str:
     """The id a message is recorded under when its sender used its id for other content:
-    the id and a digest of the content, or a digest of both when that would not fit."""
-    wire = orjson.dumps(message.to_wire(), option=orjson.OPT_SORT_KEYS)
+    the id and a digest of the content (what ``_same_content`` compares: not what the hub
+    sets, so a partner's own post and its leader's signed relay of it are one record), or a
+    digest of both when that would not fit."""
+    content = {k: v for k, v in message.to_wire().items() if k not in (*_SET_BY_HUB, *_PLACE)}
+    wire = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256(wire).hexdigest()
     record_id = f"{message.id}~{digest[:16]}"
     if len(record_id) <= MAX_RECORD_ID:

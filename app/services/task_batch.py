@@ -39,15 +39,10 @@ from agenthub.protocol.tasks import is_final
 from app.errors import HubError
 from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
-from app.services.events import (
-    append_inbox_events,
-    staged_count,
-    tell_operator,
-    tell_operator_message,
-)
+from app.services.events import append_inbox_events
 from app.services.messages import Placement, as_received, check_open, stored_body, stored_row
 from app.services.modes import GROUP
-from app.services.operator_events import task_summary
+from app.services.operator_events import message_summary, task_summary
 from app.services.task_projection import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
@@ -67,6 +62,7 @@ _TASKS = Task.__table__  # type: ignore[attr-defined]
 _LOAD = (
     select(_TASKS)
     .where(tuple_(_TASKS.c.id, _TASKS.c.session_id).in_(bindparam("keys", expanding=True)))
+    .order_by(_TASKS.c.id, _TASKS.c.session_id)  # one order of locks for every replica
     .with_for_update()
 )
 _STORED_FOR = (
@@ -156,7 +152,6 @@ class TaskBatch:
     """The tasks a batch's taken records move, and what they will write (see the module)."""
 
     db: AsyncSession
-    staged_from: int | None = None  # the staged count before the first record taken
     ended: set[Key] = field(default_factory=set)  # tasks a taken record may have ended
     _tasks: dict[Key, HeldTask | None] = field(default_factory=dict)
     _blocked: set[Key] = field(default_factory=set)  # the full path's, for the batch
@@ -245,7 +240,7 @@ class TaskBatch:
         outcome = step(facts, message)
         if outcome is Outcome.NEVER:
             return None
-        self._note()
+        told = []  # the operator's events, staged with the row (``ingest._write_plain``)
         before = task.state
         if outcome is Outcome.APPLIED:
             task.state = facts.state.value if facts.state else None
@@ -257,17 +252,17 @@ class TaskBatch:
         task.updated_at = utcnow()
         if new:
             self._new[key] = task
-            tell_operator(self.db, "task", task_summary(task, None))
+            told.append(("task", task_summary(task, None)))
         else:
             self._moved.setdefault(key, task)
         if task.state != before:
-            tell_operator(self.db, "task", task_summary(task, task.state))
+            told.append(("task", task_summary(task, task.state)))
         if is_final(facts.state):
             self.ended.add(key)
         moves = isinstance(message, TaskCommand) and message.command not in NO_MOVE_COMMANDS
         if moves and task.partner_id != message.sender_id:
             self._inbox.append((task.partner_id, "task", message.to_wire()))
-        return self._row(record, message, task.id, outcome)
+        return self._row(record, message, task.id, outcome, told)
 
     def _new_task(
         self,
@@ -331,7 +326,6 @@ class TaskBatch:
             return None
         if (message.sender_id, partner_id) != (task.leader_id, task.partner_id):
             return None
-        self._note()
         if is_final(task_state(task)):
             self.ended.add(key)
         if task.partner_id != message.sender_id:
@@ -341,23 +335,23 @@ class TaskBatch:
     def _waiting(self, record: Record, message: AnyTaskMessage, key: Key) -> dict[str, Any]:
         """A command for a task not made yet: kept, waiting for it; the task's later records
         in the batch take the full path, which folds this one in."""
-        self._note()
         self._blocked.add(key)
         return self._row(record, message, key[0], Outcome.NOT_YET)
 
-    def _note(self) -> None:
-        if self.staged_from is None:
-            self.staged_from = staged_count(self.db)
-
     def _row(
-        self, record: Record, message: AnyTaskMessage, task_id: str, outcome: Outcome
+        self,
+        record: Record,
+        message: AnyTaskMessage,
+        task_id: str,
+        outcome: Outcome,
+        told: list[tuple[str, dict[str, Any]]] | None = None,
     ) -> dict[str, Any]:
         at = Placement(record.stored_session_id, record.received_at, task_id=task_id)
         body = stored_body(message, at)
         row = stored_row(message, body, at)
         row["waiting"] = outcome is Outcome.NOT_YET
         record.outcome = (body, 202 if outcome is Outcome.NOT_YET else 201)
-        tell_operator_message(self.db, body)
+        record.told = [*(told or ()), ("message", message_summary(body))]
         return row
 
     async def flush(self) -> set[Key]:
@@ -386,7 +380,7 @@ class TaskBatch:
     def discard(self) -> None:
         """Drop what was taken (written, or rolled back): the tasks are read again."""
         self._new, self._moved, self._inbox = {}, {}, []
-        self.ended, self.staged_from = set(), None
+        self.ended = set()
         self._tasks.clear()
         self._unread = []
 

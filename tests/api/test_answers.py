@@ -140,3 +140,32 @@ async def test_a_relayed_answer_cannot_make_a_group_only_receiver_a_p2p_partner(
     relayed = await leader.request("POST", f"/v1/sessions/{sid}/answers", json=relay_body)
     assert problem(relayed, 422)["type"].endswith("/not-a-p2p-receiver")
     assert await count(hub, Task) == 0
+
+
+async def test_a_signed_relay_of_a_reused_id_is_the_partners_own_record(
+    make_agent: MakeAgent,
+) -> None:
+    """acps-sdk answers every command of a task under one id: the partner's own record of
+    one such answer and its leader's signed relay of the same answer are one record."""
+    p = await pair(make_agent)
+    task_id = await started(p)
+    first = result(p.pid, task_id, "accepted")
+    r = await p.partner.request("POST", p.path, json=first)
+    assert r.status_code == 201, r.text
+    # same id, other content (acps-sdk style): a variant
+    second = result(p.pid, task_id, "working", id=first["id"])
+    r = await p.partner.request("POST", p.path, json=second)
+    assert r.status_code == 201, r.text
+    # the leader relays the partner's signed answer, the same bytes as `second`
+    answer = orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": second})
+    sig = sign_answer(
+        p.partner.key, callee_id=p.pid, caller_id=p.lid, nonce="n-2", signed_bytes=answer
+    )
+    stored = await relay(p, answer, signature=sig, nonce="n-2")
+    # one record, as for a first use of the id (test_a_signed_answer_is_the_partners_own_record)
+    assert stored.status_code == 200, stored.text
+    items = (await p.leader.request("GET", p.path)).json()["items"]
+    assert [m["status"]["state"] for m in items if m["id"] == first["id"]] == [
+        "accepted",
+        "working",
+    ]
