@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import bindparam, insert, select, tuple_, update
 from sqlmodel import col
@@ -40,7 +40,14 @@ from app.errors import HubError
 from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
 from app.services.events import append_inbox_events
-from app.services.messages import Placement, as_received, check_open, stored_body, stored_row
+from app.services.messages import (
+    Participation,
+    Placement,
+    as_received,
+    check_open,
+    stored_body,
+    stored_row,
+)
 from app.services.modes import GROUP
 from app.services.operator_events import message_summary, task_summary
 from app.services.task_projection import (
@@ -53,8 +60,29 @@ from app.services.task_projection import (
 )
 from app.services.tasks import TASK_TYPES, partner_of, task_facts, task_state
 
-if TYPE_CHECKING:
-    from app.services.ingest import Record
+
+class Record(Protocol):
+    """What this path reads and sets of a writer's record (``ingest.Record``), named here
+    so that the writer imports this module and not the other way round."""
+
+    outcome: tuple[dict[str, Any], int] | None
+    told: list[tuple[str, dict[str, Any]]]
+
+    @property
+    def message(self) -> AnyTaskMessage | None: ...
+    @property
+    def group_id(self) -> str | None: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def answer(self) -> object | None: ...
+    @property
+    def place(self) -> Participation | None: ...
+    @property
+    def received_at(self) -> datetime: ...
+    @property
+    def stored_session_id(self) -> str: ...
+
 
 Key = tuple[str, str]  # (task id, session id)
 _REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
@@ -222,7 +250,9 @@ class TaskBatch:
         if task is None:
             task = self._new_task(message, key, at.session_id, at.leader_id, at.bridged)
             if task is None:
-                waits = _command(message) and message.command != TaskCommandType.START  # type: ignore[union-attr]
+                waits = (
+                    isinstance(message, TaskCommand) and message.command != TaskCommandType.START
+                )
                 return self._waiting(record, message, key) if waits else None
         elif (
             task.group_id is not None
@@ -230,7 +260,7 @@ class TaskBatch:
             or role_error(task.leader_id, task.partner_id, message)
         ):
             return None
-        start = _command(message) and message.command == TaskCommandType.START  # type: ignore[union-attr]
+        start = isinstance(message, TaskCommand) and message.command == TaskCommandType.START
         if start and not new:
             return self._again(record, message, task, key)
         sent = sort_key(message)
@@ -383,7 +413,3 @@ class TaskBatch:
         self.ended = set()
         self._tasks.clear()
         self._unread = []
-
-
-def _command(message: AnyTaskMessage) -> bool:
-    return isinstance(message, TaskCommand)
