@@ -91,7 +91,8 @@ async def test_a_lock_held_by_another_process_is_waited_for_without_blocking_the
         ticks = await _ticks_while(wrote)
         await wrote
         waited = time.monotonic() - started
-        # the loop kept running while the write waited: it ran other work many times (blocked, it ran 2 ticks in 0.5 s)
+        # the loop ran on while the write waited (a loop blocked by SQLite's own busy
+        # handler ran 2 ticks in those 0.5 s)
         assert waited >= 0.2 and ticks >= 5
     finally:
         other.wait(10)
