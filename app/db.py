@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -80,7 +82,25 @@ def _inline_sqlite(url: str) -> Callable[[], Any]:
     return connect
 
 
+def _json_dumps(value: Any) -> str:
+    """JSON columns are written by orjson (the message bodies are the hub's biggest
+    writes), or by ``json`` for what orjson does not take (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def _json_loads(text: str | bytes) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # what only ``json`` wrote: NaN, say
+        return json.loads(text)
+
+
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    kwargs.setdefault("json_serializer", _json_dumps)
+    kwargs.setdefault("json_deserializer", _json_loads)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, async_creator=_inline_sqlite(url), **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -96,6 +96,18 @@ async def test_unknown_route_and_method_are_problems(client: httpx.AsyncClient) 
     problem(await client.get("/nowhere"), 404)
     problem(await client.put("/healthz"), 405)
     problem(await client.delete("/v1/agents"), 405)
+    # routers deep in the app (app.api.routing.HubRouter turns away what none of its
+    # routes match, and only that)
+    problem(await client.get("/v1/sessions/s-1/messages:batch"), 405)
+    problem(await client.put("/v1/groups/g-1/messages"), 405)
+    problem(await client.get("/v1/groups/g-1/nowhere"), 404)
+
+
+async def test_routes_match_behind_a_proxy_root_path(hub: object) -> None:
+    transport = httpx.ASGITransport(app=hub, root_path="/hub")  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+        problem(await http.post("/hub/v1/groups/g-1/messages", json={}), 401)
+        problem(await http.put("/hub/v1/groups/g-1/messages"), 405)
 
 
 async def test_malformed_json_is_400(client: httpx.AsyncClient) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Body, Header, Request, status
-from fastapi.responses import JSONResponse
+from fastapi import Body, Header, Request, Response, status
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
@@ -15,22 +14,20 @@ from agenthub.protocol.groups import (
 from agenthub.protocol.messages import AnyMessage
 from app.api.params import After, GroupIdPath, Limit
 from app.api.problems import problem_responses
-from app.api.routing import hub_router
+from app.api.routing import JsonBody, hub_router
 from app.api.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
 from app.auth.current import Principal
 from app.broker import Delivery
 from app.deps import (
     AccessClaims,
-    AdmissionDep,
     CurrentAgent,
-    IngestDep,
     PrincipalDep,
+    RecorderDep,
     SessionDep,
 )
 from app.services import group_messages as message_service
 from app.services import groups as service
 from app.services.events import group_backlog, group_channel
-from app.services.ingest import Record
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])
 
@@ -65,10 +62,8 @@ MESSAGE_EXAMPLE = {
 async def post_group_message(
     group_id: GroupIdPath,
     message: Annotated[AnyMessage, Body(openapi_examples={"message": {"value": MESSAGE_EXAMPLE}})],
-    claims: AccessClaims,
-    admission: AdmissionDep,
-    ingest: IngestDep,
-) -> JSONResponse:
+    recorder: RecorderDep,
+) -> Response:
     """Post a message to the group (`201`, with its `seq` in the group's stream): a plain
     `message`, or a task message (`task-command`, `task-result`, …) that moves its task as
     in a session (`202` when its move waits for one that allows it). Every other active
@@ -102,9 +97,8 @@ async def post_group_message(
     active member); `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
-    admission.post(claims.sub)
-    body, status_code = await ingest.one(Record.of(claims, message, group_id=group_id))
-    return JSONResponse(body, status_code=status_code)
+    body, status_code = await recorder.one(message, group_id=group_id)
+    return JsonBody(body, status_code=status_code)
 
 
 @router.get("/{groupId}/messages", responses=problem_responses(400, 401, 403, 404, 422))

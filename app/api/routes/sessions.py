@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Response, status
-from fastapi.responses import JSONResponse
 
 from agenthub.protocol.messages import AnyMessage
 from agenthub.protocol.sessions import (
@@ -20,19 +19,17 @@ from agenthub.protocol.sessions import (
 )
 from app.api.params import Cursor, Limit, SessionIdPath
 from app.api.problems import problem_responses
-from app.api.routing import hub_router
+from app.api.routing import JsonBody, hub_router
 from app.deps import (
-    AccessClaims,
-    AdmissionDep,
     CurrentAgent,
-    IngestDep,
     PrincipalDep,
+    RecorderDep,
     SessionDep,
 )
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.services import messages as message_service
 from app.services import sessions as service
-from app.services.ingest import Outcome, Record
+from app.services.ingest import Outcome
 
 router = hub_router(prefix="/v1/sessions", tags=["sessions"])
 
@@ -167,10 +164,8 @@ async def update_session(
 async def post_session_message(
     session_id: SessionIdPath,
     message: Annotated[AnyMessage, Body(openapi_examples={"start": {"value": MESSAGE_EXAMPLE}})],
-    claims: AccessClaims,
-    admission: AdmissionDep,
-    ingest: IngestDep,
-) -> JSONResponse:
+    recorder: RecorderDep,
+) -> Response:
     """Record a point-to-point message of the session (any AIP `type`: `message`,
     `task-command`, `task-result`, `task-status-update`, …), as the sender exchanged it with
     its partner: `201` with the stored message. Idempotent: the same message again (the
@@ -201,9 +196,8 @@ async def post_session_message(
     posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. A refused message is not
     stored.
     """
-    admission.post(claims.sub)
-    body, status_code = await ingest.one(Record.of(claims, message, session_id=session_id))
-    return JSONResponse(body, status_code=status_code)
+    body, status_code = await recorder.one(message, session_id=session_id)
+    return JsonBody(body, status_code=status_code)
 
 
 @router.post(
@@ -214,10 +208,8 @@ async def post_session_message(
 async def post_session_messages_batch(
     session_id: SessionIdPath,
     batch: MessageBatch,
-    claims: AccessClaims,
-    admission: AdmissionDep,
-    ingest: IngestDep,
-) -> JSONResponse:
+    recorder: RecorderDep,
+) -> Response:
     """Record up to 100 point-to-point messages of the session in one request (a recorder
     catching up), in order: each item is recorded as `POST …/messages` would record it, on
     its own, and `items` says what became of each, in the same order: its `status` (`201`,
@@ -232,9 +224,10 @@ async def post_session_messages_batch(
     `429` (with `Retry-After`) when its items take the caller past
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
     """
-    admission.posts_of(claims.sub, len(batch.items))
-    outcomes = await ingest.many([Record.of(claims, m, session_id=session_id) for m in batch.items])
-    return JSONResponse({"items": [_item(outcome) for outcome in _whole(outcomes)]})
+    recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
+    records = [recorder.record(m, session_id=session_id) for m in batch.items]
+    outcomes = await recorder.ingest.many(records)
+    return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 
 
 def _whole(outcomes: list[Outcome | HubError]) -> list[Outcome | HubError]:
@@ -269,10 +262,8 @@ def _item(outcome: Outcome | HubError) -> dict[str, Any]:
 async def post_session_answer(
     session_id: SessionIdPath,
     body: RelayedAnswer,
-    claims: AccessClaims,
-    admission: AdmissionDep,
-    ingest: IngestDep,
-) -> JSONResponse:
+    recorder: RecorderDep,
+) -> Response:
     """Record a partner's answer to one of the caller's calls, for a partner that does not
     record at the hub itself (an acps-sdk server): `answer` is the answer's HTTP body exactly
     as received (a JSON-RPC response whose `result` is a TaskResult), `signature` its
@@ -293,10 +284,8 @@ async def post_session_answer(
     (`session-closed`, `illegal-task-move`, …); `422` for an answer that is no TaskResult,
     is for another session, or a task the caller does not lead with that partner.
     """
-    admission.post(claims.sub)
-    record = Record.of(claims, None, session_id=session_id, answer=body)
-    stored, status_code = await ingest.one(record)
-    return JSONResponse(stored, status_code=status_code)
+    stored, status_code = await recorder.one(None, session_id=session_id, answer=body)
+    return JsonBody(stored, status_code=status_code)
 
 
 @router.get("/{sessionId}/messages", responses=problem_responses(400, 401, 404, 422))
