@@ -77,6 +77,7 @@ from app.services.messages import (
     Placement,
     as_received,
     encodable,
+    received_wire,
     stored_body,
     stored_row,
     write_session_message,
@@ -114,6 +115,7 @@ class Record:
     place: Participation | None = None  # a point-to-point record's, once found
     row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
     told: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # and its operator events
+    wire: dict[str, Any] | None = None  # the message's wire object, as received (``many``)
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
@@ -339,7 +341,7 @@ class Ingest:
         for record in records:
             if record.message is not None:  # a body that cannot be stored is refused here
                 try:
-                    encodable(record.message.to_wire())
+                    record.wire = received_wire(encodable(record.message.to_wire()))
                 except HubError as refused:
                     record.error = refused
         if self._task is None or self._task.done():
@@ -506,7 +508,7 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         at = Placement(
             record.stored_session_id, record.received_at, group_id=record.group_id, seq=seq
         )
-        body = stored_body(message, at)
+        body = stored_body(message, at, record.wire)
         rows.append(stored_row(message, body, at))
         record.outcome = (body, 201)
         if record.group_id is not None and seq is not None:

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from pydantic_core import to_jsonable_python
 from sqlalchemy import bindparam, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -192,15 +193,43 @@ class Placement:
     seq: int | None = None
 
 
-def stored_body(message: AnyTaskMessage, at: Placement) -> dict[str, Any]:
-    """The message as the hub keeps and serves it: what the hub adds is in the body too."""
-    updates: dict[str, Any] = {"session_id": at.session_id, "received_at": at.received_at}
+def stored_body(
+    message: AnyTaskMessage, at: Placement, wire: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The message as the hub keeps and serves it: what the hub adds is in the body too.
+    ``wire``: the message's ``to_wire()``, when the caller has it already.
+
+    What ``message.model_copy(update=<the placement>).to_wire()`` gives, keys in the
+    model's order, without the copy (and, given ``wire``, without serializing it again)."""
+    placed: dict[str, Any] = {
+        "sessionId": at.session_id,
+        "receivedAt": to_jsonable_python(at.received_at),
+    }
     if at.task_id is not None:
-        updates["task_id"] = at.task_id
+        placed["taskId"] = at.task_id
     if at.group_id is not None:
-        updates["group_id"] = at.group_id
-        updates["seq"] = at.seq
-    return encodable(message.model_copy(update=updates).to_wire())
+        placed["groupId"] = at.group_id
+        placed["seq"] = at.seq
+    merged = {**(message.to_wire() if wire is None else wire), **placed}
+    order = _wire_order(type(message))
+    return encodable({k: merged[k] for k in order if merged.get(k) is not None})
+
+
+_WIRE_ORDERS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _wire_order(kind: type[AnyTaskMessage]) -> tuple[str, ...]:
+    """The wire names of a message class's fields, in the order it serializes them."""
+    order = _WIRE_ORDERS.get(kind)
+    if order is None:
+        fields = kind.model_fields.items()
+        order = _WIRE_ORDERS[kind] = tuple(f.alias or name for name, f in fields)
+    return order
+
+
+def received_wire(wire: dict[str, Any]) -> dict[str, Any]:
+    """A message's wire object without what only the hub sets (``as_received``'s)."""
+    return {k: v for k, v in wire.items() if k not in _SET_BY_HUB}
 
 
 def encodable(body: dict[str, Any]) -> dict[str, Any]:
@@ -291,6 +320,8 @@ def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
 
 def as_received(message: AnyTaskMessage) -> AnyTaskMessage:
     """The message without the fields only the hub sets (a sender's values are dropped)."""
+    if all(getattr(message, name) is None for name in HUB_FIELDS):
+        return message  # as senders send them
     return message.model_copy(update=dict.fromkeys(HUB_FIELDS))
 
 

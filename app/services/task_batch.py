@@ -79,6 +79,8 @@ class Record(Protocol):
     @property
     def place(self) -> Participation | None: ...
     @property
+    def wire(self) -> dict[str, Any] | None: ...
+    @property
     def received_at(self) -> datetime: ...
     @property
     def stored_session_id(self) -> str: ...
@@ -233,12 +235,18 @@ class TaskBatch:
         key = (found.task_id or "", record.session_id or "")
         if key in self._blocked or key not in self._tasks:
             return None
-        row = self._decide(record, as_received(found), key)
+        wire = record.wire if found is record.message else None
+        row = self._decide(record, as_received(found), key, wire)
         if row is None:
             self._blocked.add(key)
         return row
 
-    def _decide(self, record: Record, message: AnyTaskMessage, key: Key) -> dict[str, Any] | None:
+    def _decide(
+        self, record: Record, message: AnyTaskMessage, key: Key, wire: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """What the record does to its task, decided in memory (``wire``: the message's
+        wire object as received, when the record has it): its row, or None for the full
+        path."""
         at = record.place
         assert at is not None
         try:
@@ -253,7 +261,7 @@ class TaskBatch:
                 waits = (
                     isinstance(message, TaskCommand) and message.command != TaskCommandType.START
                 )
-                return self._waiting(record, message, key) if waits else None
+                return self._waiting(record, message, key, wire) if waits else None
         elif (
             task.group_id is not None
             or task.pending
@@ -262,7 +270,7 @@ class TaskBatch:
             return None
         start = isinstance(message, TaskCommand) and message.command == TaskCommandType.START
         if start and not new:
-            return self._again(record, message, task, key)
+            return self._again(record, message, task, key, wire)
         sent = sort_key(message)
         if not new and task.last_key is not None and sent < task.last_key:
             return None  # sorts before what the task has: the full path folds it again
@@ -289,10 +297,11 @@ class TaskBatch:
             told.append(("task", task_summary(task, task.state)))
         if is_final(facts.state):
             self.ended.add(key)
+        wire = message.to_wire() if wire is None else wire
         moves = isinstance(message, TaskCommand) and message.command not in NO_MOVE_COMMANDS
         if moves and task.partner_id != message.sender_id:
-            self._inbox.append((task.partner_id, "task", message.to_wire()))
-        return self._row(record, message, task.id, outcome, told)
+            self._inbox.append((task.partner_id, "task", wire))
+        return self._row(record, message, wire, task.id, outcome, told)
 
     def _new_task(
         self,
@@ -345,7 +354,12 @@ class TaskBatch:
         return task
 
     def _again(
-        self, record: Record, message: AnyTaskMessage, task: HeldTask, key: Key
+        self,
+        record: Record,
+        message: AnyTaskMessage,
+        task: HeldTask,
+        key: Key,
+        wire: dict[str, Any] | None,
     ) -> dict[str, Any] | None:
         """A start of a task that exists: the same move, if it is its leader's to its partner
         (the partner's report made the task first)."""
@@ -358,26 +372,30 @@ class TaskBatch:
             return None
         if is_final(task_state(task)):
             self.ended.add(key)
+        wire = message.to_wire() if wire is None else wire
         if task.partner_id != message.sender_id:
-            self._inbox.append((task.partner_id, "task", message.to_wire()))
-        return self._row(record, message, task.id, Outcome.SAME)
+            self._inbox.append((task.partner_id, "task", wire))
+        return self._row(record, message, wire, task.id, Outcome.SAME)
 
-    def _waiting(self, record: Record, message: AnyTaskMessage, key: Key) -> dict[str, Any]:
+    def _waiting(
+        self, record: Record, message: AnyTaskMessage, key: Key, wire: dict[str, Any] | None
+    ) -> dict[str, Any]:
         """A command for a task not made yet: kept, waiting for it; the task's later records
         in the batch take the full path, which folds this one in."""
         self._blocked.add(key)
-        return self._row(record, message, key[0], Outcome.NOT_YET)
+        return self._row(record, message, wire, key[0], Outcome.NOT_YET)
 
     def _row(
         self,
         record: Record,
         message: AnyTaskMessage,
+        wire: dict[str, Any] | None,
         task_id: str,
         outcome: Outcome,
         told: list[tuple[str, dict[str, Any]]] | None = None,
     ) -> dict[str, Any]:
         at = Placement(record.stored_session_id, record.received_at, task_id=task_id)
-        body = stored_body(message, at)
+        body = stored_body(message, at, wire)
         row = stored_row(message, body, at)
         row["waiting"] = outcome is Outcome.NOT_YET
         record.outcome = (body, 202 if outcome is Outcome.NOT_YET else 201)
