@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +57,7 @@ from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
 from app.models import Group, GroupMember, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
 from app.services import group_messages, messages
-from app.services.agents import CURRENT_KEYS, note_seen
+from app.services.agents import CURRENT_KEYS, LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.services.answers import write_answer
 from app.services.events import (
     group_channel,
@@ -89,6 +90,7 @@ from app.stopping import stop
 logger = logging.getLogger(__name__)
 
 MAX_BATCH = 256
+MAX_NOTED = 10_000  # senders whose last note this writer remembers
 MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as task-busy
 Outcome = tuple[dict[str, Any], int]  # the stored body and its status (200, 201 or 202)
 
@@ -317,6 +319,7 @@ class Ingest:
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.written = 0
+        self._noted: dict[str, float] = {}  # sender → when this writer last noted it seen
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="ingest")
@@ -418,10 +421,23 @@ class Ingest:
                     await self._full(db, record, fresh=not used)
                     tasks.forget(batch[n + 1 :])
             await self._flush(db, plain, tasks)
-            await note_seen(conn, {r.sender_id for r in batch if r.outcome is not None})
+            await note_seen(conn, self._seen_due({r.sender_id for r in batch if r.outcome}))
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
             await db.commit()
         return ended
+
+    def _seen_due(self, senders: set[str]) -> list[str]:
+        """The senders whose ``last_seen_at`` this writer has not written for half the
+        interval ``note_seen`` keeps (a row is written at most that often anyway): most
+        batches then skip the statement, and a sender's time is never more than one and a
+        half intervals old."""
+        now = time.monotonic()
+        half = LAST_SEEN_WRITE_INTERVAL_SECONDS / 2
+        due = [s for s in senders if now - self._noted.get(s, -half) >= half]
+        if len(self._noted) > MAX_NOTED:
+            self._noted.clear()
+        self._noted.update(dict.fromkeys(due, now))
+        return due
 
     async def _flush(self, db: AsyncSession, plain: list[Record], tasks: TaskBatch) -> None:
         """Write the plain records waiting and the task records taken in memory, in one
