@@ -70,24 +70,36 @@ class HubRouter(APIRouter):
     turn, each through a few scope manipulations (~2.5 us a route here): a group post, its
     router the tenth of twelve, took ~365 us to match. A path none of this router's route
     patterns match cannot match any of its routes, not even in part (a ``405``), so it is
-    ``Match.NONE`` after one regular-expression test a route, in C. The hub includes its
-    routers at the root (``app.main``), so a route's pattern is what a request path is
-    matched against.
+    ``Match.NONE`` after one test of the alternation of their patterns, in C. The hub
+    includes its routers at the root (``app.main``), so a route's pattern is what a
+    request path is matched against.
     """
 
-    _patterns: tuple[re.Pattern[str], ...] | None = None  # None: some route has none
-    _patterns_of: int = -1  # how many routes they were read from
+    _any_route: re.Pattern[str] | None = None  # None: some route has no pattern
+    _routes_read: int = -1  # how many routes it was made of
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if self._patterns_of != len(self.routes):
-            patterns = [getattr(route, "path_regex", None) for route in self.routes]
-            self._patterns = None if None in patterns else tuple(filter(None, patterns))
-            self._patterns_of = len(self.routes)
-        if self._patterns is not None:
+        if self._routes_read != len(self.routes):
+            self._any_route = _alternation(self.routes)
+            self._routes_read = len(self.routes)
+        if self._any_route is not None:
             path = get_route_path(scope)  # as Starlette's routes read it
-            if not any(pattern.match(path) for pattern in self._patterns):
+            if self._any_route.match(path) is None:
                 return Match.NONE, {}
         return super().matches(scope)
+
+
+def _alternation(routes: list[Any]) -> re.Pattern[str] | None:
+    """One pattern that matches what any of the routes' patterns match (their named groups
+    made plain, as names may repeat), or None if a route has no pattern."""
+    patterns = [getattr(route, "path_regex", None) for route in routes]
+    if not patterns or None in patterns:
+        return None
+    plain = (_NAMED_GROUP.sub("(?:", p.pattern) for p in patterns if p is not None)
+    return re.compile("|".join(f"(?:{p})" for p in plain))
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 
 
 def hub_router(**options: Any) -> APIRouter:
