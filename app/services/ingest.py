@@ -27,7 +27,8 @@ transaction (group commit):
 
 Plain and in-memory records are flushed (one savepoint) before every full-path record, so
 a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the
-writer holds the write lock from its first read, so what it read is what it writes against.
+writer holds the write lock from its first read, so what it read is what it writes against,
+and the flush needs no savepoint there.
 """
 
 from __future__ import annotations
@@ -166,6 +167,11 @@ class Record:
         messages.check_open(message, at)
         plain = isinstance(message, Message) and message.task_id is None
         return Path.PLAIN if plain else Path.FULL
+
+    def reset(self) -> None:
+        """Forget what a rolled-back attempt at writing it decided."""
+        self.outcome, self.error, self.row, self.told = None, None, None, []
+        self.membership, self.place = None, None
 
     @property
     def stored_session_id(self) -> str:
@@ -381,7 +387,12 @@ class Ingest:
         batch = [r for s in submissions for r in s.records if r.error is None]
         try:
             if batch:
-                ended = await self._commit(batch)
+                try:
+                    ended = await self._commit(batch, guarded=False)
+                except IntegrityError:  # an unguarded flush met one after all: again, guarded
+                    for record in batch:
+                        record.reset()
+                    ended = await self._commit(batch, guarded=True)
                 self.batches += 1
                 written = sum(1 for r in batch if r.outcome is not None)
                 self.written += written
@@ -396,12 +407,15 @@ class Ingest:
             if not submission.done.done():
                 submission.done.set_result(None)
 
-    async def _commit(self, batch: list[Record]) -> set[tuple[str, str]]:
-        """Write the batch in one transaction; the tasks whose moves may have ended them."""
+    async def _commit(self, batch: list[Record], *, guarded: bool) -> set[tuple[str, str]]:
+        """Write the batch in one transaction; the tasks whose moves may have ended them.
+        ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
         async with self.factory() as db:
             conn = await db.connection()
             if conn.dialect.name == "sqlite":
                 await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                guarded = True
             standing = await Standing.read(conn, batch)
             tasks = TaskBatch(db)
             tasks.forget(batch)  # read on the first task record offered
@@ -417,10 +431,10 @@ class Ingest:
                     record.row = row  # decided in memory: written with the plain rows
                     plain.append(record)
                 else:
-                    await self._flush(db, plain, tasks)
+                    await self._flush(db, plain, tasks, guarded)
                     await self._full(db, record, fresh=not used)
                     tasks.forget(batch[n + 1 :])
-            await self._flush(db, plain, tasks)
+            await self._flush(db, plain, tasks, guarded)
             await note_seen(conn, self._seen_due({r.sender_id for r in batch if r.outcome}))
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
             await db.commit()
@@ -439,14 +453,28 @@ class Ingest:
         self._noted.update(dict.fromkeys(due, now))
         return due
 
-    async def _flush(self, db: AsyncSession, plain: list[Record], tasks: TaskBatch) -> None:
+    async def _flush(
+        self, db: AsyncSession, plain: list[Record], tasks: TaskBatch, guarded: bool
+    ) -> None:
         """Write the plain records waiting and the task records taken in memory, in one
         savepoint; any id or task taken meanwhile (by another replica) sends them down the
-        full path instead."""
+        full path instead.
+
+        On SQLite, unless ``guarded``, without the savepoint (two of a plain batch's nine
+        statements): the batch holds the write lock from its first read (``BEGIN
+        IMMEDIATE``), so nothing can take an id or a task between its read and its flush.
+        Should a constraint refuse the flush all the same, the whole batch is written again,
+        guarded (``_write``)."""
         if not plain:
             return
         records = plain[:]
         plain.clear()
+        if not guarded:
+            ended = await tasks.flush()
+            await _write_plain(db, records)
+            db.info.setdefault(MAY_HAVE_ENDED, set()).update(ended)
+            db.info.pop(TASKS_KEY, None)  # the full path reads the tasks moved here again
+            return
         staged = staged_count(db)
         try:
             async with db.begin_nested():
