@@ -12,6 +12,7 @@ marked ``verified: false``, and it moves the task as the partner's report would.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import orjson
@@ -25,6 +26,7 @@ from agenthub.signing import check_answer
 from app.errors import InvalidInput
 from app.models import Agent, SessionParticipant
 from app.services.messages import (
+    MAX_RECORD_ID,
     Participation,
     after_task_move,
     as_received,
@@ -37,6 +39,8 @@ from app.services.messages import (
 )
 from app.services.modes import check_p2p_report
 from app.services.tasks import Outcome, apply_task_message
+
+RELAYED = "relayed:"  # an unsigned relay's id: its leader's record, not the partner's own
 
 
 def _result_of(answer: bytes) -> TaskResult:
@@ -74,6 +78,18 @@ def _signed_by(partner: Agent, body: RelayedAnswer, caller_id: str, answer: byte
     return True
 
 
+def relayed_ids(message_id: str) -> tuple[str, str]:
+    """An unsigned relay's id in its stored body, and the id it is kept under among its
+    leader's records: ``relayed:`` and the partner's id, both; or, for an id too long to
+    take the prefix (a partner may send up to ``MAX_RECORD_ID`` characters), the partner's
+    own id in the body (``relayedBy`` and ``verified: false`` still say what it is) and a
+    digest of it as the record's."""
+    prefixed = f"{RELAYED}{message_id}"
+    if len(prefixed) <= MAX_RECORD_ID:
+        return prefixed, prefixed
+    return message_id, f"{RELAYED}~{hashlib.sha256(message_id.encode()).hexdigest()}"
+
+
 async def write_answer(
     db: AsyncSession, *, caller_id: str, body: RelayedAnswer, at: Participation
 ) -> tuple[dict[str, Any], int]:
@@ -97,11 +113,14 @@ async def write_answer(
     # the partner's report, in its name (an unsigned one says which partner the leader meant)
     message = as_received(result.model_copy(update={"sender_id": partner.id}))
     marked: dict[str, Any] = {"relayed_by": caller_id, "verified": verified}
+    kept_as = None
     if not verified:
-        marked["id"] = f"relayed:{message.id}"
+        marked["id"], kept_as = relayed_ids(message.id)
     stored_as = message.model_copy(update=marked)
     row_sender = partner.id if verified else caller_id
-    existing, record_id = await find_record(db, row_sender, stored_as, session_id=session_id)
+    existing, record_id = await find_record(
+        db, row_sender, stored_as, session_id=session_id, record_id=kept_as
+    )
     if existing is not None:
         return replayed_session_message(existing, session_id), 200
     check_open(message, at)

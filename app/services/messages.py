@@ -76,8 +76,11 @@ async def find_record(
     *,
     session_id: str,
     group_id: str | None = None,
+    record_id: str | None = None,
 ) -> tuple[StoredMessage | None, str]:
-    """The stored record ``message`` repeats, if any, and the id it is recorded under.
+    """The stored record ``message`` repeats, if any, and the id it is recorded under
+    (``record_id``: the id its sender's records are kept under, when not its own: an
+    unsigned relay's, ``answers.relayed_ids``).
 
     A record is its sender, its id **and its content**: the same message again is the
     record stored before (a retry), and another message under an id the sender used in
@@ -86,13 +89,14 @@ async def find_record(
     mutated ``TaskResult``, so each answer of a task carries the same id: each distinct one
     is recorded, the same one again is not. An id used elsewhere (another session or group)
     is returned as found, for the caller's 409."""
-    existing = await find_message(db, sender_id, message.id)
+    record_id = record_id or message.id
+    existing = await find_message(db, sender_id, record_id)
     if existing is None or _same_content(existing, message):
-        return existing, message.id
+        return existing, record_id
     if (existing.session_id, existing.group_id) != (session_id, group_id):
-        return existing, message.id
-    record_id = variant_id(message)
-    return await find_message(db, sender_id, record_id), record_id
+        return existing, record_id
+    variant = variant_id(message, record_id)
+    return await find_message(db, sender_id, variant), variant
 
 
 _SET_BY_HUB = ("receivedAt", "seq", "relayedBy", "verified")
@@ -116,18 +120,20 @@ def _same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
 _PLACE = ("sessionId", "groupId")  # checked apart: a variant is of the same place
 
 
-def variant_id(message: AnyTaskMessage) -> str:
-    """The id a message is recorded under when its sender used its id for other content:
-    the id and a digest of the content (what ``_same_content`` compares: not what the hub
-    sets, so a partner's own post and its leader's signed relay of it are one record), or a
-    digest of both when that would not fit."""
+def variant_id(message: AnyTaskMessage, record_id: str | None = None) -> str:
+    """The id a message is recorded under when its sender used its id (``record_id``, when
+    its records are kept under another) for other content: the id and a digest of the
+    content (what ``_same_content`` compares: not what the hub sets, so a partner's own
+    post and its leader's signed relay of it are one record), or a digest of both when that
+    would not fit."""
     content = {k: v for k, v in message.to_wire().items() if k not in (*_SET_BY_HUB, *_PLACE)}
     wire = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256(wire).hexdigest()
-    record_id = f"{message.id}~{digest[:16]}"
-    if len(record_id) <= MAX_RECORD_ID:
-        return record_id
-    return "~" + hashlib.sha256(f"{message.id}~{digest}".encode()).hexdigest()
+    used = record_id or message.id
+    variant = f"{used}~{digest[:16]}"
+    if len(variant) <= MAX_RECORD_ID:
+        return variant
+    return "~" + hashlib.sha256(f"{used}~{digest}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)

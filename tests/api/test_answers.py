@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from sqlalchemy import func, select
 
 from agenthub.signing import sign_answer
-from app.models import Task
+from app.models import StoredMessage, Task
 from tests.api.test_sessions import open_session
 from tests.api.test_tasks import Pair, pair, started
 from tests.support.groups import count
@@ -169,3 +170,50 @@ async def test_a_signed_relay_of_a_reused_id_is_the_partners_own_record(
         "accepted",
         "working",
     ]
+
+
+async def test_every_id_a_peer_may_send_is_stored_under_each_form_the_hub_derives(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """An id is up to 200 characters (``Identifier``), and so is the column a record's id is
+    stored in: an unsigned relay's ``relayed:`` id and a variant's ``~`` id of any legal id
+    fit it, its stored body reads back, and it moves its task (a relay of an id too long
+    for the prefix keeps the partner's own id in its body)."""
+    p = await pair(make_agent)
+    # 192: the relay's prefix just fits; 193 and 200 (the most a peer may send) it does not;
+    # 183 and 184: the same for a variant's suffix
+    for n in (183, 184, 192, 193, 200):
+        task_id = await started(p, f"t-{n}")
+        own_id = f"{n}-".ljust(n, "x")
+        accepted = rpc_answer(p.pid, task_id, "accepted", id=own_id)
+        stored = await relay(p, accepted)
+        assert stored.status_code == 201, stored.text
+        body = stored.json()
+        assert (body["senderId"], body["relayedBy"], body["verified"]) == (p.pid, p.lid, False)
+        assert body["id"] == (f"relayed:{own_id}" if n <= 192 else own_id)
+        again = await relay(p, accepted)
+        assert (again.status_code, again.json()) == (200, body)
+        # acps-sdk's next answer under the same id: a record of its own (a variant)
+        mine = result(p.pid, task_id, "working", id=own_id)
+        working = orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": mine})
+        assert (await relay(p, working)).status_code == 201
+        assert (await relay(p, working)).status_code == 200
+        # the partner's own records under that id (the same move), and another one's
+        assert (await p.partner.request("POST", p.path, json=mine)).status_code == 201
+        waiting = result(p.pid, task_id, "awaiting-completion", id=own_id)
+        assert (await p.partner.request("POST", p.path, json=waiting)).status_code == 201
+        assert (await p.partner.request("POST", p.path, json=waiting)).status_code == 200
+        assert (await p.lead("complete", task_id)).status_code == 201
+        task = await p.task(task_id)
+        assert [s["state"] for s in task["statusHistory"]] == [
+            "accepted",
+            "working",
+            "awaiting-completion",
+            "completed",
+        ]
+    listed = await p.leader.request("GET", p.path, params={"limit": 100})
+    assert listed.status_code == 200, listed.text
+    assert len(listed.json()["items"]) == 5 * 6
+    async with hub.state.session_factory() as db:
+        longest = await db.scalar(select(func.max(func.length(StoredMessage.message_id))))
+    assert longest is not None and longest <= 200

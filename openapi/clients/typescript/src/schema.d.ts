@@ -1253,10 +1253,11 @@ export interface paths {
          *     A signature that verifies with the partner's registered key (for this caller, over these
          *     bytes) makes the record the partner's own, stored under its id (`verified: true`).
          *     Without one the record is the caller's report of the partner's state
-         *     (`verified: false`, its id prefixed `relayed:`). Either way it moves the task as the
-         *     partner's report would; the stored body says who relayed it (`relayedBy`). Statuses as
-         *     for `POST …/messages`: `201`, `202` when the move waits, `200` for an answer recorded
-         *     before.
+         *     (`verified: false`, its id prefixed `relayed:`, or the partner's own for an id too long
+         *     to take the prefix). Either way it moves the task as the partner's report would; the
+         *     stored body says who relayed it (`relayedBy`). Statuses as for `POST …/messages`:
+         *     `201`, `202` when the move waits, `200` for an answer recorded before (another answer
+         *     under an id the partner used is a record of its own).
          *
          *     **Who**: the leader of the answer's task (a participant of the session), for a partner
          *     that takes part in it.
