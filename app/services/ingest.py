@@ -486,8 +486,8 @@ class Ingest:
             unstage_since(db, staged)
             tasks.discard()
             db.info.pop(TASKS_KEY, None)
-            for record in records:
-                record.outcome, record.row, record.told = None, None, []
+            for record in records:  # a refusal made in the savepoint went with it
+                record.outcome, record.error, record.row, record.told = None, None, None, []
                 await self._full(db, record, fresh=False)
 
     async def _full(self, db: AsyncSession, record: Record, *, fresh: bool) -> None:
