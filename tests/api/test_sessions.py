@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from agenthub import HubClient
 from app.models import Session, StoredMessage
+from tests.support.groups import team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat
 
@@ -141,6 +142,35 @@ async def test_post_is_idempotent_on_sender_and_id(make_agent: MakeAgent, hub: A
     )
     assert other.status_code == 201
     assert await count(hub, StoredMessage) == 3
+
+
+async def test_an_id_its_sender_used_in_another_session_or_group_is_409(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A record is its sender, id and content, in one place: the id in another session or
+    group, with the same content or other, is refused (``message-id-reused``)."""
+    leader, partner = await make_agent("leader"), await make_agent("partner")
+    first, second = await open_session(leader, partner), await open_session(leader, partner)
+    message = chat(leader.agent_id or "", "hello")
+    changed = {**message, "dataItems": [{"type": "text", "text": "changed"}]}
+    path = f"/v1/sessions/{first['id']}/messages"
+    assert (await leader.request("POST", path, json=message)).status_code == 201
+    group = await team(leader, partner)
+    posted = chat(partner.agent_id or "", "in the group", role="partner")
+    group_path = f"/v1/groups/{group['id']}/messages"
+    assert (await partner.request("POST", group_path, json=posted)).status_code == 201
+    other_group = await team(leader, partner)
+    elsewhere = [
+        (leader, f"/v1/sessions/{second['id']}/messages", message),
+        (leader, f"/v1/sessions/{second['id']}/messages", changed),
+        (leader, group_path, {**message, "groupId": group["id"]}),
+        (partner, f"/v1/groups/{other_group['id']}/messages", posted),
+        (partner, path, {**posted, "senderRole": "partner"}),
+    ]
+    for kit, url, body in elsewhere:
+        refused = problem(await kit.request("POST", url, json=body), 409)
+        assert refused["type"].endswith("/message-id-reused"), (url, refused)
+    assert await count(hub, StoredMessage) == 2
 
 
 async def test_sender_is_bound_to_the_caller(make_agent: MakeAgent, hub: Any) -> None:

@@ -1375,9 +1375,9 @@ export interface paths {
          * @description Record up to 100 point-to-point messages of the session in one request (a recorder
          *     catching up), in order: each item is recorded as `POST …/messages` would record it, on
          *     its own, and `items` says what became of each, in the same order: its `status` (`201`,
-         *     `202`, `200` for an id stored before, or the 4xx that call would answer) with the stored
-         *     `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content), so a
-         *     batch sent again changes nothing.
+         *     `202`, `200` for a message stored before, or the 4xx that call would answer) with the
+         *     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
+         *     so a batch sent again changes nothing.
          *
          *     **Who**: a participant of the session, as every item's `senderId`.
          *
