@@ -243,6 +243,15 @@ class Standing:
                 used.add((sender, message_id))
         return cls(keys, memberships, participations, used)
 
+    def stored(self, record: Record) -> None:
+        """Mark the id a full-path record was stored as used by whom it was stored for: a
+        signed relay is stored as its partner's own record, so the partner's record of the
+        same answer later in the batch must find it (the full path), not be flushed beside
+        it (a constraint would refuse the flush, and the batch be written again)."""
+        if record.outcome is not None:
+            body = record.outcome[0]
+            self.used_ids.add((body["senderId"], body["id"]))
+
     def use(self, record: Record) -> bool:
         """Mark the record's id as used by its sender; whether it was before (stored, or
         earlier in this batch)."""
@@ -434,6 +443,7 @@ class Ingest:
                     await self._flush(db, plain, tasks, guarded)
                     await self._full(db, record, fresh=not used)
                     tasks.forget(batch[n + 1 :])
+                    standing.stored(record)
             await self._flush(db, plain, tasks, guarded)
             await note_seen(conn, self._seen_due({r.sender_id for r in batch if r.outcome}))
             ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
@@ -462,9 +472,10 @@ class Ingest:
 
         On SQLite, unless ``guarded``, without the savepoint (two of a plain batch's nine
         statements): the batch holds the write lock from its first read (``BEGIN
-        IMMEDIATE``), so nothing can take an id or a task between its read and its flush.
-        Should a constraint refuse the flush all the same, the whole batch is written again,
-        guarded (``_write``)."""
+        IMMEDIATE``), so nothing else can take an id or a task between its read and its
+        flush, and what the batch's own full-path records stored is marked used
+        (``Standing.stored``). Should a constraint refuse the flush all the same, the whole
+        batch is written again, guarded (``_write``)."""
         if not plain:
             return
         records = plain[:]
