@@ -18,3 +18,11 @@ async def test_every_record_of_every_call_is_taken_and_counted() -> None:
     assert report["records"] == 120
     assert report["records_per_second"] > 0 and report["cpu_ms_per_record"] > 0
     assert report["statements_per_record"] > 0 and report["records_per_transaction"] >= 1
+
+
+def test_sqlite_alone_stores_every_row_in_the_hubs_schema() -> None:
+    from bench.ingest import sqlite_alone
+
+    report = sqlite_alone.run(calls=20, per_transaction=31)
+    assert report["rows"] == 120 and report["indexes_on_messages"] >= 5
+    assert report["cpu_us_per_row"] > 0 and report["commit_cpu_us_per_row"] > 0
