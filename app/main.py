@@ -215,6 +215,10 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         generate_unique_id_function=lambda route: route.name,
         docs_url=None,  # install_openapi serves /docs and /redoc from the package's assets
         redoc_url=None,
+        # FastAPI's native OpenTelemetry asks OpenTelemetry's global providers (and so the
+        # environment) on every request whether it is on: ~2 % of a group post's CPU. The
+        # hub traces nothing yet; when it does, it turns this on where it is configured.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.keys = keys

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
@@ -12,6 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.middleware import HANDOFF
 
+MAX_LABELLED = 4096  # labelled children the middleware keeps found
 LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
 
 
@@ -111,6 +113,18 @@ class MetricsMiddleware:
     def __init__(self, app: ASGIApp, *, metrics: HubMetrics) -> None:
         self.app = app
         self.metrics = metrics
+        # the labelled children, found once (prometheus_client's labels() locks and checks
+        # its arguments on every call); bounded, as a client may send any method
+        self._children: dict[tuple[str, ...], Any] = {}
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        key = (str(id(metric)), *labels)
+        child = self._children.get(key)
+        if child is None:
+            if len(self._children) >= MAX_LABELLED:
+                self._children.clear()
+            child = self._children[key] = metric.labels(*labels)
+        return child
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -125,9 +139,8 @@ class MetricsMiddleware:
             status = code
             if not timed:
                 timed = True
-                self.metrics.latency.labels(scope["method"], _route(scope)).observe(
-                    time.perf_counter() - start
-                )
+                latency = self._child(self.metrics.latency, scope["method"], _route(scope))
+                latency.observe(time.perf_counter() - start)
 
         async def observing_send(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -139,7 +152,7 @@ class MetricsMiddleware:
             if not timed and scope.get(HANDOFF) is not None:
                 respond(200)  # an event stream, opened below the middleware (StreamHandoff)
         finally:
-            self.metrics.requests.labels(scope["method"], _route(scope), str(status)).inc()
+            self._child(self.metrics.requests, scope["method"], _route(scope), str(status)).inc()
 
 
 def _route(scope: Scope) -> str:
