@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp
@@ -204,6 +205,16 @@ class Hub(FastAPI):
         return StreamHandoff(super().build_middleware_stack())
 
 
+# FastAPI's native OpenTelemetry (0.16x on) asks OpenTelemetry's global providers (and so the
+# environment) on every request whether it is on: ~2 % of a group post's CPU. The hub traces
+# nothing yet; when it does, it turns this on where it is configured.
+_NO_NATIVE_TELEMETRY: dict[str, Any] = (
+    {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+    if "telemetry" in inspect.signature(FastAPI.__init__).parameters
+    else {}
+)
+
+
 def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None) -> FastAPI:
     """The hub; ``keys`` are its signing keys when already loaded (else loaded at start)."""
     settings = settings or Settings()
@@ -215,10 +226,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         generate_unique_id_function=lambda route: route.name,
         docs_url=None,  # install_openapi serves /docs and /redoc from the package's assets
         redoc_url=None,
-        # FastAPI's native OpenTelemetry asks OpenTelemetry's global providers (and so the
-        # environment) on every request whether it is on: ~2 % of a group post's CPU. The
-        # hub traces nothing yet; when it does, it turns this on where it is configured.
-        telemetry={"tracing": False, "metrics": False, "logs": False},
+        **_NO_NATIVE_TELEMETRY,
     )
     app.state.settings = settings
     app.state.keys = keys
