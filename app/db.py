@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -66,6 +66,16 @@ class InlineSqlite(aiosqlite.Connection):
             tries += 1
             waited += pause
             await asyncio.sleep(pause)
+
+    async def rows(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """Run one statement and fetch all its rows, in one call (``app.prepared``)."""
+        connection = self._conn
+        return await self._execute(lambda: connection.execute(sql, args).fetchall())  # type: ignore[no-any-return]
+
+    async def run_many(self, sql: str, many: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for each parameter set, in one call (``app.prepared``)."""
+        connection = self._conn
+        await self._execute(connection.executemany, sql, many)
 
 
 def _inline_sqlite(url: str) -> Callable[[], Any]:

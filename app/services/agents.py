@@ -35,6 +35,7 @@ from app.auth.jws import check_public_jwk
 from app.errors import AicTaken, BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
+from app.prepared import Prepared, run
 from app.services.certificates import certified_aic, revoke_certificates_of
 from app.services.events import tell_operator
 
@@ -304,7 +305,7 @@ CURRENT_KEYS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
     col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None)
 )
 """The registered agents among ``ids``, with the thumbprints of their keys."""
-_SEEN = (
+_SEEN = Prepared(
     update(Agent)
     .where(
         col(Agent.id).in_(bindparam("ids", expanding=True)),
@@ -320,7 +321,7 @@ async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
     if ids:
         now = utcnow()
         stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
-        await conn.execute(_SEEN, {"ids": ids, "stale": stale, "now": now})
+        await run(conn, _SEEN, {"ids": ids, "stale": stale, "now": now})
 
 
 async def touch_agent(session: AsyncSession, agent: Agent) -> None:

@@ -23,6 +23,7 @@ from app.broker.base import ENDS_ALL
 from app.db import StoreSession
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
+from app.prepared import Prepared, rows, run_many
 from app.services.operator_events import (
     OPERATOR_CHANNEL,
     group_event_summary,
@@ -116,7 +117,7 @@ async def next_group_seq(db: AsyncSession, group_id: str) -> int:
     return await take_group_seqs(db, group_id, 1)
 
 
-_TAKE_POST_SEQS = _TAKE_SEQS.where(col(Group.conversation_state) != CONCLUDED)
+_TAKE_POST_SEQS = Prepared(_TAKE_SEQS.where(col(Group.conversation_state) != CONCLUDED))
 
 
 async def take_post_seqs(db: AsyncSession, group_id: str, count: int) -> int | None:
@@ -125,8 +126,8 @@ async def take_post_seqs(db: AsyncSession, group_id: str, count: int) -> int | N
     ``state`` event, the group's last) is seen here, under the row's lock."""
     conn = await db.connection()
     params = {"group_id": group_id, "count": count}
-    last = (await conn.execute(_TAKE_POST_SEQS, params)).scalar_one_or_none()
-    return None if last is None else int(last)
+    taken = await rows(conn, _TAKE_POST_SEQS, params)
+    return int(taken[0][0]) if taken else None
 
 
 async def _next_inbox_seq(db: AsyncSession, agent_id: str) -> int:
@@ -180,13 +181,13 @@ async def append_inbox_event(
     return seq
 
 
-_TAKE_INBOX_SEQS = (
+_TAKE_INBOX_SEQS = Prepared(
     update(Agent)
     .where(col(Agent.id) == bindparam("agent_id"))
     .values(inbox_seq=col(Agent.inbox_seq) + bindparam("count"))
     .returning(col(Agent.inbox_seq))
 )
-_INSERT_INBOX = insert(InboxEvent)
+_INSERT_INBOX = Prepared(insert(InboxEvent))
 
 
 async def append_inbox_events(
@@ -203,18 +204,18 @@ async def append_inbox_events(
     next_seq = {}
     for agent_id, count in counts.items():
         params = {"agent_id": agent_id, "count": count}
-        last = int((await conn.execute(_TAKE_INBOX_SEQS, params)).scalar_one())
+        last = int((await rows(conn, _TAKE_INBOX_SEQS, params))[0][0])
         next_seq[agent_id] = last - count + 1
-    rows, now = [], utcnow()
+    stored, now = [], utcnow()
     for agent_id, kind, body in events:
         seq = next_seq[agent_id]
         next_seq[agent_id] = seq + 1
-        rows.append(
+        stored.append(
             {"agent_id": agent_id, "seq": seq, "kind": kind, "data": body, "created_at": now}
         )
         frame = encode_frame(seq, kind, orjson.dumps(body))
         stage(db, inbox_channel(agent_id), Delivery(seq, frame))
-    await conn.execute(_INSERT_INBOX, rows)
+    await run_many(conn, _INSERT_INBOX, stored)
 
 
 def message_delivery(seq: int, sender_id: str, body: dict[str, Any]) -> Delivery:

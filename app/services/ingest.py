@@ -57,6 +57,7 @@ from app.db import SessionFactory
 from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
 from app.models import Group, GroupMember, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
+from app.prepared import Prepared, begin_writing, rows, run_many
 from app.services import group_messages, messages
 from app.services.agents import CURRENT_KEYS, LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.services.answers import write_answer
@@ -215,21 +216,23 @@ class Standing:
     @classmethod
     async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
         senders = list({r.sender_id for r in batch})
-        rows = await conn.execute(CURRENT_KEYS, {"ids": senders})
-        keys = {agent_id: key for agent_id, key in rows}
+        keys = {agent_id: key for agent_id, key in await rows(conn, _KEYS, {"ids": senders})}
         groups = list({r.group_id for r in batch if r.group_id is not None})
         memberships = {}
         if groups:
             params = {"groups": groups, "senders": senders}
             floors: dict[str, FloorState] = {}  # one a group: a post that moves it, moves it
-            for row in await conn.execute(_MEMBERSHIPS, params):
+            for row in await rows(conn, _MEMBERSHIPS, params):
                 floor = floors.setdefault(row[0], FloorState(row[8], row[9], row[10], row[11]))
-                memberships[(row[0], row[1])] = Membership(*row[2:8], floor=floor)
+                session_id, role, state, muted, conversation, session_state = row[2:8]
+                memberships[(row[0], row[1])] = Membership(
+                    session_id, role, state, muted, conversation, session_state, floor
+                )
         sessions = list({r.session_id for r in batch if r.group_id is None and r.session_id})
         participations = {}
         if sessions:
             params = {"sessions": sessions, "senders": senders}
-            for p in await conn.execute(_PARTICIPATIONS, params):
+            for p in await rows(conn, _PARTICIPATIONS, params):
                 session_id, sender, leader, state, closed_at, mode, bridge = p
                 participations[(session_id, sender)] = Participation(
                     session_id, leader, state, closed_at, mode, bridged=bridge is not None
@@ -237,9 +240,7 @@ class Standing:
         ids = list({r.message.id for r in batch if r.message is not None})
         used = set()
         if ids:
-            for sender, message_id in await conn.execute(
-                _USED_IDS, {"ids": ids, "senders": senders}
-            ):
+            for sender, message_id in await rows(conn, _USED_IDS, {"ids": ids, "senders": senders}):
                 used.add((sender, message_id))
         return cls(keys, memberships, participations, used)
 
@@ -263,7 +264,8 @@ class Standing:
         return used
 
 
-_MEMBERSHIPS = (
+_KEYS = Prepared(CURRENT_KEYS)
+_MEMBERSHIPS = Prepared(
     select(
         col(Group.id),
         col(GroupMember.agent_id),
@@ -285,7 +287,7 @@ _MEMBERSHIPS = (
         col(GroupMember.agent_id).in_(bindparam("senders", expanding=True)),
     )
 )
-_PARTICIPATIONS = (
+_PARTICIPATIONS = Prepared(
     select(
         col(Session.id),
         col(SessionParticipant.agent_id),
@@ -301,9 +303,11 @@ _PARTICIPATIONS = (
         col(SessionParticipant.agent_id).in_(bindparam("senders", expanding=True)),
     )
 )
-_USED_IDS = select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
-    col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
-    col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
+_USED_IDS = Prepared(
+    select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
+        col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
+        col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
+    )
 )
 """Built once: building a statement costs more than running it on SQLite."""
 
@@ -421,9 +425,7 @@ class Ingest:
         ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
         async with self.factory() as db:
             conn = await db.connection()
-            if conn.dialect.name == "sqlite":
-                await conn.exec_driver_sql("BEGIN IMMEDIATE")
-            else:
+            if not await begin_writing(conn):
                 guarded = True
             standing = await Standing.read(conn, batch)
             tasks = TaskBatch(db)
@@ -548,11 +550,11 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
             continue
         for n, post in enumerate(posts, start=last - len(posts) + 1):
             seqs[id(post)] = n
-    rows = []
+    stored = []
     for record in records:
         assert record.message is not None
         if record.row is not None:  # a task record, decided in memory (``task_batch``)
-            rows.append(record.row)
+            stored.append(record.row)
             for kind, data in record.told:  # in the order written, with the plain ones'
                 tell_operator(db, kind, data)
             continue
@@ -564,11 +566,11 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
             record.stored_session_id, record.received_at, group_id=record.group_id, seq=seq
         )
         body = stored_body(message, at, record.wire)
-        rows.append(stored_row(message, body, at))
+        stored.append(stored_row(message, body, at))
         record.outcome = (body, 201)
         if record.group_id is not None and seq is not None:
             delivery = message_delivery(seq, record.sender_id, body)
             stage(db, group_channel(record.group_id), delivery)
         tell_operator_message(db, body)
-    if rows:
-        await (await db.connection()).execute(INSERT_MESSAGE, rows)
+    if stored:
+        await run_many(await db.connection(), INSERT_MESSAGE, stored)

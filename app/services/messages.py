@@ -38,6 +38,7 @@ from app.errors import (
 )
 from app.models import StoredMessage
 from app.models.types import utcnow
+from app.prepared import Prepared, run
 from app.services.events import append_inbox_event, tell_operator_message
 from app.services.modes import check_p2p_report, p2p_partners
 from app.services.pages import decode_cursor, encode_cursor
@@ -57,7 +58,7 @@ _FIND = select(StoredMessage).where(
     col(StoredMessage.sender_id) == bindparam("sender_id"),
     col(StoredMessage.message_id) == bindparam("message_id"),
 )
-INSERT_MESSAGE = insert(StoredMessage)
+INSERT_MESSAGE = Prepared(insert(StoredMessage))
 """Built once: building a statement costs more than running it on SQLite."""
 
 
@@ -289,7 +290,7 @@ async def insert_message(
         row["sender_id"] = sender_id
     if record_id is not None:
         row["message_id"] = record_id
-    await (await db.connection()).execute(INSERT_MESSAGE, row)
+    await run(await db.connection(), INSERT_MESSAGE, row)
     tell_operator_message(db, body)
     return body
 

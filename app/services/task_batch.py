@@ -39,6 +39,7 @@ from agenthub.protocol.tasks import is_final
 from app.errors import HubError
 from app.models import SessionParticipant, StoredMessage, Task
 from app.models.types import utcnow
+from app.prepared import Prepared, rows, run_many
 from app.services.events import append_inbox_events
 from app.services.messages import (
     Participation,
@@ -89,13 +90,13 @@ class Record(Protocol):
 Key = tuple[str, str]  # (task id, session id)
 _REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
 _TASKS = Task.__table__  # type: ignore[attr-defined]
-_LOAD = (
+_LOAD = Prepared(
     select(_TASKS)
     .where(tuple_(_TASKS.c.id, _TASKS.c.session_id).in_(bindparam("keys", expanding=True)))
     .order_by(_TASKS.c.id, _TASKS.c.session_id)  # one order of locks for every replica
     .with_for_update()
 )
-_STORED_FOR = (
+_STORED_FOR = Prepared(
     select(col(StoredMessage.task_id), col(StoredMessage.session_id))
     .where(
         col(StoredMessage.task_id).in_(bindparam("tasks", expanding=True)),
@@ -104,11 +105,13 @@ _STORED_FOR = (
     )
     .distinct()
 )
-_MODES = select(
-    col(SessionParticipant.session_id),
-    col(SessionParticipant.agent_id),
-    col(SessionParticipant.mode),
-).where(col(SessionParticipant.session_id).in_(bindparam("sessions", expanding=True)))
+_MODES = Prepared(
+    select(
+        col(SessionParticipant.session_id),
+        col(SessionParticipant.agent_id),
+        col(SessionParticipant.mode),
+    ).where(col(SessionParticipant.session_id).in_(bindparam("sessions", expanding=True)))
+)
 _MOVED = (
     "state",
     "status",
@@ -119,12 +122,13 @@ _MOVED = (
     "version",
     "updated_at",
 )
-_SAVE = (
+_SAVE = Prepared(
     update(Task)
     .where(col(Task.id) == bindparam("t_id"), col(Task.session_id) == bindparam("t_session_id"))
     .values({name: bindparam(name) for name in _MOVED})
 )
-_INSERT = insert(Task)
+_INSERT = Prepared(insert(Task))
+_TASK_COLUMNS = tuple(c.name for c in _TASKS.columns)  # as ``_LOAD`` reads them
 """Built once: building a statement costs more than running it on SQLite."""
 
 
@@ -206,21 +210,22 @@ class TaskBatch:
         if not keys:
             return
         conn = await self.db.connection()
-        found = {
-            (row.id, row.session_id): HeldTask(**{c: row._mapping[c] for c in _COLUMNS})
-            for row in await conn.execute(_LOAD, {"keys": list(keys)})
-        }
+        found = {}
+        for row in await rows(conn, _LOAD, {"keys": list(keys)}):
+            values = dict(zip(_TASK_COLUMNS, row, strict=True))
+            task = HeldTask(**{c: values[c] for c in _COLUMNS})
+            found[(task.id, task.session_id)] = task
         self._tasks.update(found)
         absent = keys - found.keys()
         if absent:
             params = {"tasks": [k[0] for k in absent], "sessions": [k[1] for k in absent]}
-            stored = {(t or "", s) for t, s in await conn.execute(_STORED_FOR, params)}
+            stored = {(t or "", s) for t, s in await rows(conn, _STORED_FOR, params)}
             self._blocked |= absent & stored
             self._tasks.update(dict.fromkeys(absent - stored))
         sessions = {k[1] for k in absent} - self._modes.keys()
         if sessions:
-            for session_id, agent_id, mode in await conn.execute(
-                _MODES, {"sessions": list(sessions)}
+            for session_id, agent_id, mode in await rows(
+                conn, _MODES, {"sessions": list(sessions)}
             ):
                 self._modes.setdefault(session_id, {})[agent_id] = mode
 
@@ -407,8 +412,8 @@ class TaskBatch:
         writer's to insert): the tasks that may have ended."""
         conn = await self.db.connection()
         if self._new:
-            rows = [{c: getattr(t, c) for c in _COLUMNS} for t in self._new.values()]
-            await conn.execute(_INSERT, rows)
+            new = [{c: getattr(t, c) for c in _COLUMNS} for t in self._new.values()]
+            await run_many(conn, _INSERT, new)
         moved = [t for k, t in self._moved.items() if k not in self._new]
         if moved:
             params = [
@@ -419,7 +424,7 @@ class TaskBatch:
                 }
                 for t in moved
             ]
-            await conn.execute(_SAVE, params)
+            await run_many(conn, _SAVE, params)
         await append_inbox_events(self.db, self._inbox)
         ended = self.ended
         self.discard()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db import make_engine
 
@@ -35,7 +36,7 @@ async def _ticks_while(work: asyncio.Future[object] | asyncio.Task[object]) -> i
     return ticks
 
 
-async def test_a_writer_waits_for_a_lock_held_on_its_own_loop(engine) -> None:  # type: ignore[no-untyped-def]
+async def test_a_writer_waits_for_a_lock_held_on_its_own_loop(engine: AsyncEngine) -> None:
     holding, release = asyncio.Event(), asyncio.Event()
 
     async def holder() -> None:
@@ -65,8 +66,8 @@ async def test_a_writer_waits_for_a_lock_held_on_its_own_loop(engine) -> None:  
 
 
 async def test_a_lock_held_by_another_process_is_waited_for_without_blocking_the_loop(
-    engine, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    engine: AsyncEngine, tmp_path: Path
+) -> None:
     hold = (
         "import sqlite3, sys, time\n"
         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
