@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -238,3 +238,32 @@ async def drop_pg_database(admin_url: str, name: str) -> None:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
     finally:
         await conn.close()
+
+
+def count_statements(on_statement: Callable[[str], None]) -> None:
+    """Call ``on_statement`` with each statement any engine of this process runs from now on,
+    one call for each execution the code asks for (an ``executemany`` is one): what goes
+    through SQLAlchemy (its ``before_cursor_execute`` event, on ``Engine`` itself) and what
+    the hub runs at SQLite's driver (``app.prepared``, through ``InlineSqlite``). Benchmark
+    code only: the product never counts its statements."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    from app.db import InlineSqlite
+
+    def before_cursor_execute(*args: Any) -> None:
+        on_statement(args[2])
+
+    event.listen(Engine, "before_cursor_execute", before_cursor_execute)
+    rows, run_many = InlineSqlite.rows, InlineSqlite.run_many
+
+    async def counted_rows(self: InlineSqlite, sql: str, args: Any) -> Any:
+        on_statement(sql)
+        return await rows(self, sql, args)
+
+    async def counted_run_many(self: InlineSqlite, sql: str, many: Any) -> None:
+        on_statement(sql)
+        await run_many(self, sql, many)
+
+    InlineSqlite.rows = counted_rows  # type: ignore[method-assign]
+    InlineSqlite.run_many = counted_run_many  # type: ignore[method-assign]

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Collection
 from datetime import timedelta
 
-from sqlalchemy import and_, exists, func, or_, tuple_, update
+from sqlalchemy import and_, bindparam, exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -26,6 +26,7 @@ from app.auth.current import Principal
 from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
+from app.prepared import Prepared, rows
 from app.services.events import append_group_event, append_inbox_event
 from app.services.groups import load_group, move_conversation, require_manager, visible_group
 
@@ -177,19 +178,27 @@ async def _fire(db: AsyncSession, trigger: GroupTrigger, outcome: str, tasks: li
     return True
 
 
+_PENDING_OF = Prepared(
+    # the tasks' ids and sessions, not their pairs: SQLite scans every row for a list of row
+    # values. A trigger of another pair among them is only looked at: it fires when ready.
+    select(col(GroupTrigger.id))
+    .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
+    .where(
+        col(GroupTriggerTask.task_id).in_(bindparam("tasks", expanding=True)),
+        col(GroupTriggerTask.session_id).in_(bindparam("sessions", expanding=True)),
+        col(GroupTrigger.fired_at).is_(None),
+    )
+    .distinct()
+)
+
+
 async def fire_ready_triggers(db: AsyncSession, tasks: Collection[tuple[str, str]]) -> int:
     """After committed moves of ``tasks`` ((task id, session id)): fire each of their pending
     triggers whose tasks are all final now, each in a transaction of its own. One read for
     them all: a batch ends tens of tasks, and most have no trigger."""
-    keys = sorted(tasks)
-    pair = tuple_(col(GroupTriggerTask.task_id), col(GroupTriggerTask.session_id))
-    rows = await db.exec(
-        select(GroupTrigger.id)
-        .join(GroupTriggerTask, col(GroupTriggerTask.trigger_id) == col(GroupTrigger.id))
-        .where(pair.in_(keys), col(GroupTrigger.fired_at).is_(None))
-        .distinct()
-    )
-    trigger_ids = sorted(rows.all())
+    params = {"tasks": sorted({t for t, _ in tasks}), "sessions": sorted({s for _, s in tasks})}
+    found = await rows(await db.connection(), _PENDING_OF, params)
+    trigger_ids = sorted(trigger_id for (trigger_id,) in found)
     await db.commit()  # end the read: each trigger below is its own transaction
     return await _fire_each_if_ready(db, trigger_ids)
 

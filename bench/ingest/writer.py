@@ -6,8 +6,9 @@ running); a leader and a partner register and open a session through the app its
 of kit-shaped calls, ``--per-submission`` at a time: the leader's ``start``, the partner's
 ``accepted``, ``working``, ``awaiting-completion``, the leader's ``complete`` and the
 partner's ``completed``. Reported: records/s, this process's CPU per record (the writer and
-the records' construction), and SQL statements per record, counted by a SQLAlchemy
-``before_cursor_execute`` listener the benchmark installs on the hub's engine.
+the records' construction), and SQL statements per record, counted by
+``bench.harness.count_statements`` (SQLAlchemy's ``before_cursor_execute`` and the hub's
+driver calls).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import event
 
 from agenthub import AgentKey, HubClient
 from agenthub.protocol.messages import parse_message
@@ -30,7 +30,7 @@ from app.config import Settings
 from app.main import create_app
 from app.schema import migrate
 from app.services.ingest import Record
-from bench.harness import OPERATOR_TOKEN, machine, publish_report
+from bench.harness import OPERATOR_TOKEN, count_statements, machine, publish_report
 
 REGISTRATION = "bench-registration"  # a throwaway hub's
 BASE = "http://hub.bench"
@@ -94,11 +94,11 @@ async def run(calls: int, callers: int, per_submission: int) -> dict[str, Any]:
     async with app.router.lifespan_context(app):
         statements = 0
 
-        def count(*_: Any) -> None:
+        def count(_: str) -> None:
             nonlocal statements
             statements += 1
 
-        event.listen(app.state.engine.sync_engine, "before_cursor_execute", count)
+        count_statements(count)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
             leader, partner = await _agent(http, "leader"), await _agent(http, "partner")

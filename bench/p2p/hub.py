@@ -2,8 +2,9 @@
 
     AGENTHUB_BENCH_SQL_COUNTS=/tmp/counts python -m bench.p2p.hub serve --port 8000
 
-Before the hub starts, a SQLAlchemy ``before_cursor_execute`` listener (and a ``commit`` one)
-goes on ``Engine`` itself, so every engine the hub makes counts what it sends to its store.
+Before the hub starts, ``bench.harness.count_statements`` (SQLAlchemy's
+``before_cursor_execute`` on ``Engine`` itself, and the driver calls of ``app.prepared``) and a
+``commit`` listener go in, so every engine the hub makes counts what it sends to its store.
 The counts live in a small file mapped into memory (:class:`SqlCounts`): the driver reads
 them at any moment without asking the hub anything. Benchmark code only: the product never
 counts its statements.
@@ -62,20 +63,21 @@ def _kind(statement: str) -> str:
 
 
 def install(counts: SqlCounts) -> None:
-    """Count every statement and commit of every engine from now on (listeners on the class)."""
+    """Count every statement and commit of every engine from now on: what SQLAlchemy runs
+    and what the hub runs at SQLite's driver (``bench.harness.count_statements``)."""
     from sqlalchemy import event
     from sqlalchemy.engine import Engine
 
-    def before_cursor_execute(
-        _conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, many: bool
-    ) -> None:
+    from bench.harness import count_statements
+
+    def statement(sql: str) -> None:
         counts.add("statements")
-        counts.add(_kind(statement))
+        counts.add(_kind(sql))
 
     def commit(_conn: Any) -> None:
         counts.add("commits")
 
-    event.listen(Engine, "before_cursor_execute", before_cursor_execute)
+    count_statements(statement)
     event.listen(Engine, "commit", commit)
 
 
