@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.api.routing import resolves_itself
 from app.auth.ca import HubCA
 from app.auth.current import (
     ACCESS_TOKEN,
@@ -19,6 +20,7 @@ from app.auth.current import (
     access_token_claims,
     agent_for_claims,
     agent_from_access_token,
+    bearer_token,
     is_operator_token,
 )
 from app.auth.keys import HubKeys
@@ -122,6 +124,11 @@ async def get_recorder(request: Request, token: AccessTokenDep) -> Recorder:
     return Recorder(claims, state.ingest, state.admission)
 
 
+async def _recorder(request: Request) -> Recorder:
+    return await get_recorder(request, bearer_token(request))
+
+
+resolves_itself(get_recorder, _recorder)  # the record routes' one dependency (api.routing)
 RecorderDep = Annotated[Recorder, Depends(get_recorder)]
 
 
