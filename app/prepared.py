@@ -3,7 +3,8 @@
 SQLAlchemy's work around one execution (the compiled-cache lookup, an execution context,
 the expansion of ``IN`` lists, the bind and result processing set up again, the result
 object, the async adaptation) costs 90-150 us of CPU a statement on this project's
-machine; SQLite runs the writer's statements in 4-15 us (``python -m bench.ingest.statements``).
+machine; SQLite runs the writer's statements in 7-12 us, ``app.prepared`` in 13-19 us
+(``python -m bench.ingest.statements``).
 The writer runs a handful a batch, so at small batches SQLAlchemy was most of its cost.
 
 A ``Prepared`` is a Core statement, defined as ever. On SQLite ``rows``/``run``/``run_many``

@@ -26,3 +26,12 @@ def test_sqlite_alone_stores_every_row_in_the_hubs_schema() -> None:
     report = sqlite_alone.run(calls=20, per_transaction=31)
     assert report["rows"] == 120 and report["indexes_on_messages"] >= 5
     assert report["cpu_us_per_row"] > 0 and report["commit_cpu_us_per_row"] > 0
+
+
+async def test_the_statements_benchmark_runs_each_way() -> None:
+    from bench.ingest import statements
+
+    report = await statements.run(runs=20)
+    timings = report["cpu_us_per_statement"]
+    assert set(timings) == {"keys", "memberships", "used_ids"}
+    assert all(set(t) == {"sqlalchemy", "prepared", "sqlite3"} for t in timings.values())
