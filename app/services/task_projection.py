@@ -137,7 +137,11 @@ class TaskFacts:
 
 def sort_key(message: AnyTaskMessage) -> str:
     """The order the fold takes messages in: when sent, then by whom, then which."""
-    sent = message.sent_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    at = message.sent_at.astimezone(UTC)
+    if at.year >= 1000:  # isoformat writes what strftime does, several times faster
+        sent = f"{at.replace(tzinfo=None).isoformat(timespec='microseconds')}Z"
+    else:  # strftime's %Y does not pad a year before 1000: the keys stored keep its form
+        sent = at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return f"{sent}|{message.sender_id}|{message.id}"
 
 
@@ -155,8 +159,8 @@ def _merge_products(
     return list(by_id.values())
 
 
-def _set_status(facts: TaskFacts, status: TaskStatus) -> None:
-    wire = status.to_wire()
+def _set_status(facts: TaskFacts, status: TaskStatus, wire: dict[str, Any] | None = None) -> None:
+    wire = status.to_wire() if wire is None else wire
     facts.state = status.state
     facts.status = wire
     facts.status_history = [*facts.status_history, wire]
@@ -209,13 +213,14 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
             )
             return Outcome.APPLIED
         new = message.status.state
-        if message.status.to_wire() in facts.status_history:
+        status = message.status.to_wire()  # once: dumping a model is the fold's dearest step
+        if status in facts.status_history:
             return Outcome.SAME  # recorded already (by itself, or in a later result's history)
         if isinstance(message, TaskResult):
-            _catch_up(facts, message)
+            _catch_up(facts, message, status)
             current = facts.state
         if partner_may_record(current, new):
-            _set_status(facts, message.status)
+            _set_status(facts, message.status, status)
             if isinstance(message, TaskResult) and message.products:
                 facts.products = _merge_products(
                     facts.products, [p.to_wire() for p in message.products]
@@ -232,17 +237,16 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
     return Outcome.APPLIED  # plain talk about the task moves nothing
 
 
-def _catch_up(facts: TaskFacts, result: TaskResult) -> None:
+def _catch_up(facts: TaskFacts, result: TaskResult, last: dict[str, Any]) -> None:
     """Apply the moves a result's ``statusHistory`` shows and the task has not seen: a
     partner that records nothing (its leader relays its answers) reports a task's whole path
-    in one answer."""
-    last = result.status.to_wire()
+    in one answer (``last``: the result's own status, as wire)."""
     for status in result.status_history or []:
         wire = status.to_wire()
         if wire == last or wire in facts.status_history:
             continue
         if partner_may_record(facts.state, status.state):
-            _set_status(facts, status)
+            _set_status(facts, status, wire)
 
 
 def fold(

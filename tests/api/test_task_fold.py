@@ -6,7 +6,11 @@ from __future__ import annotations
 import itertools
 import random
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agenthub.protocol.messages import parse_message
 from app.services.task_projection import AnyTaskMessage, Outcome, fold, fold_on
@@ -195,3 +199,16 @@ def test_a_time_without_its_offset_is_aip_beijing_time_beside_aware_ones() -> No
         facts, outcomes = fold("L", "P", order)
         assert facts.state == "completed", facts.why
         assert all(o is Outcome.APPLIED for o in outcomes.values()), outcomes
+
+
+@given(st.datetimes(timezones=st.timezones()))
+def test_the_sort_key_writes_the_sent_time_as_strftime_does(sent: datetime) -> None:
+    """The keys stored as a task's ``last_key`` compare with the ones made now."""
+    from app.services.task_projection import sort_key
+
+    try:
+        at = sent.astimezone(UTC)
+    except OverflowError:  # a local time that is no UTC time
+        return
+    message = SimpleNamespace(sent_at=sent, sender_id="s", id="m")
+    assert sort_key(message) == f"{at.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}|s|m"  # type: ignore[arg-type]
