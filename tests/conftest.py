@@ -19,7 +19,7 @@ from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
 from app.schema import migrate
-from tests.support import hangs, workers
+from tests.support import hangs, schedule, workers
 from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,
@@ -44,6 +44,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if undo := config.stash.get(_UNDO_ISOLATION, None):
         undo()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the longest files first (``tests.support.schedule``)."""
+    if hasattr(config, "workerinput"):
+        schedule.longest_files_first(items)
 
 
 @pytest.hookimpl(hookwrapper=True)
