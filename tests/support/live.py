@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import uvicorn
@@ -148,6 +148,22 @@ async def serving(app: Any, **kwargs: Any) -> AsyncIterator[LiveServer]:
         yield server
     finally:
         await server.stop()
+
+
+async def until(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    """Wait until ``condition`` holds, for at most ``seconds``. For a step that needs something
+    to have happened first: a fixed sleep before it says how fast the machine must be."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"not after {seconds} s: {what}"
+        await asyncio.sleep(0.02)
+
+
+async def streams_open(server: LiveServer, count: int) -> None:
+    """Wait until the hub ``server`` serves ``count`` streams: each authorised and leased, so
+    what ends a stream (a deregistration, a conclusion) now reaches it, live or in its replay."""
+    metrics = server.app.state.metrics
+    await until(lambda: metrics.open_stream_count() == count, f"{count} streams open")
 
 
 def interrupt(proc: subprocess.Popen[Any], seconds: float = 15) -> None:
