@@ -33,10 +33,10 @@ def port_band() -> range:
     ports the kernel chose (bind to 0), another worker could be given the same one in between.
     Below the ephemeral range, no outgoing connection takes one either."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, … (set by pytest-xdist)
-    index = int(worker.removeprefix("gw")) if worker else 0
-    size = (EPHEMERAL_PORTS_FROM - LOWEST_PORT) // int(
-        os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")
-    )
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    # a worker that replaces a crashed one is gw4 of 4: it takes the band the crashed one left
+    index = int(worker.removeprefix("gw")) % count if worker else 0
+    size = (EPHEMERAL_PORTS_FROM - LOWEST_PORT) // count
     return range(LOWEST_PORT + index * size, LOWEST_PORT + (index + 1) * size)
 
 
