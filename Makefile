@@ -39,8 +39,11 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
+# the whole suite, slow tests too, on TEST_WORKERS xdist workers; a worker takes whole files
+# (their module fixtures build wheels, start nginx...), the longest first (tests/support/schedule.py)
+TEST_WORKERS ?= 4
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

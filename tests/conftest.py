@@ -7,7 +7,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
 from app.schema import migrate
-from tests.support import hangs
+from tests.support import hangs, schedule, workers
 from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,
@@ -30,6 +30,26 @@ from tests.support.hub import (
     hub_settings,
 )
 from tests.support.live import SERVER_ERROR_MARKERS, free_port
+
+_UNDO_ISOLATION = pytest.StashKey[Callable[[], None]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """An xdist worker gets its own database, Redis and ports (``tests.support.workers``)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        config.stash[_UNDO_ISOLATION] = workers.isolate(workerinput["workerid"])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if undo := config.stash.get(_UNDO_ISOLATION, None):
+        undo()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the longest files first (``tests.support.schedule``)."""
+    if hasattr(config, "workerinput"):
+        schedule.longest_files_first(items)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -15,7 +15,7 @@ from agenthub.protocol.groups import POSTING, ConversationState, PostKind
 from app.models import GroupEvent, StoredMessage
 from tests.support.groups import MakeMember, count, team
 from tests.support.hub import problem
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, streams_open
 from tests.support.messages import chat, command, result
 
 WAIT_SECONDS = 30
@@ -146,7 +146,7 @@ async def test_conclusion_releases_members_and_ends_streams(
     assert asked.status_code == 201, asked.text
     everyone = (leader, a, b)
     readers = [asyncio.create_task(until_end(m.groups.events(gid))) for m in everyone]
-    await asyncio.sleep(0.3)
+    await streams_open(live, len(everyone))
     await move(leader, gid, "conclusion")
     released = {m.agent_id for m in everyone}
     for member, reader in zip(everyone, readers, strict=True):
@@ -185,7 +185,7 @@ async def test_an_owner_leaving_the_hub_concludes_and_releases_its_group(
     owner, a = await make_member("owner"), await make_member("a")
     gid = (await team(owner, a))["id"]
     reader = asyncio.create_task(until_end(a.groups.events(gid)))
-    await asyncio.sleep(0.3)
+    await streams_open(live, 1)
     await owner.deregister()
     events = await reader
     assert [(e.kind, e.data["state"]) for e in events[-3:]] == [

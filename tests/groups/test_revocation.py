@@ -14,7 +14,7 @@ from agenthub.protocol.jwk import jwk_thumbprint
 from app.auth.tokens import issue_access_token
 from tests.support.groups import MakeMember, team
 from tests.support.hub import ISSUER, OPERATOR_TOKEN
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, streams_open
 
 END_SECONDS = 5.0  # every case below ends well within it (keep-alive is 0.5 s here)
 
@@ -39,7 +39,7 @@ async def _stream_then(
     url = f"{live.url}{path}"
     token = await member.access_token()
     reading = asyncio.create_task(_held_until_end(url, token))
-    await asyncio.sleep(0.3)  # the stream is open
+    await streams_open(live, 1)
     await action()
     lasted = await reading
     async with httpx.AsyncClient() as http:

@@ -20,7 +20,7 @@ from tests.support.groups import (
     count,  # noqa: F401
 )
 from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, streams_open
 
 WAIT_SECONDS = 30
 
@@ -216,7 +216,9 @@ async def test_keepalive_comments_on_an_idle_stream(
         writer.close()
 
 
-async def test_leaving_or_removal_ends_the_stream(make_member: MakeMember) -> None:
+async def test_leaving_or_removal_ends_the_stream(
+    make_member: MakeMember, live: LiveServer
+) -> None:
     leader, a, b = await make_member("leader"), await make_member("a"), await make_member("b")
     gid = await form_team(leader, a, b)
     await leader.groups.post(gid, "hello", role="leader")
@@ -226,7 +228,7 @@ async def test_leaving_or_removal_ends_the_stream(make_member: MakeMember) -> No
         return [e async for e in streams[member.agent_id]]
 
     tasks = {m.agent_id: asyncio.create_task(until_end(m)) for m in (a, b)}
-    await asyncio.sleep(0.3)
+    await streams_open(live, 2)
     await a.groups.leave(gid)
     await leader.groups.remove(gid, str(b.agent_id))
     for member, state in ((a, "left"), (b, "removed")):

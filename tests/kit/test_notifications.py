@@ -21,7 +21,7 @@ from agenthub.notify import NOTIFICATION_TOKEN_HEADER, NotificationSender
 from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
 from tests.support.kit import EchoHandler, MakeLiveAgent
-from tests.support.live import serving
+from tests.support.live import serving, until
 
 
 async def test_delivery_is_retried_until_the_leader_answers(
@@ -39,9 +39,10 @@ async def test_delivery_is_retried_until_the_leader_answers(
         task_id="t-late",
     )
     assert ack["status"]["state"] in ("accepted", "working", "awaiting-completion")
-    await asyncio.sleep(0.5)
     notifier = partner.notifier
-    assert notifier is not None and notifier.delivered == 0 and notifier.attempts >= 2
+    assert notifier is not None
+    await until(lambda: notifier.attempts >= 2, "the notifier tried twice")
+    assert notifier.delivered == 0
     await leader.server.restart()  # type: ignore[attr-defined]  # same port, now answering
     pushed = await leader.inbox.wait(
         "t-late", lambda e: e["status"]["state"] == "awaiting-completion", timeout=20

@@ -207,7 +207,7 @@ async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_oth
         readers[kit.agent_id] = asyncio.create_task(
             _read_to_end(f"{b.url}/v1/agents/me/events", token)
         )
-    await asyncio.sleep(0.5)  # both streams are open on B
+    await open_streams(b, 2)
     async with httpx.AsyncClient() as http:
         answer = await http.delete(
             f"{a.url}/v1/agents/{gone.agent_id}",

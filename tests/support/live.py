@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import os
+import random
 import signal
 import socket
 import subprocess
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import uvicorn
@@ -17,20 +21,64 @@ from app.server import HubServer
 STARTUP_SECONDS = 10.0
 
 
+LOWEST_PORT = 10_000
+EPHEMERAL_PORTS_FROM = 32_768  # where /proc/sys/net/ipv4/ip_local_port_range starts by default
+
+
+def port_band() -> range:
+    """This process's loopback ports: an xdist worker's own slice of the ports below the
+    ephemeral range, all of them without workers.
+
+    A server run as another process binds its port after ``free_port`` let go of it; with
+    ports the kernel chose (bind to 0), another worker could be given the same one in between.
+    Below the ephemeral range, no outgoing connection takes one either."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, … (set by pytest-xdist)
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    # a worker that replaces a crashed one is gw4 of 4: it takes the band the crashed one left
+    index = int(worker.removeprefix("gw")) % count if worker else 0
+    size = (EPHEMERAL_PORTS_FROM - LOWEST_PORT) // count
+    return range(LOWEST_PORT + index * size, LOWEST_PORT + (index + 1) * size)
+
+
+_BAND = port_band()
+# anywhere in the band, so that two runs of the suite at once seldom walk the same ports in step
+_next_ports = itertools.islice(itertools.cycle(_BAND), random.randrange(len(_BAND)), None)
+_next_lock = threading.Lock()
+
+
+def _candidate_port() -> int:
+    with _next_lock:
+        return next(_next_ports)
+
+
 def free_port() -> int:
-    """A loopback port nobody listens on (for a server started as another process)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
+    """A loopback port of this worker's band that nobody listens on (for a server started as
+    another process)."""
+    while True:
+        port = _candidate_port()
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:  # a server of this run's, another program's, or a closing connection
+                continue
+        return port
 
 
 def bound_socket(port: int = 0) -> socket.socket:
+    """A listening socket on ``port``, or on a free port of this worker's band."""
     # IPPROTO_TCP, said: asyncio sets TCP_NODELAY on accepted connections only for a socket
     # whose proto is TCP (with 0, each small answer waited ~40 ms for a delayed ACK)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
+    while True:
+        try:
+            sock.bind(("127.0.0.1", port or _candidate_port()))
+        except OSError:
+            if port:
+                sock.close()
+                raise
+            continue
+        break
     sock.listen(128)
     sock.setblocking(False)
     return sock
@@ -100,6 +148,22 @@ async def serving(app: Any, **kwargs: Any) -> AsyncIterator[LiveServer]:
         yield server
     finally:
         await server.stop()
+
+
+async def until(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    """Wait until ``condition`` holds, for at most ``seconds``. For a step that needs something
+    to have happened first: a fixed sleep before it says how fast the machine must be."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"not after {seconds} s: {what}"
+        await asyncio.sleep(0.02)
+
+
+async def streams_open(server: LiveServer, count: int) -> None:
+    """Wait until the hub ``server`` serves ``count`` streams: each authorised and leased, so
+    what ends a stream (a deregistration, a conclusion) now reaches it, live or in its replay."""
+    metrics = server.app.state.metrics
+    await until(lambda: metrics.open_stream_count() == count, f"{count} streams open")
 
 
 def interrupt(proc: subprocess.Popen[Any], seconds: float = 15) -> None:
