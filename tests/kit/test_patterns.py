@@ -399,13 +399,16 @@ async def test_a_subscribed_partner_rejects_a_start_past_its_watches(
     b = p["waiter"].agent_id
     session = await leader.leader.open_session([b])
     lead = leader.leader
+    # the first start's watch must still be on when the second arrives: on a loaded machine
+    # a 1.5 s trigger could pass before the second start was even sent
     first = asyncio.create_task(
-        start_when(lead, b, Trigger.after(1.5), session_id=session.id, text="first")
+        start_when(lead, b, Trigger.after(8), session_id=session.id, text="first")
     )
-    for _ in range(50):
+    for _ in range(100):
         if waiter.watching:
             break
         await asyncio.sleep(0.05)
+    assert waiter.watching == 1, "the first start's watch never began"
     over = await start_when(lead, b, Trigger.after(0.1), session_id=session.id, text="second")
     assert over["status"]["state"] == "rejected"
     assert "wait for their trigger here" in over["status"]["dataItems"][0]["text"]
