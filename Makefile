@@ -40,7 +40,10 @@ typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
 # the whole suite, slow tests too, on TEST_WORKERS xdist workers; a worker takes whole files
-# (their module fixtures build wheels, start nginx...), the longest first (tests/support/schedule.py)
+# (their module fixtures build wheels, start nginx...), the longest first (tests/support/schedule.py).
+# Many tests wait on servers and processes, so 4 beat 2 and 3 on this project's 2-core machine
+# (SQLite + PostgreSQL seconds, two runs each beside another suite's: -n 2 380+438, 504+500;
+# -n 3 417+413, 506+769; -n 4 353+314, 280+365)
 TEST_WORKERS ?= 4
 pytest: $(VENV)/.dev-installed
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
