@@ -154,30 +154,33 @@ async def _at(conn: AsyncConnection, call: Awaitable[T], sql: str) -> T:
         ) from exc
 
 
+def _at_driver(
+    conn: AsyncConnection, prepared: Prepared, params: dict[str, Any]
+) -> tuple[Any, _Compiled, dict[str, Any]] | None:
+    """The driver, the statement compiled for ``params``' keys and ``params`` with the
+    statement's constant defaults, when the statement runs at the driver; else None."""
+    driver = _driver(conn)
+    if driver is None:
+        return None
+    compiled = prepared.on(conn.dialect, tuple(sorted(params)))
+    if not compiled.runnable:
+        return None
+    return driver, compiled, {**compiled.defaults, **params} if compiled.defaults else params
+
+
 async def rows(conn: AsyncConnection, prepared: Prepared, params: dict[str, Any]) -> list[Row]:
     """The statement's rows (a SELECT, or a statement with RETURNING), as tuples."""
-    driver = _driver(conn)
-    if driver is not None:
-        compiled = prepared.on(conn.dialect, tuple(sorted(params)))
-        if compiled.runnable:
-            params = {**compiled.defaults, **params} if compiled.defaults else params
-            rendered = compiled.rendered(params)
-            args = rendered.args(params)
-            return compiled.read(await _at(conn, driver.rows(rendered.sql, args), rendered.sql))
+    if (ready := _at_driver(conn, prepared, params)) is not None:
+        driver, compiled, params = ready
+        rendered = compiled.rendered(params)
+        args = rendered.args(params)
+        return compiled.read(await _at(conn, driver.rows(rendered.sql, args), rendered.sql))
     return [tuple(row) for row in await conn.execute(prepared.statement, params)]
 
 
 async def run(conn: AsyncConnection, prepared: Prepared, params: dict[str, Any]) -> None:
     """Run a statement that returns no rows."""
-    driver = _driver(conn)
-    if driver is not None:
-        compiled = prepared.on(conn.dialect, tuple(sorted(params)))
-        if compiled.runnable:
-            params = {**compiled.defaults, **params} if compiled.defaults else params
-            rendered = compiled.rendered(params)
-            await _at(conn, driver.run_many(rendered.sql, [rendered.args(params)]), rendered.sql)
-            return
-    await conn.execute(prepared.statement, params)
+    await run_many(conn, prepared, [params])
 
 
 async def run_many(
@@ -187,17 +190,16 @@ async def run_many(
     (an INSERT of many rows: its columns are the first set's keys)."""
     if not many:
         return
-    driver = _driver(conn)
-    if driver is not None:
-        compiled = prepared.on(conn.dialect, tuple(sorted(many[0])))
-        if compiled.runnable and not compiled.expanding:
-            if compiled.defaults:
-                many = [{**compiled.defaults, **params} for params in many]
-            rendered = compiled.rendered(many[0])
-            args_many = [rendered.args(p) for p in many]
-            await _at(conn, driver.run_many(rendered.sql, args_many), rendered.sql)
-            return
-    await conn.execute(prepared.statement, list(many))
+    ready = _at_driver(conn, prepared, many[0])
+    if ready is not None and (len(many) == 1 or not ready[1].expanding):
+        driver, compiled, first = ready
+        if compiled.defaults:
+            many = [first, *({**compiled.defaults, **params} for params in many[1:])]
+        rendered = compiled.rendered(first)
+        args_many = [rendered.args(p) for p in many]
+        await _at(conn, driver.run_many(rendered.sql, args_many), rendered.sql)
+        return
+    await conn.execute(prepared.statement, many[0] if len(many) == 1 else list(many))
 
 
 async def begin_writing(conn: AsyncConnection) -> bool:

@@ -108,7 +108,7 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
     call = dependant.call
     if (
         call is None
-        or not _is_async(call)
+        or not inspect.iscoroutinefunction(call)
         or dependant.query_params
         or dependant.header_params
         or dependant.cookie_params
@@ -146,10 +146,6 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
         return response
 
     return handler
-
-
-def _is_async(call: Callable[..., Any]) -> bool:
-    return inspect.iscoroutinefunction(call)
 
 
 async def _json_body(request: HubRequest, strict: bool) -> Any:
