@@ -7,8 +7,9 @@ and ordered lanes. The recorder, the notifier, group posts and event streams all
   would only repeat the refusal.
 - ``Backoff``: doubling pauses, capped, within a deadline and/or a number of tries.
 - ``Lanes``: items in ordered lanes by key. Each lane sends from its head, one item or a
-  batch at a time, and different lanes go side by side. The backlog can be counted, waited
-  down to a low-water mark, or drained.
+  batch at a time, and different lanes go side by side; a lane may first wait a little for
+  its batch to fill (``linger``). The backlog can be counted, waited down to a low-water
+  mark, or drained.
 """
 
 from __future__ import annotations
@@ -98,6 +99,11 @@ class Lanes(Generic[K, T]):
     ``send(key, items)`` sends ``items``, the head of the lane as ``take`` chose it (by
     default the head item alone), and settles each one: delivered, or given up. The items
     leave their lane once ``send`` returns (or fails); a lane's next items wait until then.
+
+    With ``linger`` (seconds), a lane holding fewer than ``fill`` items waits up to that long
+    before it takes, so that items put just after one another go in one ``send`` (Kafka's
+    producer does the same, ``linger.ms``); it stops waiting as soon as ``fill`` items are
+    there or somebody waits for the lanes to drain.
     """
 
     def __init__(
@@ -106,18 +112,27 @@ class Lanes(Generic[K, T]):
         *,
         take: Callable[[deque[T]], list[T]] = head,
         name: str = "agenthub-lane",
+        linger: float = 0.0,
+        fill: int = 1,
     ) -> None:
         self._send = send
         self._take = take
         self._name = name
+        self._linger = linger
+        self._fill = fill
         self._lanes: dict[K, deque[T]] = {}
         self._workers: dict[K, asyncio.Task[None]] = {}
+        self._lingering: dict[K, asyncio.Event] = {}
+        self._draining = 0
         self._settled = asyncio.Event()
 
     def put(self, key: K, item: T) -> None:
-        self._lanes.setdefault(key, deque()).append(item)
+        lane = self._lanes.setdefault(key, deque())
+        lane.append(item)
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._run(key), name=f"{self._name}-{key}")
+        elif len(lane) >= self._fill and key in self._lingering:
+            self._lingering[key].set()
 
     def backlog(self, match: Callable[[K], bool] | None = None) -> int:
         """Items waiting or being sent, in every lane or in those ``match`` picks."""
@@ -130,7 +145,11 @@ class Lanes(Generic[K, T]):
         match: Callable[[K], bool] | None = None,
         timeout: float | None = None,
     ) -> bool:
-        """Wait until at most ``to`` items are left; ``False`` if ``timeout`` passed first."""
+        """Wait until at most ``to`` items are left; ``False`` if ``timeout`` passed first.
+        Lanes stop lingering meanwhile."""
+        self._draining += 1
+        for lingering in self._lingering.values():
+            lingering.set()
         try:
             async with asyncio.timeout(timeout):
                 while self.backlog(match) > to:
@@ -138,6 +157,8 @@ class Lanes(Generic[K, T]):
                     await self._settled.wait()
         except TimeoutError:
             return False
+        finally:
+            self._draining -= 1
         return True
 
     async def aclose(self) -> None:
@@ -153,6 +174,7 @@ class Lanes(Generic[K, T]):
         lane = self._lanes[key]
         try:
             while lane:
+                await self._fill_up(key, lane)
                 items = self._take(lane)
                 try:
                     await self._send(key, items)
@@ -164,3 +186,16 @@ class Lanes(Generic[K, T]):
             del self._workers[key]
             if not lane:  # else cancelled with items left: they stay counted
                 del self._lanes[key]
+
+    async def _fill_up(self, key: K, lane: deque[T]) -> None:
+        """Give a lane short of ``fill`` items up to ``linger`` seconds to fill."""
+        if self._linger <= 0 or len(lane) >= self._fill or self._draining:
+            return
+        filled = self._lingering[key] = asyncio.Event()
+        try:
+            async with asyncio.timeout(self._linger):
+                await filled.wait()
+        except TimeoutError:
+            pass
+        finally:
+            del self._lingering[key]

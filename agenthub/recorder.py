@@ -10,7 +10,6 @@ import asyncio
 import itertools
 import logging
 import os
-import zlib
 from collections import deque
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
@@ -35,11 +34,10 @@ MAX_BACKLOG = 256
 MAX_TOTAL_BACKLOG = 4096
 """Records of all sessions together: the bound for callers that open a session each time
 (an A2A caller's new contexts), which no session's own backlog would hold back."""
-
-
-_Key = tuple[str, int]  # (session id, which of its lanes)
-LANES_PER_SESSION = 4
-"""A session's records go in this many lanes, each task's always in the same one."""
+LINGER_SECONDS = 0.005
+"""How long a session's lane waits for more records before it sends what it holds: a call's
+records (the command, the partner's moves) come a few hundred microseconds apart, and each
+request costs the agent and the hub far more than a record in it (issue 30)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +86,7 @@ class HubRecorder:
         retry_deadline_seconds: float = RETRY_DEADLINE_SECONDS,
         max_backlog: int = MAX_BACKLOG,
         outbox: str | os.PathLike[str] | None = None,
+        linger_seconds: float = LINGER_SECONDS,
     ) -> None:
         self.hub = hub
         self.backoff = Backoff(
@@ -98,15 +97,20 @@ class HubRecorder:
         self.recorded = 0
         self.outbox = Outbox(outbox) if outbox is not None else None
         self._resumed = False
-        # a few ordered lanes a session, a task's records always in the same one, in order:
-        # the records that queue while a lane's request is out go together in its next
+        # one ordered lane a session: the records that queue while its request is out, or
+        # come within LINGER_SECONDS of the first, go together in its next request
         # (``…/messages:batch``, up to MAX_BATCH_ITEMS), whichever tasks they are of. A lane
         # per task sent 1.8 records a request, the hub paying its per-request cost for each
-        # (issue 30: ~1.4 ms of hub CPU a record); one lane a session held a busy partner's
-        # ~1,000 records/s to one request at a time, and its callers met the backlog bound
-        # (p99 300 ms at 16 callers).
-        self._lanes: Lanes[_Key, _Item] = Lanes(
-            self._send, take=_head_batch, name="agenthub-recorder"
+        # (issue 30: ~1.4 ms of hub CPU a record); four lanes a session sent a busy partner's
+        # records two or three a request, and the requests, not the records, were a third of
+        # its CPU (bench.p2p at 16 callers, py-spy). One lane a session once held callers at
+        # the backlog bound, while the hub spent ~1 ms a record; it spends ~0.3 now.
+        self._lanes: Lanes[str, _Item] = Lanes(
+            self._send,
+            take=_head_batch,
+            name="agenthub-recorder",
+            linger=linger_seconds,
+            fill=MAX_BATCH_ITEMS,
         )
         self._opening: dict[str, asyncio.Future[Any]] = {}
 
@@ -153,7 +157,7 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        self._lanes.put(_lane(session_id, task_id), _Item(route, body, kept))
+        self._lanes.put(session_id, _Item(route, body, kept))
 
     def resume(self) -> None:
         """Queue again what the outbox kept from before (once; queuing and ``flush`` call
@@ -163,7 +167,7 @@ class HubRecorder:
         self._resumed = True
         for kept in self.outbox.pending():
             item = _Item(kept.route, kept.body, kept.id)
-            self._lanes.put(_lane(kept.session_id, kept.task_id), item)
+            self._lanes.put(kept.session_id, item)
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
         """Return at once while the session's backlog is under ``max_backlog``.
@@ -203,21 +207,21 @@ class HubRecorder:
         if self.outbox is not None:
             self.outbox.close()
 
-    async def _send(self, key: _Key, batch: list[_Item]) -> None:
-        opening = self._opening.get(key[0])
+    async def _send(self, session_id: str, batch: list[_Item]) -> None:
+        opening = self._opening.get(session_id)
         if opening is not None:
             try:
                 await asyncio.shield(opening)
             except Exception as exc:
                 for item in batch:
                     why = f"the session could not be opened: {exc}"
-                    self._give_up(key[0], item, getattr(exc, "status", None), why, final=True)
+                    self._give_up(session_id, item, getattr(exc, "status", None), why, final=True)
                 return
 
         if len(batch) > 1:
-            await self._deliver_batch(key[0], batch)
+            await self._deliver_batch(session_id, batch)
         else:
-            await self._deliver(key[0], batch[0])
+            await self._deliver(session_id, batch[0])
 
     async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
         """Post queued messages in one request (``…/messages:batch``); an item the hub could
@@ -283,15 +287,8 @@ class HubRecorder:
                 return
 
 
-def _lane(session_id: str, task_id: Any) -> _Key:
-    """The lane of a task's records (a session's task-less messages: its first lane)."""
-    if task_id is None:
-        return (session_id, 0)
-    return (session_id, zlib.crc32(str(task_id).encode()) % LANES_PER_SESSION)
-
-
 def _in(session_id: str | None) -> Any:
-    """The lanes of one session (``None``: every lane)."""
+    """The lane of one session (``None``: every lane)."""
     if session_id is None:
         return None
-    return lambda key: key[0] == session_id
+    return lambda key: key == session_id

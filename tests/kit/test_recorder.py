@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from agenthub import AgentKey, HubClient
+from agenthub.lanes import Lanes
 from agenthub.recorder import HubRecorder
 from tests.support.kit import LiveHub, MakeLiveAgent
 from tests.support.live import free_port
@@ -72,3 +73,57 @@ async def test_a_waiting_caller_goes_on_at_the_low_water_mark_not_at_an_empty_qu
     finally:
         await recorder.aclose(timeout=0.1)
         await unreachable.aclose()
+
+
+async def test_records_put_apart_go_in_one_request_and_a_flush_does_not_wait_for_more(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    leader = await make_live_agent("leader")
+    other = await make_live_agent("other")
+    session = await leader.leader.open_session([other.agent_id])
+    await leader.recorder.flush(10)
+    # a linger far longer than the test: only the batch filling up, or a flush, ends it
+    recorder = HubRecorder(leader.hub, linger_seconds=600)
+    try:
+        before = await _record_requests(live_hub)
+        sent = [chat(leader.agent_id, f"m{i}") for i in range(3)]
+        for message in sent:  # each put after the lane's worker started lingering
+            recorder.record(session.id, message)
+            await asyncio.sleep(0)
+        assert await asyncio.wait_for(recorder.flush(20), 30)
+        assert recorder.recorded == 3 and not recorder.failures
+        assert await _record_requests(live_hub) - before == 1
+        history = await leader.hub.request("GET", f"/v1/sessions/{session.id}/messages")
+        assert [m["id"] for m in history.json()["items"]] == [m["id"] for m in sent]
+    finally:
+        await recorder.aclose(timeout=5)
+
+
+async def _record_requests(hub: LiveHub) -> int:
+    """Requests the hub answered with messages recorded: one at a time, or a batch."""
+    one = await hub.answered(201, "/v1/sessions/{sessionId}/messages")
+    return one + await hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
+
+
+async def test_a_lingering_lane_sends_once_its_batch_is_full() -> None:
+    sent: list[list[int]] = []
+
+    async def send(key: str, items: list[int]) -> None:
+        sent.append(items)
+
+    lanes: Lanes[str, int] = Lanes(send, take=lambda lane: list(lane), linger=600, fill=3)
+    try:
+        for item in range(3):
+            lanes.put("k", item)
+            await asyncio.sleep(0)
+        for _ in range(100):  # a few turns of the loop, no clock
+            if sent:
+                break
+            await asyncio.sleep(0)
+        assert sent == [[0, 1, 2]]
+        lanes.put("k", 3)  # one short of full: it waits, the linger is long
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent == [[0, 1, 2]] and lanes.backlog() == 1
+    finally:
+        await lanes.aclose()
