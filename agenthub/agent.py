@@ -34,6 +34,7 @@ from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
 from agenthub.state import AgentState
 from agenthub.tls import AgentTls, TlsHttpProtocol
+from agenthub.transport import http_client
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ class Agent:
         )
         self.tls = AgentTls(self.hub)
         self.tls.on_renewal(self._let_old_connections_go)
-        self.http = httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)
+        self.http = http_client(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client)
         self._old_http: list[httpx.AsyncClient] = []
         self._retiring: set[asyncio.Task[None]] = set()
         self.directory = PeerDirectory(self.hub)
@@ -365,7 +366,7 @@ class Agent:
         (or until ``aclose``); ``agent.http`` is the new one."""
         old, self.http = (
             self.http,
-            httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client),
+            http_client(timeout=CALL_TIMEOUT_SECONDS, verify=self.tls.client),
         )
         self.leader.http = self.http
         self._old_http.append(old)

@@ -23,6 +23,7 @@ from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, Ag
 from agenthub.protocol.auth import HubMetadata, TokenResponse
 from agenthub.protocol.certificates import IssuedCertificate
 from agenthub.tokens import SignatureError, header_of, verify
+from agenthub.transport import http_client
 
 ASSERTION_LIFETIME_SECONDS = 60
 REFRESH_MARGIN_SECONDS = 60
@@ -60,7 +61,7 @@ class HubClient:
         verify: ssl.SSLContext | bool = True
         if hub_ca is not None:  # the hub's certificate is checked against this CA alone
             verify = ssl.create_default_context(cafile=os.fspath(hub_ca))
-        self._http = http or httpx.AsyncClient(timeout=DEFAULT_TIMEOUT_SECONDS, verify=verify)
+        self._http = http or http_client(timeout=DEFAULT_TIMEOUT_SECONDS, verify=verify)
         # requests past this wait here, in order, not in httpcore's pool (whose queue is
         # scanned on every assignment: with hundreds waiting, an A2A partner opening a
         # session per context spent two thirds of its CPU there, py-spy)

@@ -28,6 +28,7 @@ from agenthub.protocol.tasks import FINAL_STATES
 from agenthub.recorder import HubRecorder
 from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
 from agenthub.tls import AgentTls, authenticate_peer, peer_certificate
+from agenthub.transport import http_client
 
 if TYPE_CHECKING:
     from agenthub.a2a.calls import A2ACalls
@@ -95,7 +96,7 @@ class Leader:
         self.inbox = inbox
         self.tls = tls
         self.plain_http = plain_http
-        self.http = http or httpx.AsyncClient(
+        self.http = http or http_client(
             timeout=CALL_TIMEOUT_SECONDS, verify=tls.client if tls is not None else True
         )
         self._owns_http = http is None  # a client passed in is its owner's to close

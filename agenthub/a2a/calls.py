@@ -55,6 +55,7 @@ from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
 from agenthub.signing import CallTokenAuth
+from agenthub.transport import http_client
 
 if TYPE_CHECKING:
     from agenthub.leader import Leader
@@ -150,7 +151,7 @@ class A2ACalls:
         card = await self._card(partner_id)
         leader = self.leader
         auth = CallTokenAuth(leader.hub.key, caller_id=leader.agent_id, callee_id=partner_id)
-        http = httpx.AsyncClient(timeout=leader.http.timeout, auth=auth, verify=self._verify())
+        http = http_client(timeout=leader.http.timeout, auth=auth, verify=self._verify())
         client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
         self._clients[key] = (http, client)
         while len(self._clients) > MAX_CLIENTS:
