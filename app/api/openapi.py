@@ -3,10 +3,11 @@ pages that show it, /docs and /redoc, from assets shipped in the package (no CDN
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
@@ -77,13 +78,20 @@ def _problem_schema() -> dict[str, Any]:
     return schema
 
 
-def build_openapi(app: FastAPI) -> dict[str, Any]:
+def build_openapi(app: FastAPI, documented: Sequence[APIRouter] = ()) -> dict[str, Any]:
+    """The hub's OpenAPI document; its paths in the order of the ``documented`` routers
+    (the app may include them in another), the app's own routes first."""
+    position = {id(router): n for n, router in enumerate(documented)}
+
+    def place(route: Any) -> int:
+        return position.get(id(getattr(route, "original_router", None)), -1)
+
     spec = get_openapi(
         title=app.title,
         version=app.version,
         summary=app.summary,
         description=app.description or DESCRIPTION,
-        routes=app.routes,
+        routes=sorted(app.routes, key=place),
         tags=app.openapi_tags or TAGS,
     )
     schemas = spec.setdefault("components", {}).setdefault("schemas", {})
@@ -101,10 +109,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     return spec
 
 
-def install_openapi(app: FastAPI) -> None:
+def install_openapi(app: FastAPI, documented: Sequence[APIRouter] = ()) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = build_openapi(app)
+            app.openapi_schema = build_openapi(app, documented)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -128,6 +136,7 @@ def install_docs(app: FastAPI) -> None:
     openapi_url, title = app.openapi_url, app.title
     replaced = {DOCS_URL, REDOC_URL, app.docs_url, app.redoc_url}
     replaced.add(app.swagger_ui_oauth2_redirect_url)
+    replaced.discard(None)
     app.router.routes[:] = [r for r in app.router.routes if not _serves(r, replaced)]
     app.mount(ASSETS_URL, StaticFiles(directory=STATIC_DIR), name="docs-assets")
 

@@ -237,3 +237,24 @@ async def test_a_store_that_stays_locked_is_503_not_500(
     problem(response, 503)
     assert response.headers["retry-after"] == "1"
     assert await count(hub, StoredMessage) == before
+
+
+def test_no_routers_paths_overlap_so_their_order_changes_no_match() -> None:
+    """``app.main`` includes the record routes' routers first (``MATCHED_FIRST``) and
+    documents them in ``DOCUMENTED`` order: that is only free while no path one router
+    serves is matched by another router's routes."""
+    import re
+
+    from app.main import DOCUMENTED, MATCHED_FIRST
+
+    assert all(any(router is r for r in DOCUMENTED) for router in MATCHED_FIRST)
+    patterns = [
+        (n, route.path_regex, route.path)
+        for n, router in enumerate(DOCUMENTED)
+        for route in router.routes
+    ]
+    assert len(patterns) > 40
+    for n, _, path in patterns:
+        example = re.sub(r"\{[^}]+\}", "x-1", path)  # each parameter a plain segment
+        owners = {m for m, regex, _ in patterns if regex.match(example)}
+        assert owners == {n}, (path, [DOCUMENTED[m].prefix for m in owners])
