@@ -387,6 +387,11 @@ class Ingest:
         while True:
             await self._wake.wait()
             self._wake.clear()
+            # one turn of the event loop first: the requests whose data arrived with the one
+            # that woke the writer reach it too, and share its transaction (at 32 connections
+            # 10.7 -> 14.3 posts a commit; each commit costs a session, its reads and SQLite's
+            # COMMIT, a sixth of the hub's CPU there). One request alone waits one turn.
+            await asyncio.sleep(0)
             while self._queue:
                 taken, size = 0, 0
                 while taken < len(self._queue) and size < self.max_batch:

@@ -111,3 +111,26 @@ async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent
     async with hub.state.session_factory() as db:  # the partner told of each start, complete
         told = await db.exec(select(InboxEvent.seq).where(col(InboxEvent.agent_id) == pid))
         assert sorted(told.all()) == list(range(1, 21))
+
+
+async def test_a_record_submitted_a_turn_after_the_first_shares_its_transaction(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The writer lets the event loop turn once before it takes its batch: a request whose
+    data came with the one that woke it (its task a turn behind) joins the same commit."""
+    import asyncio
+
+    leader, partner = [await make_agent(n) for n in ("leader", "partner")]
+    session_id = (await open_session(leader, partner))["id"]
+    ingest = hub.state.ingest
+    batches = ingest.batches
+    first = asyncio.create_task(
+        ingest.many([record(leader, session_id, chat(str(leader.agent_id), "one"))])
+    )
+    await asyncio.sleep(0)  # the first is submitted and has woken the writer
+    second = asyncio.create_task(
+        ingest.many([record(leader, session_id, chat(str(leader.agent_id), "two"))])
+    )
+    outcomes = await asyncio.gather(first, second)
+    assert [o[0][1] for o in outcomes] == [201, 201]  # type: ignore[index]
+    assert ingest.batches == batches + 1
