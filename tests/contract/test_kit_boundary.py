@@ -12,6 +12,7 @@ KIT = ROOT / "agenthub"
 # what `pip install agenthub` brings (kit/pyproject.toml), by import name
 KIT_IMPORTS = {
     "httpx",
+    "httpcore",
     "pydantic",
     "cryptography",
     "jose",
