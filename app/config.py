@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     database_url_file: Path | None = Field(
         default=None, description="a file holding the database URL (a mounted secret)"
     )
+    database_pool_timeout_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=600,
+        description="how long a request waits for a store connection before a 503",
+    )
     broker_url: str = Field(
         default="memory://", description="fan-out between replicas: memory:// or redis://host"
     )

@@ -30,6 +30,7 @@ from app.models import Agent
 from app.services.ingest import Ingest, Outcome, Record
 from app.services.limits import Admission
 from app.services.presence import Presence
+from app.services.revocation_list import RevocationLists
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
@@ -47,6 +48,11 @@ async def get_keys(request: Request) -> HubKeys:
 async def get_ca(request: Request) -> HubCA:
     ca: HubCA = request.app.state.ca
     return ca
+
+
+async def get_revocation_lists(request: Request) -> RevocationLists:
+    lists: RevocationLists = request.app.state.revocation_lists
+    return lists
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
@@ -75,6 +81,7 @@ IngestDep = Annotated[Ingest, Depends(get_ingest)]
 PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 CaDep = Annotated[HubCA, Depends(get_ca)]
+RevocationListsDep = Annotated[RevocationLists, Depends(get_revocation_lists)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 # The bearer token of the request, each alias declaring one kind a route accepts (the

@@ -48,6 +48,7 @@ from app.services.ingest import Ingest
 from app.services.limits import Admission
 from app.services.operator_feed import OperatorFeed
 from app.services.presence import Presence
+from app.services.revocation_list import RevocationLists
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
 from app.stopping import stop
@@ -151,7 +152,7 @@ def shared_leases(settings: Settings) -> RedisLeases | None:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, pool_timeout=settings.database_pool_timeout_seconds)
     app.state.engine = engine
     app.state.schema_ready = False
     broker = make_broker(settings.broker_url)
@@ -179,6 +180,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.ca = replace(
         load_or_create_ca(*settings.ca_paths, issuer=settings.issuer),
         trusted=read_trusted_cas(settings.trusted_ca_file),
+    )
+    app.state.revocation_lists = RevocationLists(
+        app.state.session_factory, app.state.ca, seconds=settings.revocation_list_seconds
     )
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None

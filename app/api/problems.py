@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import (
@@ -93,7 +94,8 @@ STORE_BUSY_RETRY_SECONDS = 1
 
 
 async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
-    """The SQL store timed out on a lock or lost its connection: retry later, nothing changed."""
+    """The SQL store timed out on a lock, lost its connection, or has no connection free
+    (the pool's timeout): retry later, nothing changed."""
     logger.warning("the SQL store is unavailable: %s", exc)
     busy = Unavailable(
         "The store is busy or unreachable; nothing was changed. Retry shortly.",
@@ -112,6 +114,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(OperationalError, _store_unavailable)
+    app.add_exception_handler(PoolTimeout, _store_unavailable)  # every connection in use
     app.add_exception_handler(Exception, _unexpected_error)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from cryptography import x509
@@ -193,21 +193,6 @@ async def revoke_certificates_of(
         )
         .values(revoked_at=now, revoked_reason=reason)
     )
-
-
-async def revocation_list(db: AsyncSession, ca: HubCA, *, seconds: int) -> bytes:
-    """The CA's signed list of revoked certificates not yet expired, PEM."""
-    now = datetime.now(UTC)
-    rows = await db.exec(
-        select(Certificate.serial, Certificate.revoked_at).where(
-            col(Certificate.revoked_at).is_not(None), col(Certificate.not_after) > now
-        )
-    )
-    revoked = [(int(serial, 16), when) for serial, when in rows if when is not None]
-    crl = ca.revocation_list(
-        revoked, now=now, next_update=now + timedelta(seconds=seconds), number=int(now.timestamp())
-    )
-    return crl.public_bytes(serialization.Encoding.PEM)
 
 
 def certified_aic(

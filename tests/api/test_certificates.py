@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import stat
+from email.utils import format_datetime
 from typing import Any
 
 import httpx
@@ -160,3 +162,54 @@ async def test_revocation_by_hand_rotation_and_deregistration_reach_the_list(
     third = int((await _issue(kit)).json()["serial"], 16)
     await kit.deregister()
     assert await _revoked_serials(client, ca) == {first, second, third}
+
+
+async def test_the_list_answers_conditional_gets_and_changes_with_a_revocation(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("tls")
+    serial = (await _issue(kit)).json()["serial"]
+    url = "/.well-known/agenthub-crl.pem"
+    first = await client.get(url)
+    assert first.status_code == 200
+    etag, modified = first.headers["etag"], first.headers["last-modified"]
+    assert etag.startswith('"') and int(first.headers["cache-control"].split("=")[1]) > 0
+    crl = x509.load_pem_x509_crl(first.content)
+    assert format_datetime(crl.last_update_utc, usegmt=True) == modified
+    for headers in (
+        {"If-None-Match": etag},
+        {"If-None-Match": f'"other", W/{etag}'},
+        {"If-None-Match": "*"},
+        {"If-Modified-Since": modified},
+    ):
+        again = await client.get(url, headers=headers)
+        assert (again.status_code, again.content) == (304, b""), headers
+        assert again.headers["etag"] == etag
+    for headers in (
+        {"If-None-Match": '"other"', "If-Modified-Since": modified},  # the tag decides
+        {"If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"},
+        {"If-Modified-Since": "not a date"},
+    ):
+        assert (await client.get(url, headers=headers)).status_code == 200, headers
+    gone = await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serial}")
+    assert gone.status_code == 204
+    after = await client.get(url, headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["etag"] != etag
+    serials = {entry.serial_number for entry in x509.load_pem_x509_crl(after.content)}
+    assert int(serial, 16) in serials
+
+
+async def test_concurrent_gets_of_the_list_sign_it_once(
+    client: httpx.AsyncClient, hub: Any, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("tls")
+    serial = (await _issue(kit)).json()["serial"]
+    await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serial}")
+    lists = hub.state.revocation_lists
+    signed = lists.signed
+    answers = await asyncio.gather(
+        *(client.get("/.well-known/agenthub-crl.pem") for _ in range(50))
+    )
+    assert {a.status_code for a in answers} == {200}
+    assert len({a.content for a in answers}) == 1
+    assert lists.signed - signed <= 1

@@ -33,6 +33,36 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
     await asyncio.sleep(0.2)  # let aiosqlite's failed connect thread end before the loop does
 
 
+async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any) -> None:
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    from app.main import create_app
+
+    settings.database_pool_timeout_seconds = 0.2
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        engine = application.state.engine
+        held = []
+        try:
+            for _ in range(100):  # every connection the pool may open, held here
+                try:
+                    held.append(await engine.connect())
+                except PoolTimeout:
+                    break
+            else:
+                raise AssertionError("the pool never ran out")
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+                answer = await http.get("/.well-known/agenthub-crl.pem")
+            problem(answer, 503)
+            assert answer.headers["retry-after"] == "1"
+        finally:
+            for connection in held:
+                await connection.close()
+        async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+            assert (await http.get("/.well-known/agenthub-crl.pem")).status_code == 200
+
+
 async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
     from app.main import create_app
     from tests.support.live import free_port

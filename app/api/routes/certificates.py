@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import Path, Response, status
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
+
+from fastapi import Path, Request, Response, status
 
 from agenthub.protocol.certificates import CertificatePage, CertificateRequest, IssuedCertificate
 from app.api.params import AgentIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import CaDep, CurrentAgent, SessionDep, SettingsDep
+from app.deps import CaDep, CurrentAgent, RevocationListsDep, SessionDep, SettingsDep
 from app.services import certificates as service
 
 router = hub_router(tags=["certificates"])
@@ -34,21 +37,50 @@ async def get_ca_certificate(ca: CaDep) -> Response:
 @router.get(
     "/.well-known/agenthub-crl.pem",
     response_class=Response,
-    responses={200: {"content": {PEM_CERTIFICATE: {}}, "description": "the revocation list"}},
+    responses={
+        200: {"content": {PEM_CERTIFICATE: {}}, "description": "the revocation list"},
+        304: {"description": "the list the caller holds (`If-None-Match`, `If-Modified-Since`)"},
+    },
 )
-async def get_revocation_list(ca: CaDep, session: SessionDep, settings: SettingsDep) -> Response:
+async def get_revocation_list(request: Request, lists: RevocationListsDep) -> Response:
     """The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+    deregistered; the list names it from the moment the revocation is answered. Fetch it
+    again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+    `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+    answered `304` while the list is the same.
 
     **Who**: anyone; no authentication.
     """
-    pem = await service.revocation_list(session, ca, seconds=settings.revocation_list_seconds)
-    return Response(
-        pem,
-        media_type=PEM_CERTIFICATE,
-        headers={"Cache-Control": f"max-age={settings.revocation_list_seconds}"},
-    )
+    signed = await lists.current()
+    left = int((signed.next_update - datetime.now(UTC)).total_seconds())
+    headers = {
+        "ETag": signed.etag,
+        "Last-Modified": format_datetime(signed.this_update, usegmt=True),
+        "Cache-Control": f"max-age={max(0, left)}",
+    }
+    if not_modified(request, etag=signed.etag, modified=signed.this_update):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    return Response(signed.pem, media_type=PEM_CERTIFICATE, headers=headers)
+
+
+def not_modified(request: Request, *, etag: str, modified: datetime) -> bool:
+    """RFC 9110 13.1.2-3: ``If-None-Match`` (weak comparison) when sent, else
+    ``If-Modified-Since``; an unreadable date is ignored."""
+    if_none_match = request.headers.get("if-none-match")
+    if if_none_match is not None:
+        tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+        return "*" in tags or etag in tags
+    since = request.headers.get("if-modified-since")
+    if since is None:
+        return False
+    try:
+        when = parsedate_to_datetime(since)
+    except (TypeError, ValueError):
+        return False
+    if when.tzinfo is None:  # RFC 850 and asctime dates are GMT too
+        when = when.replace(tzinfo=UTC)
+    return modified <= when
 
 
 @router.post(

@@ -38,7 +38,10 @@ export interface paths {
          * Get Revocation List
          * @description The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
          *     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-         *     deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+         *     deregistered; the list names it from the moment the revocation is answered. Fetch it
+         *     again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+         *     `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+         *     answered `304` while the list is the same.
          *
          *     **Who**: anyone; no authentication.
          */
@@ -3003,6 +3006,13 @@ export interface operations {
                 content: {
                     "application/x-pem-file": unknown;
                 };
+            };
+            /** @description the list the caller holds (`If-None-Match`, `If-Modified-Since`) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {

@@ -32,7 +32,11 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
 
@@ -46,7 +50,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,12 +63,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Problem]:
+) -> Response[Any | Problem]:
     """ Get Revocation List
 
      The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+    deregistered; the list names it from the moment the revocation is answered. Fetch it
+    again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+    `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+    answered `304` while the list is the same.
 
     **Who**: anyone; no authentication.
 
@@ -73,7 +80,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Any | Problem]
      """
 
 
@@ -91,12 +98,15 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Problem | None:
+) -> Any | Problem | None:
     """ Get Revocation List
 
      The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+    deregistered; the list names it from the moment the revocation is answered. Fetch it
+    again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+    `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+    answered `304` while the list is the same.
 
     **Who**: anyone; no authentication.
 
@@ -105,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Any | Problem
      """
 
 
@@ -118,12 +128,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Problem]:
+) -> Response[Any | Problem]:
     """ Get Revocation List
 
      The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+    deregistered; the list names it from the moment the revocation is answered. Fetch it
+    again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+    `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+    answered `304` while the list is the same.
 
     **Who**: anyone; no authentication.
 
@@ -132,7 +145,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Any | Problem]
      """
 
 
@@ -150,12 +163,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Problem | None:
+) -> Any | Problem | None:
     """ Get Revocation List
 
      The CA's signed list of revoked certificates that have not expired yet, PEM (X.509
     CRL). A certificate is revoked when its agent revokes it, rotates its key or is
-    deregistered. Fetch it again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`).
+    deregistered; the list names it from the moment the revocation is answered. Fetch it
+    again at its `nextUpdate` (`AGENTHUB_REVOCATION_LIST_SECONDS`); the answer carries an
+    `ETag` and a `Last-Modified` (its `thisUpdate`), and a conditional GET with either is
+    answered `304` while the list is the same.
 
     **Who**: anyone; no authentication.
 
@@ -164,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Any | Problem
      """
 
 
