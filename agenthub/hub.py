@@ -21,7 +21,7 @@ from agenthub.keys import AgentKey
 from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from agenthub.protocol.auth import HubMetadata, TokenResponse
-from agenthub.protocol.certificates import IssuedCertificate
+from agenthub.protocol.certificates import CertificatePage, IssuedCertificate
 from agenthub.tokens import SignatureError, header_of, verify
 from agenthub.transport import http_client
 
@@ -279,6 +279,21 @@ class HubClient:
             "POST", f"/v1/agents/{segment(self.agent_id)}/certificates", json={"csr": csr_pem}
         )
         return IssuedCertificate.model_validate(self._json(response))
+
+    async def certificates(self) -> list[IssuedCertificate]:
+        """This agent's certificates that have not expired, newest first (revoked ones with
+        their ``revokedAt``)."""
+        if self.agent_id is None:
+            raise NotRegisteredError("register the agent first")
+        response = await self.request("GET", f"/v1/agents/{segment(self.agent_id)}/certificates")
+        return CertificatePage.model_validate(self._json(response)).items
+
+    async def revoke_certificate(self, serial: str) -> None:
+        """Put one of this agent's certificates on the hub's revocation list."""
+        if self.agent_id is None:
+            raise NotRegisteredError("register the agent first")
+        path = f"/v1/agents/{segment(self.agent_id)}/certificates/{segment(serial)}"
+        self._json(await self.request("DELETE", path))
 
     async def deregister(self) -> None:
         if self.agent_id is None:

@@ -29,7 +29,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from agenthub.errors import KitError
+from agenthub.errors import HubRequestError, KitError
 from agenthub.protocol.aic import URI_SCHEME
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
 
@@ -295,7 +295,14 @@ class AgentTls:
         if self.ca is None:
             self._pin(await self.hub.ca_certificate())
         key = self.hub.key
-        issued = await self.hub.request_certificate(key.certificate_request(self.hub.agent_id))
+        csr = key.certificate_request(self.hub.agent_id)
+        try:
+            issued = await self.hub.request_certificate(csr)
+        except HubRequestError as exc:
+            if exc.code != "too-many-certificates":
+                raise
+            await self._make_room()
+            issued = await self.hub.request_certificate(csr)
         pem = (issued.certificate or "").encode()
         certificate = x509.load_pem_x509_certificate(pem)
         self._load_chain(pem, key.private_pem())
@@ -311,6 +318,18 @@ class AgentTls:
         if renewed:  # connections made with the old one still show it: let them go
             for callback in self._on_renewal:
                 callback()
+
+    async def _make_room(self) -> None:
+        """The hub holds as many live certificates of this agent as it allows (those of its
+        earlier runs: each run asks for its own): revoke the oldest one this process does
+        not present, so that a restart never locks an agent out of TLS."""
+        held = self.certificate.serial_number if self.certificate is not None else None
+        live = [c for c in await self.hub.certificates() if c.revoked_at is None]
+        spare = [c for c in live if int(c.serial, 16) != held]
+        if spare:
+            oldest = min(spare, key=lambda c: c.not_before)
+            logger.info("revoking certificate %s of an earlier run, to make room", oldest.serial)
+            await self.hub.revoke_certificate(oldest.serial)
 
     def on_renewal(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` after each renewal (not the first certificate)."""

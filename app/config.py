@@ -96,6 +96,15 @@ class Settings(BaseSettings):
         le=86_400,
         description="the revocation list's nextUpdate: how soon peers fetch it again",
     )
+    max_live_certificates_per_agent: int = Field(
+        default=4,
+        ge=1,
+        le=100,
+        description="certificates an agent may hold unrevoked and unexpired at once (else 409)",
+    )
+    certificates_per_hour_per_agent: float = Field(
+        default=12.0, ge=0, description="certificates one agent may ask for per hour (0: no limit)"
+    )
     tls_cert_file: Path | None = Field(
         default=None,
         description="the hub's own TLS certificate (PEM, chain first): serve HTTPS "

@@ -100,6 +100,10 @@ class AicTaken(Conflict):
     code = "aic-taken"
 
 
+class TooManyCertificates(Conflict):
+    code = "too-many-certificates"
+
+
 class TooManyTriggers(Conflict):
     code = "too-many-triggers"
 

@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
@@ -41,8 +42,10 @@ from app.console import install_console
 from app.db import make_engine, make_session_factory
 from app.metrics import RATE_SAMPLE_SECONDS, HubMetrics, MetricsMiddleware, Rates
 from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
+from app.models.types import utcnow
 from app.schema import schema_state
 from app.services.auth import purge_expired_jtis
+from app.services.certificates import purge_expired_certificates
 from app.services.flow import fire_due_floors
 from app.services.ingest import Ingest
 from app.services.limits import Admission
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 JTI_PURGE_INTERVAL_SECONDS = 60
+EXPIRED_CERTIFICATES_KEPT = timedelta(days=7)
 BACKOFF_MAX_SECONDS = 60
 
 
@@ -88,6 +92,8 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
     async def purge() -> None:
         async with app.state.session_factory() as session:
             await purge_expired_jtis(session)
+            # kept a week past their end: an agent's newest certificate still shows, expired
+            await purge_expired_certificates(session, before=utcnow() - EXPIRED_CERTIFICATES_KEPT)
 
     async def fire() -> None:
         """Trigger deadlines: checked on a timer, fired exactly once even across restarts."""
@@ -101,7 +107,9 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
 
     return [
         asyncio.create_task(_every(RATE_SAMPLE_SECONDS, "sampling rates", sample)),
-        asyncio.create_task(_every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis", purge)),
+        asyncio.create_task(
+            _every(JTI_PURGE_INTERVAL_SECONDS, "purging used jtis and old certificates", purge)
+        ),
         asyncio.create_task(_every(settings.trigger_poll_seconds, "firing due triggers", fire)),
     ]
 

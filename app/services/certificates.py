@@ -20,7 +20,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -35,6 +35,7 @@ from app.errors import (
     CsrKeyMismatch,
     Forbidden,
     NotFound,
+    TooManyCertificates,
     UncertifiableEndpoint,
 )
 from app.models import Agent, Certificate
@@ -103,13 +104,34 @@ async def _own_agent(db: AsyncSession, agent_id: str, caller_id: str | None) -> 
 
 
 async def issue_certificate(
-    db: AsyncSession, ca: HubCA, *, agent_id: str, caller_id: str, csr_pem: str, days: int
+    db: AsyncSession,
+    ca: HubCA,
+    *,
+    agent_id: str,
+    caller_id: str,
+    csr_pem: str,
+    days: int,
+    max_live: int,
 ) -> IssuedCertificate:
     agent = await _own_agent(db, agent_id, caller_id)
     key = _csr_key(csr_pem)
     if jwk_thumbprint(ec_public_jwk(key)) != agent.key_thumbprint:
         raise CsrKeyMismatch("The CSR's key is not the agent's registered key.")
     now = utcnow()
+    live = await db.exec(
+        select(func.count())
+        .select_from(Certificate)
+        .where(
+            col(Certificate.agent_id) == agent.id,
+            col(Certificate.revoked_at).is_(None),
+            col(Certificate.not_after) > now,
+        )
+    )
+    if live.one() >= max_live:
+        raise TooManyCertificates(
+            f"The agent holds {max_live} live certificates, as many as it may; revoke one "
+            "it no longer uses (DELETE …/certificates/{serial}) first."
+        )
     serial = x509.random_serial_number()
     not_after = now + timedelta(days=days)
     leaf = ca.issue(
@@ -130,6 +152,14 @@ async def issue_certificate(
     db.add(row)
     await db.commit()
     return to_wire(row, pem=leaf.public_bytes(serialization.Encoding.PEM), ca=ca)
+
+
+async def purge_expired_certificates(db: AsyncSession, *, before: datetime) -> int:
+    """Forget the certificates that expired before ``before``: no list names them any more
+    (the revocation list keeps only unexpired ones)."""
+    result = await db.exec(delete(Certificate).where(col(Certificate.not_after) < before))
+    await db.commit()
+    return int(result.rowcount or 0)
 
 
 async def list_certificates(

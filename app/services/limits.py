@@ -57,6 +57,7 @@ class Admission:
     tokens_per_agent: TokenBucket
     tokens_per_address: TokenBucket
     stream_opens: TokenBucket
+    certificates: TokenBucket
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Admission:
@@ -73,6 +74,10 @@ class Admission:
             ),
             stream_opens=TokenBucket(
                 settings.stream_opens_per_second, 2 * settings.stream_opens_per_second
+            ),
+            certificates=TokenBucket(
+                settings.certificates_per_hour_per_agent / 3600,
+                settings.certificates_per_hour_per_agent,
             ),
         )
 
@@ -99,6 +104,15 @@ class Admission:
                     "Too many token requests; an access token lasts, reuse it.",
                     headers=_retry_after(wait),
                 )
+
+    def certificate(self, agent_id: str) -> None:
+        wait = self.certificates.take(agent_id)
+        if wait:
+            raise RateLimited(
+                "This agent asks for certificates faster than the hub issues them; a "
+                "certificate lasts days, reuse it.",
+                headers=_retry_after(wait),
+            )
 
     def open_stream(self) -> None:
         wait = self.stream_opens.take("")

@@ -213,3 +213,82 @@ async def test_concurrent_gets_of_the_list_sign_it_once(
     assert {a.status_code for a in answers} == {200}
     assert len({a.content for a in answers}) == 1
     assert lists.signed - signed <= 1
+
+
+async def test_an_agent_holds_at_most_four_live_certificates(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    kit = await make_agent("tls")
+    serials = []
+    for _ in range(4):
+        issued = await _issue(kit)
+        assert issued.status_code == 201, issued.text
+        serials.append(issued.json()["serial"])
+    refused = await _issue(kit)
+    assert problem(refused, 409)["type"].endswith("/too-many-certificates")
+    listed = (await kit.request("GET", f"/v1/agents/{kit.agent_id}/certificates")).json()
+    assert len(listed["items"]) == 4  # the refusal stored nothing
+    await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serials[0]}")
+    assert (await _issue(kit)).status_code == 201  # a revoked one no longer counts
+
+
+async def test_an_agent_asking_for_certificates_too_fast_is_told_when_to_come_back(
+    settings: Any,
+) -> None:
+    from tests.api.test_limits import agent_of, hub_with
+    from tests.support.hub import HUB_BASE
+
+    async with (
+        hub_with(settings, certificates_per_hour_per_agent=2) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        kit, other = await agent_of(http, "tls"), await agent_of(http, "other")
+        for _ in range(2):
+            assert (await _issue(kit)).status_code == 201
+        refused = await _issue(kit)
+        problem(refused, 429)
+        assert 1 <= int(refused.headers["retry-after"]) <= 1800
+        # another agent's request for it is 403 and spends nothing of other's share
+        csr = other.key.certificate_request("x")
+        path = f"/v1/agents/{kit.agent_id}/certificates"
+        assert (await other.request("POST", path, json={"csr": csr})).status_code == 403
+        assert (await _issue(other)).status_code == 201
+
+
+async def test_certificates_long_expired_are_purged(hub: Any, make_agent: MakeAgent) -> None:
+    from datetime import timedelta
+
+    from app.models import Certificate
+    from app.models.types import utcnow
+    from app.services.certificates import purge_expired_certificates
+
+    kit = await make_agent("tls")
+    serial = (await _issue(kit)).json()["serial"]
+    async with hub.state.session_factory() as db:
+        assert await purge_expired_certificates(db, before=utcnow()) == 0
+        row = await db.get(Certificate, serial)
+        row.not_after = utcnow() - timedelta(days=8)
+        db.add(row)
+        await db.commit()
+        assert await purge_expired_certificates(db, before=utcnow() - timedelta(days=7)) == 1
+        assert await db.get(Certificate, serial) is None
+
+
+async def test_a_kit_agent_restarted_past_the_cap_still_gets_its_certificate(
+    make_agent: MakeAgent,
+) -> None:
+    """Each run of a kit agent asks for its own certificate: past the cap, the kit revokes
+    the oldest one it does not present (an earlier run's) and asks again."""
+    from agenthub.tls import AgentTls
+
+    kit = await make_agent("tls")
+    runs = []
+    for _ in range(6):  # six starts of the same agent, the same key
+        tls = AgentTls(kit)
+        await tls.ensure()
+        assert tls.certificate is not None
+        runs.append(format(tls.certificate.serial_number, "x"))
+    held = await kit.certificates()
+    live = [c.serial for c in held if c.revoked_at is None]
+    assert len(live) == 4 and runs[-1] in live
+    assert {c.serial for c in held if c.revoked_at is not None} == set(runs[:2])  # the oldest

@@ -11,7 +11,14 @@ from agenthub.protocol.certificates import CertificatePage, CertificateRequest, 
 from app.api.params import AgentIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import CaDep, CurrentAgent, RevocationListsDep, SessionDep, SettingsDep
+from app.deps import (
+    AdmissionDep,
+    CaDep,
+    CurrentAgent,
+    RevocationListsDep,
+    SessionDep,
+    SettingsDep,
+)
 from app.services import certificates as service
 
 router = hub_router(tags=["certificates"])
@@ -86,7 +93,7 @@ def not_modified(request: Request, *, etag: str, modified: datetime) -> bool:
 @router.post(
     "/v1/agents/{agentId}/certificates",
     status_code=status.HTTP_201_CREATED,
-    responses=problem_responses(401, 403, 404, 413, 422),
+    responses=problem_responses(401, 403, 404, 409, 413, 422, 429),
     response_model_exclude_none=True,
 )
 async def issue_certificate(
@@ -96,6 +103,7 @@ async def issue_certificate(
     session: SessionDep,
     ca: CaDep,
     settings: SettingsDep,
+    admission: AdmissionDep,
 ) -> IssuedCertificate:
     """A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
@@ -109,8 +117,12 @@ async def issue_certificate(
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
     or whose signature fails, `csr-key-mismatch` for one of another key,
     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-    address (a wildcard, or a name under `.invalid`).
+    address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+    the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+    already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
     """
+    if agent_id == caller.id:  # another agent's is refused below, and counts nothing
+        admission.certificate(caller.id)
     return await service.issue_certificate(
         session,
         ca,
@@ -118,6 +130,7 @@ async def issue_certificate(
         caller_id=caller.id,
         csr_pem=body.csr,
         days=settings.certificate_days,
+        max_live=settings.max_live_certificates_per_agent,
     )
 
 

@@ -370,7 +370,9 @@ export interface paths {
          *     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
          *     or whose signature fails, `csr-key-mismatch` for one of another key,
          *     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-         *     address (a wildcard, or a name under `.invalid`).
+         *     address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+         *     the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+         *     already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
          */
         post: operations["issue_certificate"];
         delete?: never;
@@ -3781,6 +3783,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3792,6 +3803,15 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

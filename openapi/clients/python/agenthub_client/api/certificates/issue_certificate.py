@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -91,6 +98,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -128,7 +142,9 @@ def sync_detailed(
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
     or whose signature fails, `csr-key-mismatch` for one of another key,
     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-    address (a wildcard, or a name under `.invalid`).
+    address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+    the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+    already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
 
     Args:
         agent_id (str):
@@ -176,7 +192,9 @@ def sync(
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
     or whose signature fails, `csr-key-mismatch` for one of another key,
     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-    address (a wildcard, or a name under `.invalid`).
+    address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+    the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+    already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
 
     Args:
         agent_id (str):
@@ -219,7 +237,9 @@ async def asyncio_detailed(
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
     or whose signature fails, `csr-key-mismatch` for one of another key,
     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-    address (a wildcard, or a name under `.invalid`).
+    address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+    the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+    already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
 
     Args:
         agent_id (str):
@@ -267,7 +287,9 @@ async def asyncio(
     **Errors**: `403` for another agent; `422` with `bad-csr` for a CSR that does not parse
     or whose signature fails, `csr-key-mismatch` for one of another key,
     `endpoint-not-certifiable` when the agent's `endpointUrl` host is no plain DNS name or IP
-    address (a wildcard, or a name under `.invalid`).
+    address (a wildcard, or a name under `.invalid`); `409` with `too-many-certificates` when
+    the agent holds `AGENTHUB_MAX_LIVE_CERTIFICATES_PER_AGENT` unrevoked, unexpired ones
+    already; `429` with `Retry-After` past `AGENTHUB_CERTIFICATES_PER_HOUR_PER_AGENT`.
 
     Args:
         agent_id (str):
