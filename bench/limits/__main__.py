@@ -7,7 +7,10 @@
   of 900 KB each (the hub under ``--before`` runs the sources of an older checkout, to
   compare in the same run);
 - **partner at its task cap**: a kit partner's memory per held task, at 10,000 tasks, and
-  that the next start is refused.
+  that the next start is refused;
+- **revocation list**: with 1,500 certificates revoked, an anonymous CRL GET against a
+  ``/healthz`` (p50/p99, one at a time), a conditional GET's status, and 300 GETs at once
+  over 50 connections, again and again for 5 s: their 5xx and ``/healthz`` p99 meanwhile.
 
     python -m bench.limits [--quick] [--before PATH] [--json OUT]
 """
@@ -22,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -37,6 +41,7 @@ from bench.harness import (
     healthz_p99,
     hub_args,
     machine,
+    percentile,
     processes,
     publish_report,
     rss_kib,
@@ -213,6 +218,90 @@ async def partner_at_cap(tasks: int) -> dict[str, Any]:
     }
 
 
+async def _revoked(url: str, agents: int, rounds: int) -> None:
+    """``agents`` agents, side by side, each asking for a certificate and revoking it
+    ``rounds`` times (one live at a time: the cap is never met)."""
+
+    async def one(n: int) -> None:
+        async with HubClient(url, key=AgentKey.generate()) as kit:
+            await kit.register({"name": f"revoker {n}"}, registration_token=OPERATOR_TOKEN)
+            csr = kit.key.certificate_request(str(kit.agent_id))
+            for _ in range(rounds):
+                issued = await kit.request_certificate(csr)
+                await kit.revoke_certificate(issued.serial)
+
+    await asyncio.gather(*(one(n) for n in range(agents)))
+
+
+async def _latencies(http: httpx.AsyncClient, path: str, count: int) -> dict[str, float]:
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        response = await http.get(path)
+        samples.append((time.perf_counter() - started) * 1000)
+        response.raise_for_status()
+    return {f"p{p}_ms": round(percentile(samples, p), 2) for p in (50, 99)}
+
+
+async def healthz_p99_apart(url: str, seconds: float) -> float:
+    """``healthz_p99`` from a process of its own: not slowed by this one's load."""
+    code = (
+        "import asyncio, sys; from bench.harness import healthz_p99; "
+        "print(asyncio.run(healthz_p99(sys.argv[1], float(sys.argv[2]))))"
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, url, str(seconds), stdout=asyncio.subprocess.PIPE, cwd=ROOT
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), seconds + 60)
+    if proc.returncode:
+        raise RuntimeError("the /healthz prober failed")
+    return float(out)
+
+
+async def revocation_list(revoked: int, at_once: int, seconds: float) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, processes() as procs:
+        url, _ = await hub_process(ROOT, procs, tmp)
+        agents = 8
+        await _revoked(url, agents, revoked // agents)
+        crl = "/.well-known/agenthub-crl.pem"
+        limits = httpx.Limits(max_connections=50, max_keepalive_connections=50)
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+            first = await http.get(crl)
+            first.raise_for_status()
+            one_at_a_time = {
+                "healthz": await _latencies(http, "/healthz", 300),
+                "crl": await _latencies(http, crl, 300),
+            }
+            again = await http.get(crl, headers={"If-None-Match": first.headers["etag"]})
+            statuses: dict[int, int] = {}
+
+            async def storm() -> None:
+                deadline = time.monotonic() + seconds
+                while time.monotonic() < deadline:
+                    answers = await asyncio.gather(
+                        *(http.get(crl) for _ in range(at_once)), return_exceptions=True
+                    )
+                    for answer in answers:
+                        status = answer.status_code if isinstance(answer, httpx.Response) else 0
+                        statuses[status] = statuses.get(status, 0) + 1
+
+            healthz_during, _ = await asyncio.gather(healthz_p99_apart(url, seconds), storm())
+        entries = first.text.count("\n")  # a rough size: the PEM's lines
+        return {
+            "revoked": agents * (revoked // agents),
+            "crl_pem_lines": entries,
+            "one_at_a_time": one_at_a_time,
+            "conditional_get_status": again.status_code,
+            "concurrent": {
+                "at_once": at_once,
+                "seconds": seconds,
+                "answers": statuses,
+                "server_errors": sum(n for s, n in statuses.items() if s >= 500 or s == 0),
+                "healthz_p99_ms": healthz_during,
+            },
+        }
+
+
 async def run(quick: bool, before: Path | None) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine()}
     report["streams"] = await idle_and_storm(500 if quick else 2000, 100 if quick else 500)
@@ -221,6 +310,9 @@ async def run(quick: bool, before: Path | None) -> dict[str, Any]:
     if before is not None:
         report["replay"]["before"] = await replay_growth(before, readers, messages)
     report["partner"] = await partner_at_cap(1_000 if quick else 10_000)
+    report["revocation_list"] = await revocation_list(
+        160 if quick else 1_500, 100 if quick else 300, 2 if quick else 5
+    )
     return report
 
 
