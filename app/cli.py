@@ -151,6 +151,13 @@ def _keys(_: argparse.Namespace) -> None:
     sys.stdout.write(json.dumps(keys.jwks(), indent=2) + "\n")
 
 
+def _port(text: str) -> int:
+    port = int(text)
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError("between 1 and 65535")
+    return port
+
+
 def _days(text: str) -> int:
     days = int(text)
     if not 1 <= days <= 3650:
@@ -264,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = command("serve", "apply migrations, then run the hub")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (1-65535)")
     serve.add_argument(
         "--log-level", choices=LOG_LEVELS, help="log level (default: AGENTHUB_LOG_LEVEL, info)"
     )

@@ -10,7 +10,8 @@ CLOCK_SKEW_SECONDS = 30
 
 
 class _Claims(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # strict: a time is a JSON integer, never a numeric string, a fraction or a boolean
+    model_config = ConfigDict(extra="allow", strict=True)
 
     iss: str = Field(min_length=1, max_length=200)
     iat: int

@@ -41,8 +41,14 @@ from app.errors import (
 from app.models import Agent, Certificate
 from app.models.types import utcnow
 
+_PEM_CSR = re.compile(
+    r"-----BEGIN CERTIFICATE REQUEST-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE REQUEST-----"
+)
+
 
 def _csr_key(csr_pem: str) -> ec.EllipticCurvePublicKey:
+    if _PEM_CSR.fullmatch(csr_pem.strip()) is None:  # one block, nothing before or after it
+        raise BadCertificateRequest("csr is not one PEM certificate request, and only that.")
     try:
         csr = x509.load_pem_x509_csr(csr_pem.encode())
         key = csr.public_key()

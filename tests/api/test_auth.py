@@ -282,3 +282,21 @@ async def test_key_rotation_voids_old_tokens_and_old_key(
     assert new_token != old_token
     ok = await client.get("/v1/agents", headers={"Authorization": f"Bearer {new_token}"})
     assert ok.status_code == 200
+
+
+async def test_assertion_times_that_are_not_integers_are_401(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("alice")
+    now = int(time.time())
+    for name, value in (
+        ("exp", str(now + 60)),  # a numeric string
+        ("exp", now + 60.5),
+        ("iat", str(now)),
+        ("exp", True),
+    ):
+        claims = claims_for(kit, **{name: value})
+        body = problem(await exchange(client, kit.key.sign(claims, kid=kit.agent_id or "")), 401)
+        assert name in body["detail"], (name, value, body)
+    good = kit.key.sign(claims_for(kit), kid=kit.agent_id or "")
+    assert (await exchange(client, good)).is_success

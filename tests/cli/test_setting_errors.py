@@ -60,6 +60,8 @@ CASES = {
         [],
     ),
     "bad log level option": ({}, "--log-level", ["--log-level", "verbose"]),
+    "port out of range": ({}, "--port", ["--port", "99999"]),
+    "port zero": ({}, "--port", ["--port", "0"]),
 }
 
 
