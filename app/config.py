@@ -21,7 +21,7 @@ from app.broker.base import REDIS_SCHEMES
 ENV_PREFIX = "AGENTHUB_"
 DATABASE_DRIVERS = {"sqlite+aiosqlite": "SQLite", "postgresql+asyncpg": "PostgreSQL"}
 BROKER_SCHEMES = ("memory://", *REDIS_SCHEMES)
-SECRET_FIELDS = ("operator_token", "registration_token")
+SECRET_FIELDS = ("operator_token", "registration_token", "metrics_token")
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
 
@@ -124,6 +124,12 @@ class Settings(BaseSettings):
     )
     registration_token_file: Path | None = Field(
         default=None, description="a file holding the registration token"
+    )
+    metrics_token: SecretStr | None = Field(
+        default=None, description="a bearer token /metrics asks for (unset: /metrics is open)"
+    )
+    metrics_token_file: Path | None = Field(
+        default=None, description="a file holding the metrics token"
     )
     open_registration: bool = Field(default=False, description="let anyone register agents")
     max_body_bytes: int = Field(
@@ -231,7 +237,7 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _secrets_from_files(self) -> Settings:
-        for name in ("database_url", "operator_token", "registration_token"):
+        for name in ("database_url", *SECRET_FIELDS):
             path: Path | None = getattr(self, f"{name}_file")
             if path is None:
                 continue

@@ -77,6 +77,16 @@ def is_operator_token(settings: Settings, token: str | None) -> bool:
     )
 
 
+def may_read_metrics(settings: Settings, token: str | None) -> bool:
+    """Without ``AGENTHUB_METRICS_TOKEN``, anyone; with it, its holder or the operator."""
+    expected = settings.metrics_token
+    if expected is None or is_operator_token(settings, token):
+        return True
+    return bool(
+        token and secrets.compare_digest(token.encode(), expected.get_secret_value().encode())
+    )
+
+
 def may_register(settings: Settings, token: str | None) -> bool:
     if settings.open_registration or is_operator_token(settings, token):
         return True

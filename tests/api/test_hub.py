@@ -288,3 +288,21 @@ def test_no_routers_paths_overlap_so_their_order_changes_no_match() -> None:
         example = re.sub(r"\{[^}]+\}", "x-1", path)  # each parameter a plain segment
         owners = {m for m, regex, _ in patterns if regex.match(example)}
         assert owners == {n}, (path, [DOCUMENTED[m].prefix for m in owners])
+
+
+async def test_metrics_ask_for_the_metrics_token_once_it_is_set(settings: Any) -> None:
+    from pydantic import SecretStr
+
+    from tests.api.test_limits import hub_with
+    from tests.support.hub import HUB_BASE
+
+    settings.operator_token = SecretStr("o" * 40)
+    async with (
+        hub_with(settings, metrics_token=SecretStr("m" * 40)) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        problem(await http.get("/metrics"), 401)
+        problem(await http.get("/metrics", headers={"Authorization": "Bearer wrong"}), 401)
+        for token in ("m" * 40, "o" * 40):
+            answer = await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+            assert answer.status_code == 200 and "agenthub_" in answer.text

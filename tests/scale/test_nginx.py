@@ -124,6 +124,20 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
     assert metadata["tokenEndpoint"] == f"{cluster.lb.url}/v1/auth/token"
 
 
+async def test_metrics_are_not_served_on_the_balancer(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+        for path in ("/metrics", "/metrics?x=1"):
+            refused = await http.get(path)
+            assert refused.status_code == 404, path
+            assert refused.headers["content-type"] == "application/problem+json"
+            assert refused.json()["status"] == 404
+        assert (await http.get("/metricsz")).status_code == 404  # the hub's own 404
+    async with httpx.AsyncClient(timeout=5) as http:  # each replica serves its own
+        replica = cluster.replicas[0]
+        direct = await http.get(f"http://127.0.0.1:{replica.port}/metrics")
+        assert direct.status_code == 200 and "agenthub_" in direct.text
+
+
 async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cluster) -> None:
     """Compose's `lb` serves HTTPS too: a kit agent that pins the hub's TLS CA registers and
     signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""

@@ -10,8 +10,9 @@ from sqlalchemy import text
 from agenthub.protocol.auth import HubMetadata
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
+from app.auth.current import bearer_token, may_read_metrics
 from app.deps import KeysDep, SettingsDep
-from app.errors import SchemaNotMigrated, Unavailable
+from app.errors import SchemaNotMigrated, Unauthenticated, Unavailable
 from app.schema import schema_state
 
 router = hub_router(tags=["hub"])
@@ -94,14 +95,21 @@ async def get_jwks(keys: KeysDep) -> dict[str, Any]:
 @router.get(
     "/metrics",
     response_class=Response,
-    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text"}},
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "Prometheus text"},
+        **problem_responses(401),
+    },
 )
-async def get_metrics(request: Request) -> Response:
+async def get_metrics(request: Request, settings: SettingsDep) -> Response:
     """Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
-    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+    (or the operator token). The shipped nginx keeps it off the load balancer either way:
+    scrape the replicas.
     """
+    if not may_read_metrics(settings, bearer_token(request)):
+        raise Unauthenticated("/metrics needs the metrics token (AGENTHUB_METRICS_TOKEN).")
     return Response(
         request.app.state.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
     )

@@ -137,7 +137,9 @@ export interface paths {
          * @description Prometheus text: requests and latencies by route, open streams, deliveries, messages
          *     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
          *
-         *     **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+         *     **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+         *     (or the operator token). The shipped nginx keeps it off the load balancer either way:
+         *     scrape the replicas.
          */
         get: operations["get_metrics"];
         put?: never;
@@ -3138,6 +3140,15 @@ export interface operations {
             };
             /** @description Bad Request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

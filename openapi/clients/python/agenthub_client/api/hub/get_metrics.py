@@ -44,6 +44,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_400
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -69,7 +76,9 @@ def sync_detailed(
      Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
-    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+    (or the operator token). The shipped nginx keeps it off the load balancer either way:
+    scrape the replicas.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -100,7 +109,9 @@ def sync(
      Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
-    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+    (or the operator token). The shipped nginx keeps it off the load balancer either way:
+    scrape the replicas.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,7 +137,9 @@ async def asyncio_detailed(
      Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
-    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+    (or the operator token). The shipped nginx keeps it off the load balancer either way:
+    scrape the replicas.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +170,9 @@ async def asyncio(
      Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
-    **Who**: anyone; no authentication, so keep it off the public side of the load balancer.
+    **Who**: anyone while `AGENTHUB_METRICS_TOKEN` is unset; with it, a bearer of that token
+    (or the operator token). The shipped nginx keeps it off the load balancer either way:
+    scrape the replicas.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
