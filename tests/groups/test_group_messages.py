@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from sqlmodel import col
 
 from app.main import create_app
@@ -443,9 +444,17 @@ async def test_triggers_are_capped_per_task(make_agent: MakeAgent, hub: Any) -> 
     assert over["type"].endswith("/too-many-triggers")
 
 
+@pytest.fixture
+def sweep_by_hand(settings: Any) -> None:
+    """The hub's own timer sweeps at start, then not for a minute: the test sweeps (it raced
+    the one-second timer, and lost one run in three)."""
+    settings.trigger_poll_seconds = 60
+
+
 async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
-    make_agent: MakeAgent, hub: Any
+    sweep_by_hand: None, make_agent: MakeAgent, hub: Any
 ) -> None:
+    assert hub.state.settings.trigger_poll_seconds == 60  # made with the fixture's settings
     from sqlalchemy import update
 
     from app.models import Task
