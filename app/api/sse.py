@@ -264,6 +264,8 @@ class StreamWriter:
                 # after the start: a listener started before it made paced p99 250 ms
                 listener = asyncio.get_running_loop().create_task(self._listen(receive))
                 async for chunk in frames:
+                    if not self.lease.valid():  # ended while the frames were made: not sent
+                        break
                     await self._send(
                         send, {"type": "http.response.body", "body": chunk, "more_body": True}
                     )

@@ -95,6 +95,7 @@ class Presence:
         self._task: asyncio.Task[None] | None = None
         self._failing = False
         self._giving_back: set[asyncio.Task[None]] = set()
+        self._emptied: dict[str, asyncio.Event] = {}  # agents someone waits to see go
 
     async def hold(
         self, agent_id: str, key_thumbprint: str | None, expires_at: float
@@ -131,6 +132,9 @@ class Presence:
             self._total -= 1
             if not held:
                 del self._leases[lease.agent_id]
+                emptied = self._emptied.pop(lease.agent_id, None)
+                if emptied is not None:
+                    emptied.set()
             if self.shared is not None:
                 task = asyncio.get_running_loop().create_task(
                     self.shared.give_back(lease.agent_id, lease.name)
@@ -143,6 +147,19 @@ class Presence:
         for lease in list(self._leases.get(agent_id, ())):
             if keep_thumbprint is None or lease.key_thumbprint != keep_thumbprint:
                 lease.end()
+
+    async def gone(self, agent_id: str, *, timeout: float) -> bool:
+        """Wait until none of the agent's streams is open here; False if ``timeout`` passed
+        first (a stream stuck in a send: it writes nothing more, its lease has ended)."""
+        if not self._leases.get(agent_id):
+            return True
+        emptied = self._emptied.setdefault(agent_id, asyncio.Event())
+        try:
+            async with asyncio.timeout(timeout):
+                await emptied.wait()
+        except TimeoutError:
+            return False
+        return True
 
     def held(self) -> int:
         return self._total

@@ -99,3 +99,43 @@ async def test_a_stream_ends_when_its_token_expires(
     lasted = await _held_until_end(f"{live.url}/v1/groups/{group['id']}/events", short)
     assert 1.0 < lasted < 2 + END_SECONDS
     assert app.state.presence.held() == 0
+
+
+async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_it(
+    make_member: MakeMember, live: LiveServer
+) -> None:
+    """Five times over: the member's own membership-ended event (the deregistration writes
+    it for the other members) never reaches its stream, which ends before the 204."""
+    for round_ in range(5):
+        leader, member = await make_member(f"leader{round_}"), await make_member(f"m{round_}")
+        group = await team(leader, member)
+        last_seq = (await leader.groups.get(group["id"])).last_seq  # from now on
+        url = f"{live.url}/v1/groups/{group['id']}/events?after={last_seq}"
+        token = await member.access_token()
+        received: list[bytes] = []
+
+        async def read_to_end(
+            url: str = url, token: str = token, received: list[bytes] = received
+        ) -> None:
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                httpx.AsyncClient(timeout=END_SECONDS * 2) as http,
+                http.stream("GET", url, headers=headers) as response,
+            ):
+                assert response.status_code == 200
+                async with asyncio.timeout(END_SECONDS * 2):
+                    async for chunk in response.aiter_bytes():
+                        received.append(chunk)
+
+        reading = asyncio.create_task(read_to_end())
+        await streams_open(live, 1)
+        async with httpx.AsyncClient() as http:
+            gone = await http.delete(
+                f"{live.url}/v1/agents/{member.agent_id}",
+                headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+            )
+        assert gone.status_code == 204
+        assert live.app.state.metrics.open_stream_count() == 0  # ended before the 204
+        await asyncio.wait_for(reading, END_SECONDS)
+        frames = b"".join(received)
+        assert b"data:" not in frames, frames[:500]

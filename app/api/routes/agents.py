@@ -33,6 +33,10 @@ from app.services import deregistration
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents
 
+STREAMS_END_SECONDS = 2.0
+"""How long a deregistration waits for the agent's streams here to end before its 204 (one
+stuck in a send to a reader that takes nothing writes no more, and ends at its timeout)."""
+
 REGISTRATION_EXAMPLE = {
     "name": "polyglot",
     "description": "Translates legal documents between French and German.",
@@ -261,6 +265,10 @@ async def delete_agent(
     deregistered agent.
     """
     await deregistration.deregister(
-        session, agent_id=agent_id, caller_id=principal.agent_id, is_operator=principal.is_operator
+        session,
+        agent_id=agent_id,
+        caller_id=principal.agent_id,
+        is_operator=principal.is_operator,
+        end_streams=lambda: presence.revoke(agent_id),  # other replicas': at their next sweep
     )
-    presence.revoke(agent_id)  # other replicas end theirs at their next sweep
+    await presence.gone(agent_id, timeout=STREAMS_END_SECONDS)  # ended before the 204
