@@ -282,11 +282,20 @@ class HubClient:
 
     async def certificates(self) -> list[IssuedCertificate]:
         """This agent's certificates that have not expired, newest first (revoked ones with
-        their ``revokedAt``)."""
+        their ``revokedAt``), every page."""
         if self.agent_id is None:
             raise NotRegisteredError("register the agent first")
-        response = await self.request("GET", f"/v1/agents/{segment(self.agent_id)}/certificates")
-        return CertificatePage.model_validate(self._json(response)).items
+        path = f"/v1/agents/{segment(self.agent_id)}/certificates"
+        items: list[IssuedCertificate] = []
+        params: dict[str, Any] = {"limit": 500}
+        while True:
+            page = CertificatePage.model_validate(
+                self._json(await self.request("GET", path, params=params))
+            )
+            items += page.items
+            if page.next_cursor is None:
+                return items
+            params["cursor"] = page.next_cursor
 
     async def revoke_certificate(self, serial: str) -> None:
         """Put one of this agent's certificates on the hub's revocation list."""

@@ -34,3 +34,4 @@ class IssuedCertificate(WireModel):
 
 class CertificatePage(WireModel):
     items: list[IssuedCertificate]
+    next_cursor: str | None = Field(default=None, description="for `?cursor=`: more follow")

@@ -40,6 +40,7 @@ from app.errors import (
 )
 from app.models import Agent, Certificate
 from app.models.types import utcnow
+from app.services.pages import Keyset
 
 _PEM_CSR = re.compile(
     r"-----BEGIN CERTIFICATE REQUEST-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE REQUEST-----"
@@ -168,16 +169,24 @@ async def purge_expired_certificates(db: AsyncSession, *, before: datetime) -> i
     return int(result.rowcount or 0)
 
 
+CERTIFICATES = Keyset(
+    col(Certificate.not_before), col(Certificate.serial), kinds=(datetime, str), descending=True
+)
+
+
 async def list_certificates(
-    db: AsyncSession, *, agent_id: str, caller_id: str | None
-) -> list[IssuedCertificate]:
+    db: AsyncSession, *, agent_id: str, caller_id: str | None, limit: int, cursor: str | None
+) -> tuple[list[IssuedCertificate], str | None]:
+    """A page of the agent's unexpired certificates, newest first, and the next page's
+    cursor."""
     await _own_agent(db, agent_id, caller_id)
-    rows = await db.exec(
-        select(Certificate)
-        .where(col(Certificate.agent_id) == agent_id, col(Certificate.not_after) > utcnow())
-        .order_by(col(Certificate.not_before).desc())
+    stmt = select(Certificate).where(
+        col(Certificate.agent_id) == agent_id, col(Certificate.not_after) > utcnow()
     )
-    return [to_wire(row) for row in rows]
+    rows, next_cursor = await CERTIFICATES.page(
+        db, stmt, cursor=cursor, limit=limit, values=lambda c: (c.not_before, c.serial)
+    )
+    return [to_wire(row) for row in rows], next_cursor
 
 
 async def newest_certificates(db: AsyncSession, agent_ids: list[str]) -> dict[str, Certificate]:

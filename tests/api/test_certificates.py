@@ -295,3 +295,28 @@ async def test_a_kit_agent_restarted_past_the_cap_still_gets_its_certificate(
     live = [c.serial for c in held if c.revoked_at is None]
     assert len(live) == 4 and runs[-1] in live
     assert {c.serial for c in held if c.revoked_at is not None} == set(runs[:2])  # the oldest
+
+
+async def test_the_certificate_list_comes_a_page_at_a_time(make_agent: MakeAgent) -> None:
+    kit = await make_agent("tls")
+    serials = []
+    for _ in range(7):  # issued and revoked: one live at a time
+        serial = (await _issue(kit)).json()["serial"]
+        await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serial}")
+        serials.append(serial)
+    path = f"/v1/agents/{kit.agent_id}/certificates"
+    seen: list[str] = []
+    params: dict[str, Any] = {"limit": 3}
+    pages = 0
+    while True:
+        page = (await kit.request("GET", path, params=params)).json()
+        pages += 1
+        assert len(page["items"]) <= 3
+        seen += [c["serial"] for c in page["items"]]
+        if "nextCursor" not in page:
+            break
+        params["cursor"] = page["nextCursor"]
+    assert pages == 3 and sorted(seen) == sorted(serials) and len(set(seen)) == 7
+    assert [c.serial for c in await kit.certificates()] == seen  # the kit reads every page
+    for bad in ({"limit": 0}, {"limit": 501}, {"cursor": "not-a-cursor"}):
+        assert (await kit.request("GET", path, params=bad)).status_code in (400, 422), bad

@@ -8,7 +8,7 @@ from email.utils import format_datetime, parsedate_to_datetime
 from fastapi import Path, Request, Response, status
 
 from agenthub.protocol.certificates import CertificatePage, CertificateRequest, IssuedCertificate
-from app.api.params import AgentIdPath
+from app.api.params import AgentIdPath, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import (
@@ -136,19 +136,25 @@ async def issue_certificate(
 
 @router.get(
     "/v1/agents/{agentId}/certificates",
-    responses=problem_responses(401, 403, 404),
+    responses=problem_responses(400, 401, 403, 404, 422),
     response_model_exclude_none=True,
 )
 async def list_certificates(
-    agent_id: AgentIdPath, caller: CurrentAgent, session: SessionDep
+    agent_id: AgentIdPath,
+    caller: CurrentAgent,
+    session: SessionDep,
+    limit: Limit = 50,
+    cursor: Cursor = None,
 ) -> CertificatePage:
     """The caller's certificates that have not expired, newest first, revoked ones with
-    their `revokedAt`.
+    their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
 
     **Who**: the agent itself.
     """
-    items = await service.list_certificates(session, agent_id=agent_id, caller_id=caller.id)
-    return CertificatePage(items=items)
+    items, next_cursor = await service.list_certificates(
+        session, agent_id=agent_id, caller_id=caller.id, limit=limit, cursor=cursor
+    )
+    return CertificatePage(items=items, next_cursor=next_cursor)
 
 
 @router.delete(

@@ -352,7 +352,7 @@ export interface paths {
         /**
          * List Certificates
          * @description The caller's certificates that have not expired, newest first, revoked ones with
-         *     their `revokedAt`.
+         *     their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
          *
          *     **Who**: the agent itself.
          */
@@ -1643,6 +1643,11 @@ export interface components {
         CertificatePage: {
             /** Items */
             items: components["schemas"]["IssuedCertificate"][];
+            /**
+             * Nextcursor
+             * @description for `?cursor=`: more follow
+             */
+            nextCursor?: string | null;
         };
         /** CertificateRequest */
         CertificateRequest: {
@@ -3669,7 +3674,10 @@ export interface operations {
     };
     list_certificates: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string | null;
+            };
             header?: never;
             path: {
                 agentId: string;
@@ -3687,7 +3695,7 @@ export interface operations {
                     "application/json": components["schemas"]["CertificatePage"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Bad request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3723,7 +3731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Invalid input */
             422: {
                 headers: {
                     [name: string]: unknown;

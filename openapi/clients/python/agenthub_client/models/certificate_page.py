@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -26,9 +27,11 @@ class CertificatePage:
     """ 
         Attributes:
             items (list[IssuedCertificate]):
+            next_cursor (None | str | Unset): for `?cursor=`: more follow
      """
 
     items: list[IssuedCertificate]
+    next_cursor: None | str | Unset = UNSET
 
 
 
@@ -43,12 +46,20 @@ class CertificatePage:
 
 
 
+        next_cursor: None | str | Unset
+        if isinstance(self.next_cursor, Unset):
+            next_cursor = UNSET
+        else:
+            next_cursor = self.next_cursor
+
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "items": items,
         })
+        if next_cursor is not UNSET:
+            field_dict["nextCursor"] = next_cursor
 
         return field_dict
 
@@ -68,8 +79,19 @@ class CertificatePage:
             items.append(items_item)
 
 
+        def _parse_next_cursor(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        next_cursor = _parse_next_cursor(d.pop("nextCursor", UNSET))
+
+
         certificate_page = cls(
             items=items,
+            next_cursor=next_cursor,
         )
 
         return certificate_page

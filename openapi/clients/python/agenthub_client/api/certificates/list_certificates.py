@@ -10,23 +10,41 @@ from ... import errors
 
 from ...models.certificate_page import CertificatePage
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     agent_id: str,
+    *,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    json_cursor: None | str | Unset
+    if isinstance(cursor, Unset):
+        json_cursor = UNSET
+    else:
+        json_cursor = cursor
+    params["cursor"] = json_cursor
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/v1/agents/{agent_id}/certificates".format(agent_id=quote(str(agent_id), safe=""),),
+        "params": params,
     }
 
 
@@ -96,17 +114,21 @@ def sync_detailed(
     agent_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 
 ) -> Response[CertificatePage | Problem]:
     """ List Certificates
 
      The caller's certificates that have not expired, newest first, revoked ones with
-    their `revokedAt`.
+    their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
 
     **Who**: the agent itself.
 
     Args:
         agent_id (str):
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,6 +141,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         agent_id=agent_id,
+limit=limit,
+cursor=cursor,
 
     )
 
@@ -132,17 +156,21 @@ def sync(
     agent_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 
 ) -> CertificatePage | Problem | None:
     """ List Certificates
 
      The caller's certificates that have not expired, newest first, revoked ones with
-    their `revokedAt`.
+    their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
 
     **Who**: the agent itself.
 
     Args:
         agent_id (str):
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,6 +184,8 @@ def sync(
     return sync_detailed(
         agent_id=agent_id,
 client=client,
+limit=limit,
+cursor=cursor,
 
     ).parsed
 
@@ -163,17 +193,21 @@ async def asyncio_detailed(
     agent_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 
 ) -> Response[CertificatePage | Problem]:
     """ List Certificates
 
      The caller's certificates that have not expired, newest first, revoked ones with
-    their `revokedAt`.
+    their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
 
     **Who**: the agent itself.
 
     Args:
         agent_id (str):
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +220,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         agent_id=agent_id,
+limit=limit,
+cursor=cursor,
 
     )
 
@@ -199,17 +235,21 @@ async def asyncio(
     agent_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 
 ) -> CertificatePage | Problem | None:
     """ List Certificates
 
      The caller's certificates that have not expired, newest first, revoked ones with
-    their `revokedAt`.
+    their `revokedAt`; a page at a time (`nextCursor` for `?cursor=`).
 
     **Who**: the agent itself.
 
     Args:
         agent_id (str):
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,5 +263,7 @@ async def asyncio(
     return (await asyncio_detailed(
         agent_id=agent_id,
 client=client,
+limit=limit,
+cursor=cursor,
 
     )).parsed
