@@ -212,8 +212,10 @@ def _demo(args: argparse.Namespace) -> None:
         console.print("Ctrl-C stops it.")
         await asyncio.Event().wait()
 
+    from app.stopping import run_until_signalled
+
     try:
-        result = asyncio.run(
+        result = run_until_signalled(
             run_demo(
                 Transcript(console),
                 timeout_seconds=args.timeout,

@@ -132,6 +132,7 @@ def start(
         cwd=str(cwd),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a terminal's Ctrl-C reaches the benchmark, which stops it
     )
 
 

@@ -28,6 +28,7 @@ from app.models.types import utcnow
 from app.schema import migrate
 from app.services.agents import agent_search_text, agent_skills_text
 from app.services.discovery import AgentFilters, list_agents
+from app.stopping import run_until_signalled
 from bench.discovery.baseline import like_search
 from bench.discovery.corpus import QUERIES, SyntheticAgent, make_agents
 from bench.harness import create_pg_database, drop_pg_database, publish_report
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     count, rounds = (10_000, 2) if args.quick else (args.agents, args.rounds)
-    report = asyncio.run(run(count, rounds, args.postgres))
+    report = run_until_signalled(run(count, rounds, args.postgres))
     return publish_report(report, args.json)
 
 

@@ -38,6 +38,7 @@ import httpx
 import orjson
 
 from agenthub import AgentKey, HubClient
+from app.stopping import run_until_signalled
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
@@ -379,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000, plan.held)
     if args.held is not None:
         plan.held = args.held
-    report = asyncio.run(run(plan, args.servers))
+    report = run_until_signalled(run(plan, args.servers))
     return publish_report(report, args.json)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from agenthub import AgentKey, HubClient
+from app.stopping import run_until_signalled
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     seconds = 3 if args.quick else args.seconds
-    report = asyncio.run(run_on(seconds, args.connections, args.loaders, args.postgres))
+    report = run_until_signalled(run_on(seconds, args.connections, args.loaders, args.postgres))
     return publish_report(report, args.json)
 
 

@@ -33,6 +33,7 @@ from typing import Any
 import httpx
 
 from agenthub import AgentKey, HubClient, TaskContext, TaskHandler
+from app.stopping import run_until_signalled
 from bench.harness import (
     OPERATOR_TOKEN,
     ROOT,
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, help="a checkout of older sources to compare")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
-    return publish_report(asyncio.run(run(args.quick, args.before)), args.json)
+    return publish_report(run_until_signalled(run(args.quick, args.before)), args.json)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from typing import Any
 import httpx
 
 from agenthub import Agent
+from app.stopping import run_until_signalled
 from bench import harness
 from bench.p2p.records import HubMeter, Reading, partner_recorder, spent, tasks_short_of_records
 from bench.p2p.servers import Servers, start_servers
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS:g} s per phase")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
-    report = asyncio.run(run(QUICK_SECONDS if args.quick else args.seconds))
+    report = run_until_signalled(run(QUICK_SECONDS if args.quick else args.seconds))
     return harness.publish_report(report, args.json)
 
 
