@@ -294,7 +294,9 @@ async def test_a_kit_agent_restarted_past_the_cap_still_gets_its_certificate(
     held = await kit.certificates()
     live = [c.serial for c in held if c.revoked_at is None]
     assert len(live) == 4 and runs[-1] in live
-    assert {c.serial for c in held if c.revoked_at is not None} == set(runs[:2])  # the oldest
+    # two of the earlier runs', the oldest by notBefore (whole seconds: a tie goes either way)
+    revoked = {c.serial for c in held if c.revoked_at is not None}
+    assert len(revoked) == 2 and revoked <= set(runs[:-1])
 
 
 async def test_the_certificate_list_comes_a_page_at_a_time(make_agent: MakeAgent) -> None:
