@@ -19,9 +19,8 @@ from tests.support.live import LiveServer, streams_open
 END_SECONDS = 5.0  # every case below ends well within it (keep-alive is 0.5 s here)
 
 
-async def _held_until_end(url: str, token: str) -> float:
-    """Open the stream and read it to its end; how long it lasted."""
-    started = time.monotonic()
+async def _read_to_end(url: str, token: str) -> bytes:
+    """Open the stream and read it to its end; what it carried."""
     headers = {"Authorization": f"Bearer {token}"}
     async with (
         httpx.AsyncClient(timeout=END_SECONDS * 2) as http,
@@ -29,7 +28,13 @@ async def _held_until_end(url: str, token: str) -> float:
     ):
         assert response.status_code == 200
         async with asyncio.timeout(END_SECONDS * 2):
-            await response.aread()  # a cut-off body would raise: the end is a clean one
+            return await response.aread()  # a cut-off body would raise: a clean end
+
+
+async def _held_until_end(url: str, token: str) -> float:
+    """Open the stream and read it to its end; how long it lasted."""
+    started = time.monotonic()
+    await _read_to_end(url, token)
     return time.monotonic() - started
 
 
@@ -111,23 +116,7 @@ async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_
         group = await team(leader, member)
         last_seq = (await leader.groups.get(group["id"])).last_seq  # from now on
         url = f"{live.url}/v1/groups/{group['id']}/events?after={last_seq}"
-        token = await member.access_token()
-        received: list[bytes] = []
-
-        async def read_to_end(
-            url: str = url, token: str = token, received: list[bytes] = received
-        ) -> None:
-            headers = {"Authorization": f"Bearer {token}"}
-            async with (
-                httpx.AsyncClient(timeout=END_SECONDS * 2) as http,
-                http.stream("GET", url, headers=headers) as response,
-            ):
-                assert response.status_code == 200
-                async with asyncio.timeout(END_SECONDS * 2):
-                    async for chunk in response.aiter_bytes():
-                        received.append(chunk)
-
-        reading = asyncio.create_task(read_to_end())
+        reading = asyncio.create_task(_read_to_end(url, await member.access_token()))
         await streams_open(live, 1)
         async with httpx.AsyncClient() as http:
             gone = await http.delete(
@@ -136,6 +125,5 @@ async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_
             )
         assert gone.status_code == 204
         assert live.app.state.metrics.open_stream_count() == 0  # ended before the 204
-        await asyncio.wait_for(reading, END_SECONDS)
-        frames = b"".join(received)
+        frames = await asyncio.wait_for(reading, END_SECONDS)
         assert b"data:" not in frames, frames[:500]
