@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fastapi import Request
 from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
 from fastapi.security.base import SecurityBase
+from pydantic import SecretStr
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
@@ -68,8 +69,8 @@ REGISTRATION_TOKEN = BearerScheme(
 )
 
 
-def is_operator_token(settings: Settings, token: str | None) -> bool:
-    expected = settings.operator_token
+def _matches(token: str | None, expected: SecretStr | None) -> bool:
+    """``token`` is the configured secret ``expected`` (compared in constant time)."""
     return bool(
         token
         and expected
@@ -77,25 +78,21 @@ def is_operator_token(settings: Settings, token: str | None) -> bool:
     )
 
 
+def is_operator_token(settings: Settings, token: str | None) -> bool:
+    return _matches(token, settings.operator_token)
+
+
 def may_read_metrics(settings: Settings, token: str | None) -> bool:
     """Without ``AGENTHUB_METRICS_TOKEN``, anyone; with it, its holder or the operator."""
-    expected = settings.metrics_token
-    if expected is None or is_operator_token(settings, token):
+    if settings.metrics_token is None or is_operator_token(settings, token):
         return True
-    return bool(
-        token and secrets.compare_digest(token.encode(), expected.get_secret_value().encode())
-    )
+    return _matches(token, settings.metrics_token)
 
 
 def may_register(settings: Settings, token: str | None) -> bool:
     if settings.open_registration or is_operator_token(settings, token):
         return True
-    expected = settings.registration_token
-    return bool(
-        token
-        and expected
-        and secrets.compare_digest(token.encode(), expected.get_secret_value().encode())
-    )
+    return _matches(token, settings.registration_token)
 
 
 VERIFIED_CACHE_SIZE = 10_000

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from cryptography.hazmat.primitives import serialization
 from sqlalchemy import func
@@ -24,6 +24,7 @@ from sqlmodel import col, select
 from app.auth.ca import HubCA
 from app.db import SessionFactory
 from app.models import Certificate
+from app.models.types import utcnow
 
 Version = tuple[int, datetime | None]
 """How many certificates were ever revoked (and not yet purged), and the last revocation."""
@@ -37,9 +38,11 @@ class SignedList:
     next_update: datetime
     version: Version
 
-    def fresh(self, now: datetime) -> bool:
-        """Less than half of its life spent: later, a new one is signed."""
-        return now < self.this_update + (self.next_update - self.this_update) / 2
+    def serves(self, version: Version) -> bool:
+        """Signed at the store's ``version``, with less than half of its life spent (later,
+        a new one is signed)."""
+        half_life = self.this_update + (self.next_update - self.this_update) / 2
+        return self.version == version and utcnow() < half_life
 
 
 class RevocationLists:
@@ -58,11 +61,11 @@ class RevocationLists:
     async def current(self) -> SignedList:
         version = await self._version()
         signed = self._current
-        if signed is not None and signed.version == version and signed.fresh(_now()):
+        if signed is not None and signed.serves(version):
             return signed
         async with self._signing:  # one request signs for all that wait here
             signed = self._current
-            if signed is None or signed.version != version or not signed.fresh(_now()):
+            if signed is None or not signed.serves(version):
                 signed = self._current = await self._sign(version)
             return signed
 
@@ -94,7 +97,7 @@ class RevocationLists:
             waiting.set_result((int(row[0]), row[1]))
 
     async def _sign(self, version: Version) -> SignedList:
-        now = _now()
+        now = utcnow()
         async with self.factory() as db:
             rows = await db.exec(
                 select(Certificate.serial, Certificate.revoked_at).where(
@@ -114,7 +117,3 @@ class RevocationLists:
         self.signed += 1
         etag = '"' + hashlib.sha256(pem).hexdigest()[:32] + '"'
         return SignedList(pem, etag, this_update, next_update, version)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
