@@ -19,6 +19,7 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
+from app.models.types import utcnow
 from app.services import certificates as service
 
 router = hub_router(tags=["certificates"])
@@ -60,7 +61,7 @@ async def get_revocation_list(request: Request, lists: RevocationListsDep) -> Re
     **Who**: anyone; no authentication.
     """
     signed = await lists.current()
-    left = int((signed.next_update - datetime.now(UTC)).total_seconds())
+    left = int((signed.next_update - utcnow()).total_seconds())
     headers = {
         "ETag": signed.etag,
         "Last-Modified": format_datetime(signed.this_update, usegmt=True),
