@@ -18,15 +18,69 @@ import typing
 import httpcore
 import httpx
 
+from agenthub.protocol.aic import aic_host
 
-def http_client(**kwargs: typing.Any) -> httpx.AsyncClient:
+
+def http_client(*, aic: str | None = None, **kwargs: typing.Any) -> httpx.AsyncClient:
     """``httpx.AsyncClient(**kwargs)``, its own connections (not a proxy's) on this backend.
-    Where httpx's insides are not the ones this knows, the client is left as httpx made it."""
+    Where httpx's insides are not the ones this knows, the client is left as httpx made it.
+
+    With ``aic``, an https peer must prove that agent (:class:`AicFirst`)."""
     client = httpx.AsyncClient(**kwargs)
     pool = getattr(client._transport, "_pool", None)  # httpx.AsyncHTTPTransport's pool
     if type(pool) is httpcore.AsyncConnectionPool and hasattr(pool, "_network_backend"):
         pool._network_backend = _Backend()
+    if aic is not None:
+        client._transport = AicFirst(client._transport, aic)
     return client
+
+
+class AicFirst(httpx.AsyncBaseTransport):
+    """Over https, TLS checks that the peer's certificate names the agent called
+    (``{aic}.aic.invalid``, in every certificate of the hub's CA), not merely its host: the
+    hub certifies an endpoint's host only where it can stand behind it. A peer whose
+    certificate does not name the agent (one of the web's CAs, for an agent that serves
+    under its own domain) is checked by the URL's host instead, as any client would, from
+    then on for that host and port. The connection fails before a byte of the request is
+    sent, so the request goes again as it was."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, aic: str) -> None:
+        self.inner = inner
+        self.name = aic_host(aic)
+        self.by_host: set[tuple[str, int | None]] = set()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        origin = (request.url.host, request.url.port)
+        if (
+            request.url.scheme != "https"
+            or origin in self.by_host
+            or "sni_hostname" in request.extensions
+        ):
+            return await self.inner.handle_async_request(request)
+        request.extensions = {**request.extensions, "sni_hostname": self.name}
+        try:
+            return await self.inner.handle_async_request(request)
+        except httpx.ConnectError as exc:
+            if not _names_another(exc):
+                raise
+        self.by_host.add(origin)
+        request.extensions = {k: v for k, v in request.extensions.items() if k != "sni_hostname"}
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+_NAME_MISMATCH = (62, 64)  # X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH
+
+
+def _names_another(exc: BaseException | None) -> bool:
+    """Whether the handshake failed only because the certificate names another host."""
+    while exc is not None:
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return exc.verify_code in _NAME_MISMATCH
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 class _Stream(httpcore.AsyncNetworkStream):

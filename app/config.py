@@ -105,6 +105,17 @@ class Settings(BaseSettings):
     certificates_per_hour_per_agent: float = Field(
         default=12.0, ge=0, description="certificates one agent may ask for per hour (0: no limit)"
     )
+    certify_private_names: bool = Field(
+        default=False,
+        description="agent certificates may name a private or loopback DNS name of the "
+        "agent's endpoint (a closed network); else public names only, each unique among "
+        "live agents",
+    )
+    certify_ip_addresses: bool = Field(
+        default=False,
+        description="agent certificates may name the IP address of the agent's endpoint "
+        "(a closed network: every agent serving at it shares it)",
+    )
     tls_cert_file: Path | None = Field(
         default=None,
         description="the hub's own TLS certificate (PEM, chain first): serve HTTPS "

@@ -119,6 +119,10 @@ class A2ACalls:
         web's."""
         return self.leader.tls.client if self.leader.tls is not None else True
 
+    def _aic(self, partner_id: str) -> str | None:
+        """With the hub's CA, TLS checks the partner's AIC first (``AicFirst``)."""
+        return partner_id if self.leader.tls is not None else None
+
     def let_clients_go(self) -> list[Callable[[], Awaitable[None]]]:
         """Forget every client (after a certificate renewal); how to close each later."""
         clients = list(self._clients.values())
@@ -132,8 +136,8 @@ class A2ACalls:
                 registered = await self.leader.directory.card(partner_id)
                 url = next(b.url for b in registered.protocols if b.protocol == "a2a")
             base, _, path = url.partition("/.well-known/")
-            async with httpx.AsyncClient(
-                timeout=self.leader.http.timeout, verify=self._verify()
+            async with http_client(
+                timeout=self.leader.http.timeout, verify=self._verify(), aic=self._aic(partner_id)
             ) as http:
                 resolver = A2ACardResolver(http, base)
                 card_path = f"/.well-known/{path}" if path else None
@@ -151,7 +155,12 @@ class A2ACalls:
         card = await self._card(partner_id)
         leader = self.leader
         auth = CallTokenAuth(leader.hub.key, caller_id=leader.agent_id, callee_id=partner_id)
-        http = http_client(timeout=leader.http.timeout, auth=auth, verify=self._verify())
+        http = http_client(
+            timeout=leader.http.timeout,
+            auth=auth,
+            verify=self._verify(),
+            aic=self._aic(partner_id),
+        )
         client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
         self._clients[key] = (http, client)
         while len(self._clients) > MAX_CLIENTS:

@@ -10,10 +10,8 @@ working as soon as the peer's cached card is refreshed.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
 from cryptography import x509
 from cryptography.exceptions import UnsupportedAlgorithm
@@ -36,10 +34,10 @@ from app.errors import (
     Forbidden,
     NotFound,
     TooManyCertificates,
-    UncertifiableEndpoint,
 )
 from app.models import Agent, Certificate
 from app.models.types import utcnow
+from app.services.certificate_names import NamePolicy, endpoint_name
 from app.services.pages import Keyset
 
 _PEM_CSR = re.compile(
@@ -61,30 +59,6 @@ def _csr_key(csr_pem: str) -> ec.EllipticCurvePublicKey:
     if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
         raise CsrKeyMismatch("The CSR's key is not an EC P-256 key (the agent's keys are).")
     return key
-
-
-_DNS_NAME = re.compile(
-    r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*"
-)
-
-
-def endpoint_host(endpoint_url: str | None) -> str | None:
-    """The name of the agent's endpoint its certificate carries: an IP address or a plain
-    DNS name (no wildcard, nothing under ``.invalid``, where the agents' own names are)."""
-    host = urlsplit(endpoint_url).hostname if endpoint_url else None
-    if host is None:
-        return None
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        name = host.rstrip(".")
-        if not _DNS_NAME.fullmatch(name) or name == "invalid" or name.endswith(".invalid"):
-            raise UncertifiableEndpoint(
-                f"The endpointUrl's host {host!r} cannot be named in a certificate: "
-                "use a plain DNS name or an IP address."
-            ) from None
-        return name
-    return host
 
 
 def to_wire(
@@ -119,6 +93,7 @@ async def issue_certificate(
     csr_pem: str,
     days: int,
     max_live: int,
+    names: NamePolicy,
 ) -> IssuedCertificate:
     agent = await _own_agent(db, agent_id, caller_id)
     key = _csr_key(csr_pem)
@@ -144,7 +119,7 @@ async def issue_certificate(
     leaf = ca.issue(
         key,
         aic=agent.id,
-        host=endpoint_host(agent.endpoint_url),
+        host=await endpoint_name(db, agent, names),
         serial=serial,
         not_before=now,
         not_after=not_after,

@@ -20,7 +20,8 @@ from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jwk import ec_public_jwk
 from agenthub.tls import aic_of
 from app.models import Certificate
-from tests.support.hub import MakeAgent, problem
+from app.services.certificate_names import NamePolicy, endpoint_host, why_not
+from tests.support.hub import MakeAgent, hub_settings, problem
 
 
 async def _certificates(hub: Any) -> int:
@@ -68,7 +69,7 @@ async def test_the_ca_certificate_is_public_and_its_key_private(
 async def test_a_certificate_names_the_agent_and_binds_its_registered_key(
     client: httpx.AsyncClient, make_agent: MakeAgent
 ) -> None:
-    kit = await make_agent("tls", endpointUrl="https://tls.example:8443/aip")
+    kit = await make_agent("tls", endpointUrl="https://tls.example.com:8443/aip")
     assert validate_aic_format(kit.agent_id or "") == (True, None)
     response = await _issue(kit)
     assert response.status_code == 201, response.text
@@ -80,7 +81,10 @@ async def test_a_certificate_names_the_agent_and_binds_its_registered_key(
     assert aic_of(leaf) == kit.agent_id
     names = leaf.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     assert names.get_values_for_type(x509.UniformResourceIdentifier) == [f"acps://{kit.agent_id}"]
-    assert names.get_values_for_type(x509.DNSName) == [aic_host(kit.agent_id or ""), "tls.example"]
+    assert names.get_values_for_type(x509.DNSName) == [
+        aic_host(kit.agent_id or ""),
+        "tls.example.com",
+    ]
     usage = leaf.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
     assert set(usage) == {ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH}
     assert ec_public_jwk(leaf.public_key()) == kit.key.public_jwk  # type: ignore[arg-type]
@@ -139,6 +143,101 @@ async def test_an_endpoint_no_certificate_may_name_is_refused(
         found = problem(await _issue(kit), 422)
         assert found["type"].endswith("endpoint-not-certifiable"), found
     assert await _certificates(hub) == 0
+
+
+def _names(response: httpx.Response) -> list[str]:
+    """The names a leaf carries besides the AIC's own, as text."""
+    assert response.status_code == 201, response.text
+    leaf = x509.load_pem_x509_certificate(response.json()["certificate"].encode())
+    names = leaf.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    aic = aic_of(leaf) or ""
+    dns = [name for name in names.get_values_for_type(x509.DNSName) if name != aic_host(aic)]
+    return dns + [str(ip) for ip in names.get_values_for_type(x509.IPAddress)]
+
+
+UNPROVEN = (
+    "https://localhost:9443/",
+    "https://api.localhost/",
+    "https://127.0.0.1:9443/",
+    "https://[::1]:9443/",
+    "https://0.0.0.0/",
+    "https://10.1.2.3/",
+    "https://169.254.169.254/",
+    "https://203.0.113.7/",  # public, but an address: never without the operator's leave
+    "https://printer.local/",
+    "https://db.internal/",
+    "https://router.home.arpa/",
+    "https://intranet/",  # one label
+    "https://127.1/",  # a resolver reads it as 127.0.0.1 (and so does the registry)
+    "https://tls.example/",
+)
+
+
+async def test_a_certificate_names_no_endpoint_the_agent_cannot_stand_behind(
+    hub: Any, make_agent: MakeAgent
+) -> None:
+    """An agent writes its endpointUrl as it likes: by default the CA certifies a public DNS
+    name no other live agent uses, and nothing else (loopback, private, link-local, IPs)."""
+    for url in UNPROVEN:
+        kit = await make_agent("claims", endpointUrl=url)
+        assert _names(await _issue(kit)) == [], url
+
+    first = await make_agent("first", endpointUrl="https://shared.example.com:9001/a")
+    second = await make_agent("second", endpointUrl="https://SHARED.example.com.:9002/b")
+    assert _names(await _issue(first)) == []  # two agents claim it: neither gets it
+    assert _names(await _issue(second)) == []
+    await second.deregister()
+    assert _names(await _issue(first)) == ["shared.example.com"]  # now the only one
+    # a name that merely contains another agent's is not that name
+    third = await make_agent("third", endpointUrl="https://example.com/")
+    assert _names(await _issue(third)) == ["example.com"]
+
+
+async def test_an_operator_may_let_the_ca_certify_private_names_and_addresses(
+    database_url: str, tmp_path: Any
+) -> None:
+    """On a closed network the operator may allow private names (still one agent each) and
+    IP addresses (shared by every agent serving there)."""
+    from app.main import create_app
+    from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables
+
+    settings = hub_settings(
+        database_url, tmp_path, certify_private_names=True, certify_ip_addresses=True
+    )
+    application = create_app(settings)
+    async with (
+        application.router.lifespan_context(application),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=application), base_url=HUB_BASE
+        ) as http,
+    ):
+        try:
+
+            async def agent(url: str) -> HubClient:
+                key = AgentKey.generate()
+                kit = HubClient(HUB_BASE, key=key, http=http)
+                await kit.register(
+                    card("x", key, endpointUrl=url), registration_token=REGISTRATION_TOKEN
+                )
+                return kit
+
+            assert _names(await _issue(await agent("https://127.0.0.1:9001/"))) == ["127.0.0.1"]
+            assert _names(await _issue(await agent("https://127.0.0.1:9002/"))) == ["127.0.0.1"]
+            assert _names(await _issue(await agent("https://[::1]/"))) == ["::1"]
+            assert _names(await _issue(await agent("https://printer.local/"))) == ["printer.local"]
+            assert _names(await _issue(await agent("https://localhost:1/"))) == ["localhost"]
+            assert _names(await _issue(await agent("https://localhost:2/"))) == []  # taken
+        finally:
+            await empty_tables(database_url)
+
+
+def test_the_name_policy_says_why() -> None:
+    closed = NamePolicy(private_names=True, ip_addresses=True)
+    for url in UNPROVEN:
+        host = endpoint_host(url) or ""
+        assert why_not(host, NamePolicy()) is not None, host
+        assert why_not(host, closed) is None or host == "127.1", host
+    assert why_not("agents.example.com", NamePolicy()) is None
 
 
 async def test_revocation_by_hand_rotation_and_deregistration_reach_the_list(

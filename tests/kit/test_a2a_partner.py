@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from agenthub import Agent, TaskContext, TaskHandler
 from agenthub.a2a import A2AOptions
+from agenthub.protocol.aic import aic_host
 from agenthub.signing import CallTokenAuth
 from tests.support.kit import AskHandler, EchoHandler, MakeLiveAgent, hub_task, settled
 from tests.support.live import serving
@@ -361,6 +362,24 @@ async def test_a_start_the_partner_refuses_is_an_a2a_error_recorded_nowhere(
     assert not partner.recorder.failures
 
 
+async def test_a_kit_leader_calls_a_kit_partner_by_a2a_over_mutual_tls(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """The kit's a2a-sdk client checks the partner's AIC in the handshake: the hub does not
+    certify the loopback address the partner serves at, and the call still goes."""
+    agent = await make_live_agent("leader", https=True)
+    partner = await make_live_agent("a2a-tls", EchoHandler(), https=True, a2a=True)
+    assert (partner.public_url or "").startswith("https://127.0.0.1:")
+    leader = agent.leader
+    leader.use_a2a(partner.agent_id, partner.public_url or "")
+    session = await leader.open_session([partner.agent_id])
+    result = await leader.start(partner.agent_id, session_id=session.id, text="by a2a")
+    assert result["status"]["state"] == "awaiting-completion"
+    assert result["products"][0]["dataItems"][0]["text"] == "by a2a"
+    done = await leader.complete(partner.agent_id, session_id=session.id, task_id=result["taskId"])
+    assert done["status"]["state"] == "completed"
+
+
 async def test_a_client_certificate_proves_an_a2a_caller(
     make_live_agent: MakeLiveAgent, tmp_path: Path
 ) -> None:
@@ -375,7 +394,13 @@ async def test_a_client_certificate_proves_an_a2a_caller(
     (tmp_path / "c.pem").write_bytes(caller.tls.certificate_pem)
     (tmp_path / "k.pem").write_bytes(caller.key.private_pem())
     context.load_cert_chain(tmp_path / "c.pem", tmp_path / "k.pem")
-    async with httpx.AsyncClient(verify=context, timeout=WAIT_SECONDS) as http:
+
+    async def check_the_aic(request: httpx.Request) -> None:
+        # the hub does not certify a loopback address: TLS checks the partner's AIC (README)
+        request.extensions["sni_hostname"] = aic_host(partner.agent_id)
+
+    hooks = {"request": [check_the_aic]}
+    async with httpx.AsyncClient(verify=context, timeout=WAIT_SECONDS, event_hooks=hooks) as http:
         client = await a2a_client(http, partner)
         task = await last_task(client, SendMessageRequest(message=user_message("over tls")))
     assert task.status.state == TaskState.TASK_STATE_COMPLETED

@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from agenthub import Agent, AgentKey
+from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.signing import mint_call_token
 from agenthub.tls import PeerCertificateError, RevocationList
@@ -68,7 +69,9 @@ async def _rpc(
         )
         headers["Authorization"] = f"Bearer {call.token}"
     async with httpx.AsyncClient(verify=context, timeout=10) as http:
-        return await http.post(url, content=body, headers=headers)
+        # TLS checks the partner's AIC (the hub does not certify a loopback address)
+        aic = {"sni_hostname": aic_host(callee.agent_id)}
+        return await http.post(url, content=body, headers=headers, extensions=aic)
 
 
 def _leaf(ca: HubCA, key: AgentKey, aic: str, *, days: float) -> bytes:

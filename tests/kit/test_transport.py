@@ -4,10 +4,17 @@ connection's socket; a connection the server closed is still found out before it
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ssl
+from pathlib import Path
 
 import httpcore
+import httpx
+import pytest
 
-from agenthub.transport import _Backend, http_client
+from agenthub.protocol.aic import aic_host
+from agenthub.transport import AicFirst, _Backend, http_client
+from app.auth.ca import load_or_create_ca, write_server_certificate
 
 ANSWER = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok"
 
@@ -46,3 +53,57 @@ async def test_a_connection_the_server_closed_is_not_reused() -> None:
     await server.wait_closed()
     assert (first.text, second.text) == ("ok", "ok")
     assert connections == 2
+
+
+AIC = "1.2.156.3088.1.34c2.478bdf.3gbbjb.1.0ne5"
+
+
+async def _served_as(names: list[str], tmp_path: Path) -> tuple[asyncio.Server, ssl.SSLContext]:
+    """A TLS server on loopback whose certificate names ``names``, and a client context
+    trusting its CA (nothing else)."""
+    ca = load_or_create_ca(tmp_path / "ca-key.pem", tmp_path / "ca.pem", issuer="test")
+    cert, key = tmp_path / f"{names[0]}.pem", tmp_path / f"{names[0]}-key.pem"
+    write_server_certificate(ca, names, cert, key, days=1)
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            while True:
+                await reader.readuntil(b"\r\n\r\n")
+                writer.write(ANSWER)
+                await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=server_context)
+    client_context = ssl.create_default_context(cafile=str(tmp_path / "ca.pem"))
+    return server, client_context
+
+
+@pytest.mark.parametrize(
+    ("names", "by_host", "passes"),
+    [
+        ([aic_host(AIC)], False, True),  # the hub's certificate for that agent
+        (["127.0.0.1"], True, True),  # another CA's, for the host: checked as any client would
+        ([aic_host("1.2.156.3088.1.34c2.478bdf.3gbbjb.1.0zzz"), "other.example.com"], None, False),
+    ],
+)
+async def test_an_aic_client_checks_the_agent_then_the_host(
+    names: list[str], by_host: bool | None, passes: bool, tmp_path: Path
+) -> None:
+    server, context = await _served_as(names, tmp_path)
+    url = f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}/"
+    try:
+        async with http_client(aic=AIC, verify=context, timeout=10) as http:
+            transport = http._transport
+            assert isinstance(transport, AicFirst)
+            if not passes:
+                with pytest.raises(httpx.ConnectError, match="certificate verify failed"):
+                    await http.get(url)
+                return
+            for _ in range(2):  # the second on the same connection, or decided the same way
+                assert (await http.post(url, content=b"again")).text == "ok"
+            assert bool(transport.by_host) is by_host
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -21,6 +21,7 @@ from app.deps import (
 )
 from app.models.types import utcnow
 from app.services import certificates as service
+from app.services.certificate_names import NamePolicy
 
 router = hub_router(tags=["certificates"])
 
@@ -108,10 +109,14 @@ async def issue_certificate(
 ) -> IssuedCertificate:
     """A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
-    a kit leader verifies in the handshake) and the DNS or IP name of its `endpointUrl`,
-    good for TLS servers and clients, for `AGENTHUB_CERTIFICATE_DAYS` days
-    (the kit asks for a new one before then). The CSR (PEM PKCS#10) must be signed with
-    the agent's registered key; the hub takes nothing else from it.
+    a kit leader verifies in the handshake; any client may: see the README), good for TLS
+    servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
+    behind it: a public DNS name no other live agent's `endpointUrl` uses; a private or
+    loopback name likewise only with `AGENTHUB_CERTIFY_PRIVATE_NAMES`, an IP address only with
+    `AGENTHUB_CERTIFY_IP_ADDRESSES` (closed networks). It is valid for
+    `AGENTHUB_CERTIFICATE_DAYS` days (the kit asks for a new one before then). The CSR (PEM
+    PKCS#10) must be signed with the agent's registered key; the hub takes nothing else
+    from it.
 
     **Who**: the agent itself.
 
@@ -132,6 +137,10 @@ async def issue_certificate(
         csr_pem=body.csr,
         days=settings.certificate_days,
         max_live=settings.max_live_certificates_per_agent,
+        names=NamePolicy(
+            private_names=settings.certify_private_names,
+            ip_addresses=settings.certify_ip_addresses,
+        ),
     )
 
 
