@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -95,7 +95,14 @@ STORE_BUSY_RETRY_SECONDS = 1
 
 async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The SQL store timed out on a lock, lost its connection, or has no connection free
-    (the pool's timeout): retry later, nothing changed."""
+    (the pool's timeout), or cannot be reached at all (a refused or reset connection, which
+    the driver raises as it is while it connects): retry later, nothing changed."""
+    if (
+        isinstance(exc, DBAPIError)
+        and not isinstance(exc, OperationalError | InterfaceError)
+        and not exc.connection_invalidated
+    ):
+        return await _unexpected_error(request, exc)  # a statement the store refused: a bug
     logger.warning("the SQL store is unavailable: %s", exc)
     busy = Unavailable(
         "The store is busy or unreachable; nothing was changed. Retry shortly.",
@@ -113,7 +120,8 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HubError, _hub_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(OperationalError, _store_unavailable)
+    app.add_exception_handler(DBAPIError, _store_unavailable)  # lost or unreachable
+    app.add_exception_handler(ConnectionError, _store_unavailable)  # refused while connecting
     app.add_exception_handler(PoolTimeout, _store_unavailable)  # every connection in use
     app.add_exception_handler(Exception, _unexpected_error)
 

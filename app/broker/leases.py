@@ -4,8 +4,10 @@ Each agent has a sorted set of the leases its open streams hold on every replica
 when they lapse (Redis's clock, so replicas need not agree on the time). Taking a lease is one
 script: drop the lapsed ones, count, add if under the cap. A replica renews the leases of its
 open streams on every presence sweep, so the leases of a replica that died lapse by
-themselves within ``ttl_seconds``. When Redis cannot be reached, the replica admits on its
-own count and says so once in the log: a broker outage must not close the hub.
+themselves within ``ttl_seconds``; a lease Redis lost (restarted without its data, or frozen
+past the lapse) whose stream is still open is put back at the next sweep. When Redis cannot
+be reached, the replica admits on its own count and says so once in the log: a broker outage
+must not close the hub.
 """
 
 from __future__ import annotations
@@ -32,13 +34,22 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return -1
 """
 
-# KEYS[1] the agent's set; ARGV: ttl in ms, then the members to renew (only those still there)
+# KEYS[1] the agent's set; ARGV: ttl in ms, 1 to add members missing (else only those still
+# there are renewed), then the members. Returns the members that were missing.
 _RENEW = """
 local now = redis.call('TIME')
 local until_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', until_ms, ARGV[i]) end
+local missing = {}
+for i = 3, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], until_ms, ARGV[i])
+  else
+    table.insert(missing, ARGV[i])
+    if ARGV[2] == '1' then redis.call('ZADD', KEYS[1], until_ms, ARGV[i]) end
+  end
+end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
-return 0
+return missing
 """
 
 
@@ -67,19 +78,32 @@ class RedisLeases:
         except (RedisError, OSError) as exc:
             self._away(exc)  # it lapses by itself
 
-    async def renew(self, held: Iterable[tuple[str, list[str]]]) -> None:
-        """Renew the leases this replica holds: ``(agent id, members)`` pairs."""
+    async def renew(
+        self, held: Iterable[tuple[str, list[str]]], *, add: bool = False
+    ) -> list[tuple[str, list[str]]]:
+        """Renew the leases this replica holds: ``(agent id, members)`` pairs. Returns those
+        Redis no longer had: given back meanwhile, or lost while Redis was away (restarted,
+        or frozen past their lapse). ``add``: put those back too (the caller's leases that
+        are still open: see ``Presence.sweep``)."""
+        pairs = [(agent_id, members) for agent_id, members in held if members]
         try:
             async with self._client.pipeline(transaction=False) as pipe:
-                for agent_id, members in held:
+                for agent_id, members in pairs:
                     await self._renew(
-                        keys=[PREFIX + agent_id], args=[self.ttl_ms, *members], client=pipe
+                        keys=[PREFIX + agent_id],
+                        args=[self.ttl_ms, int(add), *members],
+                        client=pipe,
                     )
-                await pipe.execute()
+                answers = await pipe.execute()
         except (RedisError, OSError) as exc:
             self._away(exc)
-            return
+            return []
         self._failing = False
+        return [
+            (agent_id, [m.decode() if isinstance(m, bytes) else str(m) for m in missing])
+            for (agent_id, _), missing in zip(pairs, answers, strict=True)
+            if missing
+        ]
 
     async def close(self) -> None:
         await self._client.aclose()

@@ -161,6 +161,9 @@ class Presence:
             return False
         return True
 
+    def _names(self, agent_id: str) -> set[str]:
+        return {lease.name for lease in self._leases.get(agent_id, ())}
+
     def held(self) -> int:
         return self._total
 
@@ -191,12 +194,20 @@ class Presence:
             if lease.seconds_left() <= 0:
                 lease.end()
         if self.shared is not None:
-            await self.shared.renew(
+            missing = await self.shared.renew(
                 [
                     (agent_id, [lease.name for lease in leases])
                     for agent_id, leases in self._leases.items()
                 ]
             )
+            # Redis lost them (restarted, or frozen past their lapse): those still open here
+            # count again; one released meanwhile is not put back (its give-back follows)
+            open_here = [
+                (agent_id, [name for name in names if name in self._names(agent_id)])
+                for agent_id, names in missing
+            ]
+            if any(names for _, names in open_here):
+                await self.shared.renew(open_here, add=True)
         agents = [agent_id for agent_id in self._leases if agent_id != OPERATOR]
         for start in range(0, len(agents), SWEEP_CHUNK):
             await self._sweep(agents[start : start + SWEEP_CHUNK])
