@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -72,12 +73,26 @@ class HubMetrics:
         self.tokens_issued = Counter(
             "agenthub_access_tokens_issued_total", "Access tokens issued", registry=self.registry
         )
+        self.loop_tasks = Gauge(
+            "agenthub_event_loop_tasks",
+            "Tasks alive on the hub's event loop (requests, streams, background work)",
+            registry=self.registry,
+        )
+        self.loop_tasks.set_function(_loop_tasks)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
 
     def open_stream_count(self) -> int:
         return int(self.registry.get_sample_value("agenthub_open_streams") or 0)
+
+
+def _loop_tasks() -> float:
+    """Read when ``/metrics`` is rendered, on the loop: a leak of tasks shows as growth."""
+    try:
+        return float(len(asyncio.all_tasks()))
+    except RuntimeError:  # rendered off the loop
+        return 0.0
 
 
 RATE_SAMPLE_SECONDS = 2.0
