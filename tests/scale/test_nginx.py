@@ -138,6 +138,18 @@ async def test_metrics_are_not_served_on_the_balancer(cluster: Cluster) -> None:
         assert direct.status_code == 200 and "agenthub_" in direct.text
 
 
+async def test_a_header_over_the_limits_is_431_at_the_balancer_too(cluster: Cluster) -> None:
+    """nginx's header buffers stand for the hub's AGENTHUB_MAX_HEADER_BYTES at the door; what
+    they refuse is answered as the hub answers it."""
+    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+        for size in (9_000, 20_000):
+            refused = await http.get("/healthz", headers={"X-Big": "a" * size})
+            assert refused.status_code == 431, (size, refused.text)
+            assert refused.headers["content-type"] == "application/problem+json"
+            assert refused.json()["status"] == 431
+        assert (await http.get("/healthz", headers={"X-Fits": "a" * 6_000})).status_code == 200
+
+
 async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cluster) -> None:
     """Compose's `lb` serves HTTPS too: a kit agent that pins the hub's TLS CA registers and
     signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""
