@@ -21,7 +21,9 @@ class StoredMessage(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("sender_id", "message_id", name="uq_messages_sender_message"),
         Index("ix_messages_session_pk", "session_id", "pk"),
-        Index("ix_messages_task_pk", "task_id", "pk"),
+        # a task is named within its session: both, so that SQLite (no statistics) does not
+        # read the whole session by ix_messages_session_pk to find one task's few messages
+        Index("ix_messages_session_task_pk", "session_id", "task_id", "pk"),
         Index("ix_messages_group_seq", "group_id", "seq"),
         Index("ix_messages_task_waiting", "task_id", "waiting"),
     )
