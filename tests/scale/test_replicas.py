@@ -13,6 +13,7 @@ import pytest
 
 from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent
+from tests.support.faults import a_group
 from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.replicas import Redis, Replica
 from tests.support.system import require
@@ -89,24 +90,13 @@ async def test_posted_on_a_delivered_on_b_through_crash_and_redis_restart(
     cluster: tuple[Redis, Replica, Replica],
 ) -> None:
     redis, a, b = cluster
-    leader = await registered(a.url, "leader")
-    members = [await registered(a.url, f"member-{i}") for i in range(3)]
-    session = await leader.request(
-        "POST",
-        "/v1/sessions",
-        json={"receivers": [{"agentId": m.agent_id, "mode": "group"} for m in members]},
-    )
-    group = await leader.groups.create(
-        session.json()["id"], "team", invite=[str(m.agent_id) for m in members]
-    )
-    for member in members:
-        await member.groups.accept(group.id)
+    leader, members, group_id = await a_group(a.url)
     listeners = [same_agent_on(m, b.url) for m in members]
     posters = [leader, members[0], members[1]]
     rounds = [10, 10, 10]  # before the crash, while B is down, while Redis is down
     total = len(posters) * sum(rounds)
     own = {m.agent_id: (sum(rounds) if m in posters else 0) for m in members}
-    streams = {lis.agent_id: lis.groups.events(group.id) for lis in listeners}
+    streams = {lis.agent_id: lis.groups.events(group_id) for lis in listeners}
     got: dict[str | None, list[HubEvent]] = {lis.agent_id: [] for lis in listeners}
     readers = {
         lis.agent_id: asyncio.create_task(
@@ -119,7 +109,7 @@ async def test_posted_on_a_delivered_on_b_through_crash_and_redis_restart(
     async def round_of(n: int, tag: str) -> None:
         async def speak(kit: HubClient) -> list[dict[str, Any]]:
             role = "leader" if kit is leader else "partner"
-            return [await kit.groups.post(group.id, f"{tag} {i}", role=role) for i in range(n)]
+            return [await kit.groups.post(group_id, f"{tag} {i}", role=role) for i in range(n)]
 
         for batch in await asyncio.gather(*(speak(p) for p in posters)):
             sent.extend(batch)
