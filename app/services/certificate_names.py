@@ -69,19 +69,15 @@ def endpoint_host(endpoint_url: str | None) -> str | None:
     """The host of the agent's endpoint, if a certificate could name it at all: an IP address
     or a plain DNS name (lower case, no trailing dot); 422 for anything else."""
     host = urlsplit(endpoint_url).hostname if endpoint_url else None
-    if host is None:
-        return None
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        name = host.rstrip(".")
-        if not _DNS_NAME.fullmatch(name) or name == "invalid" or name.endswith(".invalid"):
-            raise UncertifiableEndpoint(
-                f"The endpointUrl's host {host!r} cannot be named in a certificate: "
-                "use a plain DNS name or an IP address."
-            ) from None
-        return name
-    return host
+    if host is None or _is_ip(host):
+        return host
+    name = host.rstrip(".")
+    if not _DNS_NAME.fullmatch(name) or name == "invalid" or name.endswith(".invalid"):
+        raise UncertifiableEndpoint(
+            f"The endpointUrl's host {host!r} cannot be named in a certificate: "
+            "use a plain DNS name or an IP address."
+        )
+    return name
 
 
 def _under(name: str, suffixes: tuple[str, ...]) -> bool:
