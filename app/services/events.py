@@ -1,9 +1,10 @@
 """Numbered events: the per-group and per-inbox counters, their rows, and their frames.
 
-An event is written inside the caller's transaction and *staged*; it reaches the broker
-only after that transaction commits (``after_commit`` of the hub's own session class,
-``app.db.StoreSession``), so nothing uncommitted is ever delivered, and a rolled-back
-transaction delivers nothing.
+An event is written inside the caller's transaction and *staged* in that transaction's
+``Outbox``; it reaches the broker only after that transaction commits (the writer's unit of
+work publishes its own, ``services.unit_of_work``; any other write's is published by
+``after_commit`` of the hub's session class, ``app.db.StoreSession``), so nothing
+uncommitted is ever delivered, and a rolled-back transaction delivers nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import bindparam, event, insert, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.orm import Session as SyncSession
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -32,7 +34,7 @@ from app.services.operator_events import (
 )
 
 BROKER_KEY = "broker"
-_STAGED_KEY = "staged_deliveries"
+STAGED_KEY = "staged_deliveries"
 ENDING_STATES = frozenset({"left", "removed"})
 
 
@@ -49,45 +51,82 @@ def encode_frame(seq: int, kind: str, data: bytes) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode(), data)
 
 
+class Outbox:
+    """What one transaction will publish once it commits, in the order it was staged.
+
+    The writer's unit of work (``services.unit_of_work``) holds one and publishes it after
+    its COMMIT; any other write stages into its ORM session's (``stage``), published by
+    ``after_commit`` of the hub's session class (``app.db.StoreSession``)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, Delivery]] = []
+
+    def stage(self, channel: str, delivery: Delivery) -> None:
+        """Deliver on ``channel`` once the transaction commits (nothing, if it rolls back)."""
+        self.items.append((channel, delivery))
+
+    def tell_operator(self, kind: str, data: dict[str, Any]) -> None:
+        """Tell the operator's stream (``services.operator_events``)."""
+        self.stage(OPERATOR_CHANNEL, operator_delivery(kind, data))
+
+    def tell_operator_message(self, body: dict[str, Any]) -> None:
+        """A message stored as ``body``, for the operator's stream."""
+        self.tell_operator("message", message_summary(body))
+
+    def mark(self) -> int:
+        return len(self.items)
+
+    def undo(self, mark: int) -> None:
+        """Drop what was staged since ``mark``: a savepoint rolled back."""
+        del self.items[mark:]
+
+    def publish(self, broker: Broker | None) -> None:
+        """The transaction committed: hand everything staged to the broker, in order."""
+        items, self.items = self.items, []
+        if broker is not None:
+            for channel, delivery in items:
+                broker.publish(channel, delivery)
+
+
+def outbox(db: AsyncSession) -> Outbox:
+    """The session's outbox (the unit of work's, for a session it made)."""
+    info = db.sync_session.info
+    found = info.get(STAGED_KEY)
+    if found is None:
+        found = info[STAGED_KEY] = Outbox()
+    return found
+
+
 def stage(db: AsyncSession, channel: str, delivery: Delivery) -> None:
-    """Deliver on ``channel`` once the transaction commits (nothing, if it rolls back)."""
-    db.sync_session.info.setdefault(_STAGED_KEY, []).append((channel, delivery))
-
-
-def staged_count(db: AsyncSession) -> int:
-    return len(db.sync_session.info.get(_STAGED_KEY, ()))
-
-
-def unstage_since(db: AsyncSession, count: int) -> None:
-    """Drop what was staged after ``staged_count`` said ``count``: a savepoint rolled back."""
-    del db.sync_session.info.get(_STAGED_KEY, [])[count:]
+    """Deliver on ``channel`` once the session's transaction commits."""
+    outbox(db).stage(channel, delivery)
 
 
 def tell_operator(db: AsyncSession, kind: str, data: dict[str, Any]) -> None:
-    """Tell the operator's stream, once the transaction commits (``services.operator_events``)."""
-    stage(db, OPERATOR_CHANNEL, operator_delivery(kind, data))
+    """Tell the operator's stream, once the session's transaction commits."""
+    outbox(db).tell_operator(kind, data)
 
 
 def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
     """A message stored as ``body``, for the operator's stream."""
-    tell_operator(db, "message", message_summary(body))
+    outbox(db).tell_operator_message(body)
 
 
 @event.listens_for(StoreSession, "after_commit")
 def _publish_staged(session: SyncSession) -> None:
     if session.in_nested_transaction():  # a savepoint released (told as a commit): not yet
         return
-    staged = session.info.pop(_STAGED_KEY, None)
-    broker: Broker | None = session.info.get(BROKER_KEY)
-    if staged and broker is not None:
-        for channel, delivery in staged:
-            broker.publish(channel, delivery)
+    staged: Outbox | None = session.info.pop(STAGED_KEY, None)
+    if staged is not None:
+        staged.publish(session.info.get(BROKER_KEY))
 
 
 @event.listens_for(StoreSession, "after_rollback")
 def _drop_staged(session: SyncSession) -> None:
-    if not session.in_nested_transaction():  # a savepoint's rollback: see unstage_since
-        session.info.pop(_STAGED_KEY, None)
+    if not session.in_nested_transaction():  # a savepoint's rollback: see Outbox.undo
+        session.info.pop(STAGED_KEY, None)
 
 
 async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value: str) -> int:
@@ -120,11 +159,10 @@ async def next_group_seq(db: AsyncSession, group_id: str) -> int:
 _TAKE_POST_SEQS = Prepared(_TAKE_SEQS.where(col(Group.conversation_state) != CONCLUDED))
 
 
-async def take_post_seqs(db: AsyncSession, group_id: str, count: int) -> int | None:
+async def take_post_seqs(conn: AsyncConnection, group_id: str, count: int) -> int | None:
     """As ``take_group_seqs``, for posts: ``None`` once the group has concluded. Posts are
     admitted on a plain read of the group's state; a conclusion committed since then (its
     ``state`` event, the group's last) is seen here, under the row's lock."""
-    conn = await db.connection()
     params = {"group_id": group_id, "count": count}
     taken = await rows(conn, _TAKE_POST_SEQS, params)
     return int(taken[0][0]) if taken else None
@@ -191,13 +229,13 @@ _INSERT_INBOX = Prepared(insert(InboxEvent))
 
 
 async def append_inbox_events(
-    db: AsyncSession, events: list[tuple[str, str, dict[str, Any]]]
+    conn: AsyncConnection, staged: Outbox, events: list[tuple[str, str, dict[str, Any]]]
 ) -> None:
-    """``append_inbox_event`` for many (agent, kind, data) at once, in order: per agent, one
-    statement takes its seqs; one INSERT stores them all."""
+    """``append_inbox_event`` for many (agent, kind, data) at once, in order, on the writer's
+    connection, staged in its outbox: per agent, one statement takes its seqs; one INSERT
+    stores them all."""
     if not events:
         return
-    conn = await db.connection()
     counts: dict[str, int] = {}
     for agent_id, _, _ in events:
         counts[agent_id] = counts.get(agent_id, 0) + 1
@@ -214,7 +252,7 @@ async def append_inbox_events(
             {"agent_id": agent_id, "seq": seq, "kind": kind, "data": body, "created_at": now}
         )
         frame = encode_frame(seq, kind, orjson.dumps(body))
-        stage(db, inbox_channel(agent_id), Delivery(seq, frame))
+        staged.stage(inbox_channel(agent_id), Delivery(seq, frame))
     await run_many(conn, _INSERT_INBOX, stored)
 
 

@@ -173,7 +173,7 @@ async def write_group_message(
             group_id=group_id,
             members=members,
         )
-    seq = await take_post_seqs(db, group_id, 1)
+    seq = await take_post_seqs(await db.connection(), group_id, 1)
     if seq is None:  # concluded since this post was admitted
         raise GroupConcluded("The group has concluded.")
     body = await insert_message(

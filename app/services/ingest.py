@@ -20,10 +20,14 @@ transaction (group commit):
    service that knows its kind (``group_messages.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
-6. **One COMMIT**; what the batch staged (group frames, inbox and operator events) reaches
-   the broker only after it (``services.events``), in the order written; the triggers the
-   batch's task moves may have made ready are looked up in one query after it and fire one
-   transaction each.
+6. **One COMMIT** (``UnitOfWork.commit``, the batch's one): what the batch staged in its
+   outbox (group frames, inbox and operator events) is handed to the broker right after
+   it, in the order written; the triggers the batch's task moves may have made ready are
+   looked up in one query after it and fire one transaction each.
+
+A batch is one ``UnitOfWork`` (``services.unit_of_work``): a connection of its own whose
+transaction the writer begins and commits; the full path's services get an ORM session on
+that connection only when a record of the batch takes it.
 
 Plain and in-memory records are flushed (one savepoint) before every full-path record, so
 a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the
@@ -45,7 +49,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -53,29 +57,20 @@ from agenthub.protocol.messages import Message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth.current import check_token_key
+from app.broker import Broker
 from app.db import SessionFactory
 from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
 from app.models import Group, GroupMember, Session, SessionParticipant, StoredMessage
 from app.models.types import utcnow
-from app.prepared import Prepared, begin_writing, rows, run_many
+from app.prepared import Prepared, rows, run_many
 from app.services import group_messages, messages
 from app.services.agents import CURRENT_KEYS, LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.services.answers import write_answer
-from app.services.events import (
-    group_channel,
-    message_delivery,
-    stage,
-    staged_count,
-    take_post_seqs,
-    tell_operator,
-    tell_operator_message,
-    unstage_since,
-)
+from app.services.events import group_channel, message_delivery, take_post_seqs
 from app.services.flow import FloorState
 from app.services.group_messages import Membership, write_group_message
 from app.services.messages import (
     INSERT_MESSAGE,
-    MAY_HAVE_ENDED,
     Participation,
     Placement,
     as_received,
@@ -86,7 +81,8 @@ from app.services.messages import (
     write_session_message,
 )
 from app.services.task_batch import TaskBatch
-from app.services.tasks import TASKS_KEY, AnyTaskMessage, StaleTask
+from app.services.tasks import AnyTaskMessage, StaleTask
+from app.services.unit_of_work import UnitOfWork
 from app.stopping import stop
 
 logger = logging.getLogger(__name__)
@@ -327,10 +323,13 @@ class Ingest:
         self,
         factory: SessionFactory,
         *,
+        broker: Broker | None = None,
         max_batch: int = MAX_BATCH,
         on_written: Callable[[int], None] | None = None,
     ) -> None:
-        self.factory = factory
+        self.factory = factory  # the triggers' sessions, after a batch
+        self.engine: AsyncEngine = factory.kw["bind"]
+        self.broker = broker
         self.max_batch = max_batch
         self.on_written = on_written  # how many a batch recorded (the metrics' tally)
         self._queue: list[_Submission] = []
@@ -428,12 +427,10 @@ class Ingest:
     async def _commit(self, batch: list[Record], *, guarded: bool) -> set[tuple[str, str]]:
         """Write the batch in one transaction; the tasks whose moves may have ended them.
         ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
-        async with self.factory() as db:
-            conn = await db.connection()
-            if not await begin_writing(conn):
-                guarded = True
-            standing = await Standing.read(conn, batch)
-            tasks = TaskBatch(db)
+        async with UnitOfWork.begin(self.engine, self.broker) as work:
+            guarded = guarded or not work.locked
+            standing = await Standing.read(work.conn, batch)
+            tasks = TaskBatch(work)
             tasks.forget(batch)  # read on the first task record offered
             plain: list[Record] = []
             for n, record in enumerate(batch):
@@ -447,15 +444,15 @@ class Ingest:
                     record.row = row  # decided in memory: written with the plain rows
                     plain.append(record)
                 else:
-                    await self._flush(db, plain, tasks, guarded)
-                    await self._full(db, record, fresh=not used)
+                    await self._flush(work, plain, tasks, guarded)
+                    await self._full(work, record, fresh=not used)
                     tasks.forget(batch[n + 1 :])
                     standing.stored(record)
-            await self._flush(db, plain, tasks, guarded)
-            await note_seen(conn, self._seen_due({r.sender_id for r in batch if r.outcome}))
-            ended: set[tuple[str, str]] = db.info.pop(MAY_HAVE_ENDED, set())
-            await db.commit()
-        return ended
+            await self._flush(work, plain, tasks, guarded)
+            due = self._seen_due({r.sender_id for r in batch if r.outcome})
+            await note_seen(work.conn, due)
+            await work.commit()
+        return work.ended
 
     def _seen_due(self, senders: set[str]) -> list[str]:
         """The senders whose ``last_seen_at`` this writer has not written for half the
@@ -471,7 +468,7 @@ class Ingest:
         return due
 
     async def _flush(
-        self, db: AsyncSession, plain: list[Record], tasks: TaskBatch, guarded: bool
+        self, work: UnitOfWork, plain: list[Record], tasks: TaskBatch, guarded: bool
     ) -> None:
         """Write the plain records waiting and the task records taken in memory, in one
         savepoint; any id or task taken meanwhile (by another replica) sends them down the
@@ -488,29 +485,29 @@ class Ingest:
         records = plain[:]
         plain.clear()
         if not guarded:
-            ended = await tasks.flush()
-            await _write_plain(db, records)
-            db.info.setdefault(MAY_HAVE_ENDED, set()).update(ended)
-            db.info.pop(TASKS_KEY, None)  # the full path reads the tasks moved here again
+            work.ended |= await tasks.flush()
+            await _write_plain(work, records)
+            work.forget_tasks()
             return
-        staged = staged_count(db)
+        mark = work.outbox.mark()
         try:
-            async with db.begin_nested():
+            async with work.conn.begin_nested():
                 ended = await tasks.flush()
-                await _write_plain(db, records)
-            db.info.setdefault(MAY_HAVE_ENDED, set()).update(ended)
-            db.info.pop(TASKS_KEY, None)  # the full path reads the tasks moved here again
+                await _write_plain(work, records)
+            work.ended |= ended
+            work.forget_tasks()
         except IntegrityError:
-            unstage_since(db, staged)
+            work.outbox.undo(mark)
             tasks.discard()
-            db.info.pop(TASKS_KEY, None)
+            work.forget_tasks()
             for record in records:  # a refusal made in the savepoint went with it
                 record.outcome, record.error, record.row, record.told = None, None, None, []
-                await self._full(db, record, fresh=False)
+                await self._full(work, record, fresh=False)
 
-    async def _full(self, db: AsyncSession, record: Record, *, fresh: bool) -> None:
+    async def _full(self, work: UnitOfWork, record: Record, *, fresh: bool) -> None:
+        db = await work.session()
         for attempt in range(MAX_MOVE_ATTEMPTS):
-            staged, ended = staged_count(db), set(db.info.get(MAY_HAVE_ENDED, ()))
+            mark, ended = work.outbox.mark(), set(work.ended)
             try:
                 async with db.begin_nested():
                     record.outcome = await record.write(db, fresh=fresh and attempt == 0)
@@ -522,9 +519,9 @@ class Ingest:
                 return
             finally:
                 if record.outcome is None:
-                    unstage_since(db, staged)
-                    db.info[MAY_HAVE_ENDED] = ended
-                    db.info.pop(TASKS_KEY, None)  # as rolled back: read them again
+                    work.outbox.undo(mark)
+                    work.ended.intersection_update(ended)
+                    work.forget_tasks()  # as rolled back: read them again
         record.error = TaskBusy("The task kept changing under this message; send it again.")
 
     async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:
@@ -539,7 +536,7 @@ class Ingest:
             await fire_ready_triggers(db, tasks)
 
 
-async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
+async def _write_plain(work: UnitOfWork, records: list[Record]) -> None:
     """Per group, one UPDATE takes the records' seqs; one INSERT stores every row; each
     group frame is staged, in seq order."""
     by_group: dict[str, list[Record]] = defaultdict(list)
@@ -548,7 +545,7 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
             by_group[record.group_id].append(record)
     seqs: dict[int, int] = {}
     for group_id, posts in by_group.items():
-        last = await take_post_seqs(db, group_id, len(posts))
+        last = await take_post_seqs(work.conn, group_id, len(posts))
         if last is None:  # concluded since the batch read its state: none of them goes in
             for post in posts:
                 post.error = GroupConcluded("The group has concluded.")
@@ -556,12 +553,13 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         for n, post in enumerate(posts, start=last - len(posts) + 1):
             seqs[id(post)] = n
     stored = []
+    outbox = work.outbox
     for record in records:
         assert record.message is not None
         if record.row is not None:  # a task record, decided in memory (``task_batch``)
             stored.append(record.row)
             for kind, data in record.told:  # in the order written, with the plain ones'
-                tell_operator(db, kind, data)
+                outbox.tell_operator(kind, data)
             continue
         if record.error is not None:
             continue
@@ -575,7 +573,7 @@ async def _write_plain(db: AsyncSession, records: list[Record]) -> None:
         record.outcome = (body, 201)
         if record.group_id is not None and seq is not None:
             delivery = message_delivery(seq, record.sender_id, body)
-            stage(db, group_channel(record.group_id), delivery)
-        tell_operator_message(db, body)
+            outbox.stage(group_channel(record.group_id), delivery)
+        outbox.tell_operator_message(body)
     if stored:
-        await run_many(await db.connection(), INSERT_MESSAGE, stored)
+        await run_many(work.conn, INSERT_MESSAGE, stored)

@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlmodel import col
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.messages import (
     ProductChunk,
@@ -60,6 +59,7 @@ from app.services.task_projection import (
     step,
 )
 from app.services.tasks import TASK_TYPES, partner_of, task_facts, task_state
+from app.services.unit_of_work import UnitOfWork
 
 
 class Record(Protocol):
@@ -191,7 +191,7 @@ def task_record(record: Record) -> AnyTaskMessage | None:
 class TaskBatch:
     """The tasks a batch's taken records move, and what they will write (see the module)."""
 
-    db: AsyncSession
+    work: UnitOfWork
     ended: set[Key] = field(default_factory=set)  # tasks a taken record may have ended
     _tasks: dict[Key, HeldTask | None] = field(default_factory=dict)
     _blocked: set[Key] = field(default_factory=set)  # the full path's, for the batch
@@ -215,7 +215,7 @@ class TaskBatch:
         keys -= self._tasks.keys()
         if not keys:
             return
-        conn = await self.db.connection()
+        conn = self.work.conn
         found = {}
         params = {"ids": list({k[0] for k in keys}), "sessions": list({k[1] for k in keys})}
         for row in await rows(conn, _LOAD, params):
@@ -418,7 +418,7 @@ class TaskBatch:
     async def flush(self) -> set[Key]:
         """Write what the taken records did to their tasks and inboxes (their rows are the
         writer's to insert): the tasks that may have ended."""
-        conn = await self.db.connection()
+        conn = self.work.conn
         if self._new:
             new = [{c: getattr(t, c) for c in _COLUMNS} for t in self._new.values()]
             await run_many(conn, _INSERT, new)
@@ -433,7 +433,7 @@ class TaskBatch:
                 for t in moved
             ]
             await run_many(conn, _SAVE, params)
-        await append_inbox_events(self.db, self._inbox)
+        await append_inbox_events(conn, self.work.outbox, self._inbox)
         ended = self.ended
         self.discard()
         return ended

@@ -154,12 +154,14 @@ async def run(
             "PATCH", f"/v1/sessions/{session_id}", json={"state": "closed"}
         )
         assert r.status_code == 200, r.text
-    staged: list[Any] = []
-    real_stage = ev.stage
+    staged: list[Any] = []  # what the batch's commit publishes, in order
+    real_publish = ev.Outbox.publish
 
-    def spy(db: Any, channel: str, delivery: Any) -> None:
-        staged.append((channel, delivery.frame if hasattr(delivery, "frame") else repr(delivery)))
-        real_stage(db, channel, delivery)
+    def spy(outbox: ev.Outbox, broker: Any) -> None:
+        for channel, delivery in outbox.items:
+            frame = delivery.frame if hasattr(delivery, "frame") else repr(delivery)
+            staged.append((channel, frame))
+        real_publish(outbox, broker)
 
     ended: list[Any] = []
     real_fire = Ingest._fire_ready
@@ -168,7 +170,7 @@ async def run(
         ended.append(sorted(tasks))
         await real_fire(self, tasks)
 
-    monkeypatch.setattr(ev, "stage", spy)
+    monkeypatch.setattr(ev.Outbox, "publish", spy)
     monkeypatch.setattr(Ingest, "_fire_ready", fire)
     if not fast:
 

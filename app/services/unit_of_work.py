@@ -1,0 +1,73 @@
+"""The writer's unit of work: one transaction of ``Ingest``, owned by it from BEGIN to COMMIT.
+
+It holds the transaction's connection (the batch path runs its statements there, at the
+driver: ``app.prepared``), the ``Outbox`` of what the batch will publish, the tasks whose
+moves may have ended them (their triggers are looked up after COMMIT), and, only when a
+record takes the full path, an ORM session on that same connection for the services that
+write one record at a time. ``commit`` is the one place a batch commits: COMMIT, then the
+outbox handed to the broker, in the order staged; a unit of work left without ``commit``
+rolls back and publishes nothing.
+
+On SQLite the transaction starts ``BEGIN IMMEDIATE`` (``begin_writing``): the writer holds
+the write lock from its first read, so what it read is what it writes against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.broker import Broker
+from app.prepared import begin_writing
+from app.services.events import STAGED_KEY, Outbox
+from app.services.messages import MAY_HAVE_ENDED
+from app.services.tasks import TASKS_KEY
+
+TaskKey = tuple[str, str]  # (task id, session id)
+
+
+@dataclass(eq=False)
+class UnitOfWork:
+    conn: AsyncConnection
+    broker: Broker | None
+    locked: bool  # SQLite's write lock taken at BEGIN: nothing else writes until COMMIT
+    outbox: Outbox = field(default_factory=Outbox)
+    ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
+    _session: AsyncSession | None = None
+
+    @classmethod
+    @asynccontextmanager
+    async def begin(cls, engine: AsyncEngine, broker: Broker | None) -> AsyncIterator[UnitOfWork]:
+        """A transaction on a connection of its own; rolled back unless ``commit`` ran."""
+        async with engine.connect() as conn:
+            locked = await begin_writing(conn)
+            work = cls(conn, broker, locked)
+            try:
+                yield work
+            finally:
+                if work._session is not None:
+                    await work._session.close()
+
+    async def session(self) -> AsyncSession:
+        """An ORM session in this transaction, for the full path's services (made on first
+        use): what they stage goes to this outbox, the tasks they may end to ``ended``."""
+        if self._session is None:
+            info = {STAGED_KEY: self.outbox, MAY_HAVE_ENDED: self.ended}
+            self._session = AsyncSession(bind=self.conn, expire_on_commit=False, info=info)
+        return self._session
+
+    def forget_tasks(self) -> None:
+        """The batch path moved tasks: the full path reads them again, not its copies."""
+        if self._session is not None:
+            self._session.info.pop(TASKS_KEY, None)
+
+    async def commit(self) -> None:
+        """COMMIT, then publish what the transaction staged."""
+        if self._session is not None:
+            await self._session.flush()
+        await self.conn.commit()
+        self.outbox.publish(self.broker)
