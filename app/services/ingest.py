@@ -20,10 +20,11 @@ transaction (group commit):
    service that knows its kind (``group_messages.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
-6. **One COMMIT** (``UnitOfWork.commit``, the batch's one): what the batch staged in its
-   outbox (group frames, inbox and operator events) is handed to the broker right after
-   it, in the order written; the triggers the batch's task moves may have made ready are
-   looked up in one query after it and fire one transaction each.
+6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then the callers are answered
+   and what the batch staged in its outbox (group frames, inbox and operator events) is
+   handed to the broker (``UnitOfWork.publish``), in the order written; the triggers the
+   batch's task moves may have made ready are looked up in one query after that and fire
+   one transaction each.
 
 A batch is one ``UnitOfWork`` (``services.unit_of_work``): a connection of its own whose
 transaction the writer begins and commits; the full path's services get an ORM session on
@@ -402,31 +403,38 @@ class Ingest:
 
     async def _write(self, submissions: list[_Submission]) -> None:
         batch = [r for s in submissions for r in s.records if r.error is None]
+        work: UnitOfWork | None = None
         try:
             if batch:
                 try:
-                    ended = await self._commit(batch, guarded=False)
+                    work = await self._commit(batch, guarded=False)
                 except IntegrityError:  # an unguarded flush met one after all: again, guarded
                     for record in batch:
                         record.reset()
-                    ended = await self._commit(batch, guarded=True)
+                    work = await self._commit(batch, guarded=True)
                 self.batches += 1
                 written = sum(1 for r in batch if r.outcome is not None)
                 self.written += written
                 if self.on_written is not None:
                     self.on_written(written)
-                await self._fire_ready(ended)
         except Exception as exc:  # the store failed: every record in it fails the same way
             logger.warning("a batch of %d messages failed: %s", len(batch), exc)
             for record in batch:
                 record.outcome, record.error = None, exc
+        # Committed: the callers' answers, then what the batch published. Both only schedule
+        # (no await between them), so the answers' handlers run first and the callers hear
+        # back while the streams write the batch's frames (at N = 10 members, ten frames a
+        # post; writing them before the answers held every publisher through them).
         for submission in submissions:
             if not submission.done.done():
                 submission.done.set_result(None)
+        if work is not None:
+            work.publish()
+            await self._fire_ready(work.ended)
 
-    async def _commit(self, batch: list[Record], *, guarded: bool) -> set[tuple[str, str]]:
-        """Write the batch in one transaction; the tasks whose moves may have ended them.
-        ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
+    async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:
+        """Write the batch in one transaction, committed: its unit of work, whose outbox is
+        to publish. ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
         async with UnitOfWork.begin(self.engine, self.broker) as work:
             guarded = guarded or not work.locked
             standing = await Standing.read(work.conn, batch)
@@ -452,7 +460,7 @@ class Ingest:
             due = self._seen_due({r.sender_id for r in batch if r.outcome})
             await note_seen(work.conn, due)
             await work.commit()
-        return work.ended
+        return work
 
     def _seen_due(self, senders: set[str]) -> list[str]:
         """The senders whose ``last_seen_at`` this writer has not written for half the
@@ -526,14 +534,18 @@ class Ingest:
 
     async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:
         """Fire the triggers the committed moves made ready: one transaction a trigger, so a
-        task with many triggers stalls no batch for long. Should the process stop in
-        between, the trigger loop's sweep fires them (``fire_ready_sweep``)."""
+        task with many triggers stalls no batch for long. Should this fail, or the process
+        stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``); the
+        batch itself is committed and answered either way."""
         from app.services.triggers import fire_ready_triggers
 
         if not tasks:
             return
-        async with self.factory() as db:
-            await fire_ready_triggers(db, tasks)
+        try:
+            async with self.factory() as db:
+                await fire_ready_triggers(db, tasks)
+        except Exception:
+            logger.exception("firing the triggers of %d tasks failed; the sweep will", len(tasks))
 
 
 async def _write_plain(work: UnitOfWork, records: list[Record]) -> None:

@@ -4,9 +4,10 @@ It holds the transaction's connection (the batch path runs its statements there,
 driver: ``app.prepared``), the ``Outbox`` of what the batch will publish, the tasks whose
 moves may have ended them (their triggers are looked up after COMMIT), and, only when a
 record takes the full path, an ORM session on that same connection for the services that
-write one record at a time. ``commit`` is the one place a batch commits: COMMIT, then the
-outbox handed to the broker, in the order staged; a unit of work left without ``commit``
-rolls back and publishes nothing.
+write one record at a time. ``commit`` is the one place a batch commits; ``publish`` hands
+the outbox to the broker, in the order staged, once it has (``Ingest._write`` answers the
+batch's callers first); a unit of work left without ``commit`` rolls back and publishes
+nothing.
 
 On SQLite the transaction starts ``BEGIN IMMEDIATE`` (``begin_writing``): the writer holds
 the write lock from its first read, so what it read is what it writes against.
@@ -37,6 +38,7 @@ class UnitOfWork:
     locked: bool  # SQLite's write lock taken at BEGIN: nothing else writes until COMMIT
     outbox: Outbox = field(default_factory=Outbox)
     ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
+    committed: bool = False
     _session: AsyncSession | None = None
 
     @classmethod
@@ -66,8 +68,13 @@ class UnitOfWork:
             self._session.info.pop(TASKS_KEY, None)
 
     async def commit(self) -> None:
-        """COMMIT, then publish what the transaction staged."""
+        """COMMIT: what it staged may be published now (``publish``)."""
         if self._session is not None:
             await self._session.flush()
         await self.conn.commit()
+        self.committed = True
+
+    def publish(self) -> None:
+        """Hand what the committed transaction staged to the broker, in order."""
+        assert self.committed, "nothing is published before its COMMIT"
         self.outbox.publish(self.broker)
