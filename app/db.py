@@ -21,12 +21,20 @@ SQLITE_BUSY_TIMEOUT_MS = 5_000
 _SQLITE_BUSY = 5  # the primary result code (extended codes carry it in their low byte)
 _SQLITE_BUSY_SNAPSHOT = 517  # a stale WAL read snapshot: waiting does not help
 _BUSY_WAITS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)  # then 0.05 s each, to the timeout
+WAL_AUTOCHECKPOINT_PAGES = 10_000
+"""SQLite copies the WAL back into the database once it holds this many pages (40 MiB at 4 KiB
+pages; SQLite's default is 1,000). A checkpoint runs inside the COMMIT that crosses the mark,
+on the writer's thread, and copies each page changed since the last one once: a task's row,
+its session's index pages and the tables' last pages change many times over 1,000 pages of
+a busy record. ``python -m bench.ingest.writer --calls 15000``: CPU a record 0.137-0.147 ->
+0.124-0.129 ms, records/s +10-25 %."""
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=0")  # waits for the lock on the loop: InlineSqlite
     cursor.close()

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db import make_engine
+from app.db import WAL_AUTOCHECKPOINT_PAGES, make_engine
 
 
 @pytest.fixture
@@ -111,3 +111,17 @@ def test_the_store_is_the_same_file_sqlite_sees(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "store.db") as conn:
         assert conn.execute("SELECT n FROM t").fetchall() == [(7,)]
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_every_connection_has_the_hub_s_pragmas(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        got = {
+            name: (await conn.execute(text(f"PRAGMA {name}"))).scalar_one()
+            for name in ("journal_mode", "synchronous", "foreign_keys", "wal_autocheckpoint")
+        }
+    assert got == {
+        "journal_mode": "wal",
+        "synchronous": 1,  # NORMAL
+        "foreign_keys": 1,
+        "wal_autocheckpoint": WAL_AUTOCHECKPOINT_PAGES,
+    }
