@@ -20,11 +20,13 @@ transaction (group commit):
    service that knows its kind (``group_messages.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
-6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then the callers are answered
-   and what the batch staged in its outbox (group frames, inbox and operator events) is
-   handed to the broker (``UnitOfWork.publish``), in the order written; the triggers the
-   batch's task moves may have made ready are looked up in one query after that and fire
-   one transaction each.
+6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then what the batch staged in
+   its outbox (group frames, inbox and operator events) is handed to the broker
+   (``UnitOfWork.publish``), in the order written, and the callers are answered: first the
+   answers when nothing more is to happen, so the callers hear back while the streams
+   write; else, first the frames and the triggers the batch's task moves may have made
+   ready (looked up in one query, one transaction each), so a caller that ended a task
+   reads what that fired.
 
 A batch is one ``UnitOfWork`` (``services.unit_of_work``): a connection of its own whose
 transaction the writer begins and commits; the full path's services get an ORM session on
@@ -421,16 +423,20 @@ class Ingest:
             logger.warning("a batch of %d messages failed: %s", len(batch), exc)
             for record in batch:
                 record.outcome, record.error = None, exc
-        # Committed: the callers' answers, then what the batch published. Both only schedule
-        # (no await between them), so the answers' handlers run first and the callers hear
-        # back while the streams write the batch's frames (at N = 10 members, ten frames a
-        # post; writing them before the answers held every publisher through them).
+        if work is not None and work.ended:
+            # a caller whose record may have ended a task hears back once the triggers that
+            # made ready have fired: what it reads next shows them
+            work.publish()
+            await self._fire_ready(work.ended)
+        # The callers' answers, then (if not yet) what the batch published: both only
+        # schedule, so the answers' handlers run first and the callers hear back while the
+        # streams write the batch's frames (at N = 10 members ten frames a post; writing
+        # them before the answers held every publisher through them).
         for submission in submissions:
             if not submission.done.done():
                 submission.done.set_result(None)
-        if work is not None:
+        if work is not None and not work.published:
             work.publish()
-            await self._fire_ready(work.ended)
 
     async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:
         """Write the batch in one transaction, committed: its unit of work, whose outbox is

@@ -39,6 +39,7 @@ class UnitOfWork:
     outbox: Outbox = field(default_factory=Outbox)
     ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
     committed: bool = False
+    published: bool = False
     _session: AsyncSession | None = None
 
     @classmethod
@@ -77,4 +78,5 @@ class UnitOfWork:
     def publish(self) -> None:
         """Hand what the committed transaction staged to the broker, in order."""
         assert self.committed, "nothing is published before its COMMIT"
+        self.published = True
         self.outbox.publish(self.broker)
