@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from app.models.types import UTCDateTime, utcnow
@@ -22,10 +22,25 @@ class StoredMessage(SQLModel, table=True):
         UniqueConstraint("sender_id", "message_id", name="uq_messages_sender_message"),
         Index("ix_messages_session_pk", "session_id", "pk"),
         # a task is named within its session: both, so that SQLite (no statistics) does not
-        # read the whole session by ix_messages_session_pk to find one task's few messages
-        Index("ix_messages_session_task_pk", "session_id", "task_id", "pk"),
-        Index("ix_messages_group_seq", "group_id", "seq"),
-        Index("ix_messages_task_waiting", "task_id", "waiting"),
+        # read the whole session by ix_messages_session_pk to find one task's few messages;
+        # a task's waiting messages are among them. Partial: a message of no task (a group
+        # post, most of a busy group's rows) is in no task index, and a point-to-point
+        # message in no group index: each index a row is in is pages its COMMIT writes
+        Index(
+            "ix_messages_session_task_pk",
+            "session_id",
+            "task_id",
+            "pk",
+            sqlite_where=text("task_id IS NOT NULL"),
+            postgresql_where=text("task_id IS NOT NULL"),
+        ),
+        Index(
+            "ix_messages_group_seq",
+            "group_id",
+            "seq",
+            sqlite_where=text("group_id IS NOT NULL"),
+            postgresql_where=text("group_id IS NOT NULL"),
+        ),
     )
 
     pk: int | None = Field(

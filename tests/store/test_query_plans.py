@@ -5,13 +5,16 @@ long-lived session that grew each refold's cost, and the soak's p99 with it)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.dialects import sqlite
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db import make_engine
 from app.models import SQLModel
 from app.services import tasks
+from app.services.events import group_backlog
 
 
 async def test_a_tasks_messages_are_found_by_session_and_task(tmp_path: Path) -> None:
@@ -26,6 +29,29 @@ async def test_a_tasks_messages_are_found_by_session_and_task(tmp_path: Path) ->
             plan = " ".join(
                 str(row[-1]) for row in await conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))
             )
-            assert "ix_messages_session_task_pk" in plan or "task_waiting" in plan, plan
+            assert "ix_messages_session_task_pk" in plan, plan
             assert "ix_messages_session_pk" not in plan, plan
+    await engine.dispose()
+
+
+async def test_a_groups_backlog_is_read_by_its_partial_index(tmp_path: Path) -> None:
+    """ix_messages_group_seq holds group messages only (group_id IS NOT NULL): SQLite uses
+    it only where the query implies that; the backlog a stream resumes from does."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'plans.db'}")
+    seen: list[tuple[str, Any]] = []
+
+    def capture(conn: Any, cursor: Any, statement: str, params: Any, *rest: Any) -> None:
+        seen.append((statement, params))
+
+    async with engine.begin() as conn:
+        await conn.run_sync(SQLModel.metadata.create_all)
+    event.listen(engine.sync_engine, "before_cursor_execute", capture)
+    async with AsyncSession(engine) as db:
+        await group_backlog(db, "g", 0, 10)
+    event.remove(engine.sync_engine, "before_cursor_execute", capture)
+    (messages,) = [(sql, params) for sql, params in seen if "FROM messages" in sql]
+    async with engine.connect() as conn:
+        raw = await conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {messages[0]}", messages[1])
+        plan = " ".join(str(row[-1]) for row in raw)
+    assert "ix_messages_group_seq" in plan, plan
     await engine.dispose()
