@@ -11,7 +11,8 @@ the call token and records its task's moves before it answers, the leader checks
 signature; records are queued, so a kit phase (its warm-up too) lasts until the hub holds
 every record of its calls (:class:`Recorded`), and its calls/s is over that whole time. Each
 phase says what the hub process spent: CPU time (``/proc``) and SQL statements (counted by
-``bench.p2p.hub``), per record for the kit.
+``bench.p2p.hub``), per record for the kit; and the CPU a call of the caller (this process),
+the target's server process and the hub (``cpu_ms_per_call``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ import httpx
 from agenthub import Agent
 from app.stopping import run_until_signalled
 from bench import harness
-from bench.p2p.records import HubMeter, Reading, partner_recorder, spent, tasks_short_of_records
+from bench.p2p.records import (
+    HubMeter,
+    Reading,
+    cpu_per_call,
+    partner_recorder,
+    spent,
+    tasks_short_of_records,
+)
 from bench.p2p.servers import Servers, start_servers
 from bench.p2p.targets import (
     Call,
@@ -130,6 +138,7 @@ async def phase(
         "rps": round(calls / elapsed, 1),
         "calls": calls,
     }
+    numbers["cpu_ms_per_call"] = cpu_per_call(before, after, calls)
     if recorded is None:
         numbers["hub"] = spent(before, after, 0)  # the hub idles: what it spent anyway
         return numbers
@@ -148,7 +157,11 @@ async def phase(
 
 
 async def measure(
-    calls: dict[str, Call], seconds: float, meter: HubMeter, recorded: dict[str, Recorded]
+    calls: dict[str, Call],
+    seconds: float,
+    meter: HubMeter,
+    recorded: dict[str, Recorded],
+    servers: Servers,
 ) -> dict[str, dict[str, Any]]:
     """The baselines first, on an idle hub (each warmed up, then at concurrency 1, then at
     16); then each kit target the same way, its warm-up's records drained before it starts."""
@@ -156,6 +169,7 @@ async def measure(
     order = [*BASELINES, *(name for name in calls if name not in BASELINES)]
     for name in order:
         call, settle = calls[name], recorded.get(name)
+        meter.server_pid = servers.pids[name]
         await phase(call, CONCURRENCY, min(WARMUP_SECONDS, seconds), meter, settle)
         for label, concurrency in (("c1", 1), (f"c{CONCURRENCY}", CONCURRENCY)):
             results[name][label] = await phase(call, concurrency, seconds, meter, settle)
@@ -294,7 +308,7 @@ async def run(seconds: float) -> dict[str, Any]:
                 )
             )
             settles = _settles(targets, servers, meter, operator)
-            results = await measure(targets.calls, seconds, meter, settles)
+            results = await measure(targets.calls, seconds, meter, settles, servers)
             checked = await checks(targets, servers)
             handshake = await handshake_ms(targets.kit_mtls, servers.tls_partner_url)
     ratio = ratios(results)

@@ -25,11 +25,21 @@ CONTROL_SECONDS = 180.0
 
 @dataclass(frozen=True)
 class Reading:
-    """The hub at one moment: wall clock, the process's CPU seconds, its SQL counts."""
+    """The hub at one moment: wall clock, the process's CPU seconds, its SQL counts; and the
+    CPU seconds of the caller (this process) and of the target's server process."""
 
     at: float
     cpu_s: float
     sql: dict[str, int]
+    caller_cpu_s: float = 0.0
+    server_cpu_s: float = 0.0
+
+
+def process_cpu_s(pid: int) -> float:
+    """A process's CPU seconds so far (``/proc/<pid>/stat``: user + system, every thread)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
 
 
 class HubMeter:
@@ -39,18 +49,32 @@ class HubMeter:
     def __init__(self, pid: int, sql_counts: Path) -> None:
         self.pid = pid
         self.counts = SqlCounts(sql_counts)
-        self.tick = os.sysconf("SC_CLK_TCK")
-
-    def cpu_s(self) -> float:
-        stat = Path(f"/proc/{self.pid}/stat").read_text()
-        fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-        return (int(fields[11]) + int(fields[12])) / self.tick  # utime, stime (fields 14, 15)
+        self.server_pid: int | None = None  # the target's server, while its phases run
 
     def read(self) -> Reading:
-        return Reading(time.perf_counter(), self.cpu_s(), self.counts.read())
+        server = process_cpu_s(self.server_pid) if self.server_pid else 0.0
+        return Reading(
+            time.perf_counter(),
+            process_cpu_s(self.pid),
+            self.counts.read(),
+            time.process_time(),
+            server,
+        )
 
     def close(self) -> None:
         self.counts.close()
+
+
+def cpu_per_call(start: Reading, end: Reading, calls: int) -> dict[str, float]:
+    """CPU ms a call between two readings: the caller (this process: the kit's leader and
+    its recorder, or the baseline's client), the target's server (the kit partner and its
+    recorder, the bare endpoint, the a2a-sdk agent) and the hub."""
+    per = max(calls, 1) / 1000
+    return {
+        "caller": round((end.caller_cpu_s - start.caller_cpu_s) / per, 3),
+        "server": round((end.server_cpu_s - start.server_cpu_s) / per, 3),
+        "hub": round((end.cpu_s - start.cpu_s) / per, 3),
+    }
 
 
 def spent(start: Reading, end: Reading, records: int) -> dict[str, Any]:

@@ -28,6 +28,7 @@ class Servers:
     sql_counts: Path
     partner_control: int
     tls_partner_control: int
+    pids: dict[str, int]  # each target's server process
 
 
 async def _partner_id(id_file: Path, proc: subprocess.Popen[bytes]) -> str:
@@ -106,4 +107,11 @@ async def start_servers(workdir: Path, started: list[subprocess.Popen[bytes]]) -
         sql_counts=sql_counts,
         partner_control=controls[False],
         tls_partner_control=controls[True],
+        pids={
+            "kit_rpc": partners[False][1].pid,
+            "kit_rpc_mtls": partners[True][1].pid,
+            "bare_httpx": bare.pid,
+            "a2a_sdk": a2a.pid,
+            "kit_a2a": partners[False][1].pid,
+        },
     )
