@@ -2,9 +2,10 @@
 
 The rows the writer benchmark (``bench.ingest.writer``) stores, the same kit-shaped calls'
 messages with the bodies the hub keeps, inserted into a store migrated to the hub's schema
-(its indexes included) by plain synchronous ``sqlite3`` in WAL with ``synchronous=NORMAL``,
-as many rows a transaction as the writer's batches hold. Reported: this process's CPU a row,
-the commit's share included, and the rows/s that makes on one core.
+(its indexes included) by plain synchronous ``sqlite3`` in WAL with ``synchronous=NORMAL`` and
+the hub's checkpoint interval, as many rows a transaction as the writer's batches hold.
+Reported: this process's CPU a row, the commit's share included, and the rows/s that makes
+on one core.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import orjson
 
 from agenthub.protocol.messages import parse_message
+from app.db import WAL_AUTOCHECKPOINT_PAGES
 from app.schema import migrate
 from app.services.messages import Placement, stored_body, stored_row
 from bench.harness import machine, publish_report
@@ -66,6 +68,7 @@ def run(calls: int, per_transaction: int) -> dict[str, Any]:
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
+    db.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")  # as the hub's
     db.execute("PRAGMA foreign_keys=OFF")  # the rows' session is not in this store
     cpu, commit = time.process_time(), 0.0
     for at in range(0, len(rows), per_transaction):
