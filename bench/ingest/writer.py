@@ -5,7 +5,8 @@ running); a leader and a partner register and open a session through the app its
 ``--callers`` concurrent callers hand the process's writer (``app.state.ingest``) the records
 of kit-shaped calls, ``--per-submission`` at a time: the leader's ``start``, the partner's
 ``accepted``, ``working``, ``awaiting-completion``, the leader's ``complete`` and the
-partner's ``completed``. Reported: records/s, this process's CPU per record (the writer and
+partner's ``completed``; with ``--group-posts``, plain group posts instead, one a submission
+(``--calls`` of them). Reported: records/s, this process's CPU per record (the writer and
 the records' construction), and SQL statements per record, counted by
 ``bench.harness.count_statements`` (SQLAlchemy's ``before_cursor_execute`` and the hub's
 driver calls).
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 
 from agenthub import AgentKey, HubClient
 from agenthub.protocol.messages import parse_message
@@ -30,7 +32,7 @@ from app.config import Settings
 from app.main import create_app
 from app.schema import migrate
 from app.services.ingest import Record
-from bench.harness import OPERATOR_TOKEN, count_statements, machine, publish_report
+from bench.harness import OPERATOR_TOKEN, count_statements, machine, message_body, publish_report
 
 REGISTRATION = "bench-registration"  # a throwaway hub's
 BASE = "http://hub.bench"
@@ -78,7 +80,9 @@ async def _agent(http: httpx.AsyncClient, name: str) -> HubClient:
     return kit
 
 
-async def run(calls: int, callers: int, per_submission: int) -> dict[str, Any]:
+async def run(
+    calls: int, callers: int, per_submission: int, *, group_posts: bool = False
+) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="bench-writer-"))
     url = f"sqlite+aiosqlite:///{folder / 'hub.db'}"
     await asyncio.to_thread(migrate, url)
@@ -120,20 +124,33 @@ async def run(calls: int, callers: int, per_submission: int) -> dict[str, Any]:
                         if not isinstance(outcome, tuple):
                             raise RuntimeError(f"a record was refused: {outcome}")
 
+            if group_posts:
+                group = await leader.groups.create(session_id, "bench", join_policy="open")
+                sender = str(leader.agent_id)
+
+                async def one_call(n: int) -> None:
+                    body = orjson.loads(message_body(sender, f"post {n}"))
+                    record = Record(sender, keys[sender], parse_message(body), group_id=group.id)
+                    for outcome in await ingest.many([record]):
+                        if not isinstance(outcome, tuple):
+                            raise RuntimeError(f"a post was refused: {outcome}")
+
             todo = list(range(calls))
 
             async def caller() -> None:
                 while todo:
                     await one_call(todo.pop())
 
-            await one_call(-1)  # warm
+            for warm in range(-50, 0):
+                await one_call(warm)
             statements, batches = 0, ingest.batches
             cpu, wall = time.process_time(), time.perf_counter()
             await asyncio.gather(*(caller() for _ in range(callers)))
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-            records = calls * 6
+            records = calls * (1 if group_posts else 6)
             return {
                 "machine": machine(),
+                "kind": "group posts" if group_posts else "kit calls",
                 "calls": calls,
                 "callers": callers,
                 "per_submission": per_submission,
@@ -150,9 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--callers", type=int, default=16)
     parser.add_argument("--per-submission", type=int, default=2)
+    parser.add_argument(
+        "--group-posts", action="store_true", help="plain group posts, one a submission"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    report = asyncio.run(run(args.calls, args.callers, args.per_submission))
+    report = asyncio.run(
+        run(args.calls, args.callers, args.per_submission, group_posts=args.group_posts)
+    )
     return publish_report(report, args.json)
 
 
