@@ -93,15 +93,24 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 STORE_BUSY_RETRY_SECONDS = 1
 
 
+UNAVAILABLE_SQLSTATES = ("08", "57P01", "57P02", "57P03")
+"""A connection exception (class 08), or the server shutting down, crashed, or not taking
+connections yet (PostgreSQL's operator intervention codes): the store is away, not refusing."""
+
+
+def _store_away(exc: DBAPIError) -> bool:
+    if isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated:
+        return True
+    state = getattr(exc.orig, "sqlstate", None)  # asyncpg's, through SQLAlchemy's adapter
+    return isinstance(state, str) and state.startswith(UNAVAILABLE_SQLSTATES)
+
+
 async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The SQL store timed out on a lock, lost its connection, or has no connection free
     (the pool's timeout), or cannot be reached at all (a refused or reset connection, which
-    the driver raises as it is while it connects): retry later, nothing changed."""
-    if (
-        isinstance(exc, DBAPIError)
-        and not isinstance(exc, OperationalError | InterfaceError)
-        and not exc.connection_invalidated
-    ):
+    the driver raises as it is while it connects, or a server that answers it is shutting
+    down or starting): retry later, nothing changed."""
+    if isinstance(exc, DBAPIError) and not _store_away(exc):
         return await _unexpected_error(request, exc)  # a statement the store refused: a bug
     logger.warning("the SQL store is unavailable: %s", exc)
     busy = Unavailable(

@@ -306,3 +306,44 @@ async def test_metrics_ask_for_the_metrics_token_once_it_is_set(settings: Any) -
         for token in ("m" * 40, "o" * 40):
             answer = await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})
             assert answer.status_code == 200 and "agenthub_" in answer.text
+
+
+async def _postgres_shutting_down(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
+    """A loopback peer that answers a connection as PostgreSQL does while it shuts down: no
+    TLS, then FATAL 57P03 (what a hub met when its server was stopped under load)."""
+    try:
+        length = int.from_bytes(await reader.readexactly(4), "big")
+        body = await reader.readexactly(length - 4)
+        if body[:4] == (80877103).to_bytes(4, "big"):  # SSLRequest: no
+            writer.write(b"N")
+            length = int.from_bytes(await reader.readexactly(4), "big")
+            await reader.readexactly(length - 4)  # the startup message
+        fields = b"SFATAL\0VFATAL\0C57P03\0Mthe database system is shutting down\0\0"
+        writer.write(b"E" + (len(fields) + 4).to_bytes(4, "big") + fields)
+        await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+async def test_a_store_that_is_shutting_down_answers_503_not_500(settings: Any) -> None:
+    from app.main import create_app
+
+    server = await asyncio.start_server(_postgres_shutting_down, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    settings.database_url = f"postgresql+asyncpg://hub@127.0.0.1:{port}/hub"
+    settings.database_pool_timeout_seconds = 1
+    application = create_app(settings)
+    try:
+        async with application.router.lifespan_context(application):
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+                answer = await http.get("/.well-known/agenthub-crl.pem")
+            problem(answer, 503)
+            assert answer.headers["retry-after"] == "1"
+    finally:
+        server.close()
+        await server.wait_closed()
