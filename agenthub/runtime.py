@@ -117,7 +117,8 @@ class PartnerRuntime:
                 async with task.changed:
                     task.changed.notify_all()
 
-        task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
+        runner = task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
+        runner.add_done_callback(lambda done: _forget_runner(task, done))
 
     async def apply(self, command: TaskCommand, *, caller_id: str) -> tuple[PartnerTask, bool]:
         """Apply the leader's command: the task, and whether the command moved it. A
@@ -319,6 +320,14 @@ class PartnerRuntime:
         if task is not None:
             return task.notifications
         return self._pending_configs.get((caller_id, task_id), {})
+
+
+def _forget_runner(task: PartnerTask, done: asyncio.Task[None]) -> None:
+    """A finished runner holds its coroutine, frame and context: a task held awaiting its
+    leader (the most a busy partner holds) would keep them for as long as it is held, and
+    every full collection would walk them."""
+    if task.runner is done:
+        task.runner = None
 
 
 async def _stop(runner: asyncio.Task[None] | None) -> None:

@@ -130,6 +130,24 @@ async def test_a_task_let_go_takes_its_timeout_timer_with_it(
     assert all(t is None or t.done() for t in (second.runner, second.timer))
 
 
+async def test_a_held_task_keeps_no_finished_handler(make_live_agent: MakeLiveAgent) -> None:
+    """A task awaiting its leader is held (the most a busy partner holds): its handler's
+    finished runner, with its coroutine, frame and context, is not held with it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("partner", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    session = await leader.leader.open_session([partner.agent_id])
+    await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-1", text="x")
+    task = runtime.task_of(leader.agent_id, "t-1")
+    assert task is not None and task.settled
+    for _ in range(1000):  # the handler returns after its last move, then its runner goes
+        if task.runner is None:
+            break
+        await asyncio.sleep(0.01)
+    assert task.runner is None
+
+
 async def test_a_start_timeout_past_its_limit_is_invalid_params(
     make_live_agent: MakeLiveAgent,
 ) -> None:
