@@ -428,14 +428,14 @@ class Ingest:
             # made ready have fired: what it reads next shows them
             work.publish()
             await self._fire_ready(work.ended)
-        # The callers' answers, then (if not yet) what the batch published: both only
-        # schedule, so the answers' handlers run first and the callers hear back while the
+        # The callers' answers, then what the batch staged (nothing left if published above):
+        # both only schedule, so the answers' handlers run first and the callers hear back while the
         # streams write the batch's frames (at N = 10 members ten frames a post; writing
         # them before the answers held every publisher through them).
         for submission in submissions:
             if not submission.done.done():
                 submission.done.set_result(None)
-        if work is not None and not work.published:
+        if work is not None:
             work.publish()
 
     async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:

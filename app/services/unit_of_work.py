@@ -39,7 +39,6 @@ class UnitOfWork:
     outbox: Outbox = field(default_factory=Outbox)
     ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
     committed: bool = False
-    published: bool = False
     _session: AsyncSession | None = None
 
     @classmethod
@@ -76,7 +75,7 @@ class UnitOfWork:
         self.committed = True
 
     def publish(self) -> None:
-        """Hand what the committed transaction staged to the broker, in order."""
+        """Hand what the committed transaction staged since the last ``publish`` to the
+        broker, in order."""
         assert self.committed, "nothing is published before its COMMIT"
-        self.published = True
         self.outbox.publish(self.broker)

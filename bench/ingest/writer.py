@@ -124,25 +124,28 @@ async def run(
                         if not isinstance(outcome, tuple):
                             raise RuntimeError(f"a record was refused: {outcome}")
 
+            one = one_call
             if group_posts:
                 group = await leader.groups.create(session_id, "bench", join_policy="open")
                 sender = str(leader.agent_id)
 
-                async def one_call(n: int) -> None:
+                async def one_post(n: int) -> None:
                     body = orjson.loads(message_body(sender, f"post {n}"))
                     record = Record(sender, keys[sender], parse_message(body), group_id=group.id)
                     for outcome in await ingest.many([record]):
                         if not isinstance(outcome, tuple):
                             raise RuntimeError(f"a post was refused: {outcome}")
 
+                one = one_post
+
             todo = list(range(calls))
 
             async def caller() -> None:
                 while todo:
-                    await one_call(todo.pop())
+                    await one(todo.pop())
 
             for warm in range(-50, 0):
-                await one_call(warm)
+                await one(warm)
             statements, batches = 0, ingest.batches
             cpu, wall = time.process_time(), time.perf_counter()
             await asyncio.gather(*(caller() for _ in range(callers)))

@@ -33,6 +33,15 @@ async def test_readyz_is_503_when_sql_is_gone(settings: Any, tmp_path: Any) -> N
     await asyncio.sleep(0.2)  # let aiosqlite's failed connect thread end before the loop does
 
 
+async def _answers_store_unavailable(application: Any) -> None:
+    """A route that reads the store answers 503, retry in a second."""
+    transport = httpx.ASGITransport(app=application)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+        answer = await http.get("/.well-known/agenthub-crl.pem")
+    problem(answer, 503)
+    assert answer.headers["retry-after"] == "1"
+
+
 async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any) -> None:
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -51,14 +60,11 @@ async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any
                     break
             else:
                 raise AssertionError("the pool never ran out")
-            transport = httpx.ASGITransport(app=application)
-            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
-                answer = await http.get("/.well-known/agenthub-crl.pem")
-            problem(answer, 503)
-            assert answer.headers["retry-after"] == "1"
+            await _answers_store_unavailable(application)
         finally:
             for connection in held:
                 await connection.close()
+        transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
             assert (await http.get("/.well-known/agenthub-crl.pem")).status_code == 200
 
@@ -339,11 +345,7 @@ async def test_a_store_that_is_shutting_down_answers_503_not_500(settings: Any) 
     application = create_app(settings)
     try:
         async with application.router.lifespan_context(application):
-            transport = httpx.ASGITransport(app=application)
-            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
-                answer = await http.get("/.well-known/agenthub-crl.pem")
-            problem(answer, 503)
-            assert answer.headers["retry-after"] == "1"
+            await _answers_store_unavailable(application)
     finally:
         server.close()
         await server.wait_closed()
