@@ -91,26 +91,34 @@ class PartnerTask:
         self.state: TaskState | None = None
         self.status: TaskStatus | None = None
         self.products: dict[str, Product] = {}
-        self.status_history: list[TaskStatus] = []
-        self.command_history: list[TaskCommand] = [command]
-        self._command_bytes = [len(orjson.dumps(command.to_wire()))]  # each one's JSON size
-        self.events: list[tuple[int, dict[str, Any]]] = []
-        self._event_bytes: list[int] = []  # the JSON size of each kept event
-        self._kept_bytes = 0  # their sum
+        # both histories as each entry's JSON, with what ``get`` filters them by: a held
+        # task keeps no models, dicts and lists a collection would walk
+        self.status_history: list[tuple[datetime, bytes]] = []  # (stateChangedAt, JSON)
+        self.command_history: list[tuple[str, datetime, bytes]] = []  # (id, sentAt, JSON)
+        self.keep_command(command)
+        # the events kept for streams, each as its JSON: a task held awaiting its leader
+        # (the most a busy partner holds) keeps no dicts and lists a collection would walk
+        self.events: list[tuple[int, bytes]] = []
+        self._kept_bytes = 0  # their sizes' sum
         self.next_seq = 1
         # what streams, answers and notifications have seen: set when an event is appended,
         # once its record is queued for the hub (the hub is not waited for)
-        self.published_result: dict[str, Any] | None = None
+        self.published_bytes: bytes | None = None  # the latest task-result, its JSON
         self.published_state: TaskState | None = None
         self.latest_result_seq = 0
-        self.changed = asyncio.Condition()
+        self._waiters: list[asyncio.Future[None]] | None = None  # only while one waits
         self.runner: asyncio.Task[None] | None = None
         self.notifications: dict[str, dict[str, Any]] = {}
         params = StartCommandParams.model_validate(command.command_params or {})
         self.timeout_seconds = params.timeout / 1000 if params.timeout else None
         self.max_products_bytes = params.max_products_bytes
         self.timer: asyncio.Task[None] | None = None  # the wait for the leader timing out
-        self.on_end: Callable[[], None] | None = None  # told once, when it becomes final
+        self.live: set[str] | None = None  # its leader's live tasks, left once it is final
+
+    @property
+    def published_result(self) -> dict[str, Any] | None:
+        """The latest task-result the task published, decoded afresh."""
+        return None if self.published_bytes is None else orjson.loads(self.published_bytes)
 
     @property
     def settled(self) -> bool:
@@ -135,54 +143,81 @@ class PartnerTask:
     def snapshot(self, params: GetCommandParams | None = None) -> dict[str, Any]:
         """The full TaskResult for ``get``: status, products and both histories, of which
         only what is newer than ``params`` says (AIP §4.4 GetCommandParams)."""
-        if self.published_result is None:
+        if self.published_bytes is None:
             raise TaskMoveError("the task has no state yet")
         params = params or GetCommandParams()
         return {
-            **self.published_result,
+            **orjson.loads(self.published_bytes),
             "statusHistory": [
-                s.to_wire()
-                for s in self.status_history
-                if _newer(s.state_changed_at, params.last_state_changed_at)
+                orjson.Fragment(status)
+                for changed_at, status in self.status_history
+                if _newer(changed_at, params.last_state_changed_at)
             ],
             "commandHistory": [
-                c.to_wire()
-                for c in self.command_history
-                if _newer(c.sent_at, params.last_command_sent_at)
+                orjson.Fragment(command)
+                for _, sent_at, command in self.command_history
+                if _newer(sent_at, params.last_command_sent_at)
             ],
         }
 
+    def keep_status(self, status: TaskStatus) -> None:
+        self.status_history.append((status.state_changed_at, orjson.dumps(status.to_wire())))
+
     def keep_command(self, command: TaskCommand) -> None:
         """Add a command to the history; past its bounds the oldest after the start go."""
-        self.command_history.append(command)
-        self._command_bytes.append(len(orjson.dumps(command.to_wire())))
+        self.command_history.append((command.id, command.sent_at, orjson.dumps(command.to_wire())))
         while len(self.command_history) > 2 and (
             len(self.command_history) > MAX_COMMANDS_PER_TASK
-            or sum(self._command_bytes) > MAX_COMMAND_BYTES_PER_TASK
+            or sum(len(c) for _, _, c in self.command_history) > MAX_COMMAND_BYTES_PER_TASK
         ):
-            del self.command_history[1], self._command_bytes[1]
+            del self.command_history[1]
 
-    async def _append(self, event: dict[str, Any]) -> int:
-        async with self.changed:
-            seq = self.next_seq
-            self.next_seq += 1
-            self.events.append((seq, event))
-            size = len(orjson.dumps(event))
-            self._event_bytes.append(size)
-            self._kept_bytes += size
-            if event.get("type") == "task-result":
-                self.latest_result_seq = seq
-                self.published_result = event
-                self.published_state = TaskState(event["status"]["state"])
-            drop = max(0, len(self.events) - MAX_EVENTS_PER_TASK)
-            self._kept_bytes -= sum(self._event_bytes[:drop])
-            while self._kept_bytes > MAX_EVENT_BYTES_PER_TASK and drop < len(self.events) - 1:
-                self._kept_bytes -= self._event_bytes[drop]
-                drop += 1
-            del self.events[:drop]
-            del self._event_bytes[:drop]
-            self.changed.notify_all()
-            return seq
+    def has_command(self, command_id: str) -> bool:
+        return any(kept == command_id for kept, _, _ in self.command_history)
+
+    def last_command(self) -> TaskCommand:
+        return TaskCommand.model_validate_json(self.command_history[-1][2])
+
+    def _append(self, event: dict[str, Any]) -> int:
+        """Keep an event (its JSON), within the task's bounds, and wake whoever waits."""
+        seq = self.next_seq
+        self.next_seq += 1
+        encoded = orjson.dumps(event)
+        self.events.append((seq, encoded))
+        self._kept_bytes += len(encoded)
+        if event.get("type") == "task-result":
+            self.latest_result_seq = seq
+            self.published_bytes = encoded
+            self.published_state = TaskState(event["status"]["state"])
+        drop = max(0, len(self.events) - MAX_EVENTS_PER_TASK)
+        self._kept_bytes -= sum(len(e) for _, e in self.events[:drop])
+        while self._kept_bytes > MAX_EVENT_BYTES_PER_TASK and drop < len(self.events) - 1:
+            self._kept_bytes -= len(self.events[drop][1])
+            drop += 1
+        del self.events[:drop]
+        self.notify()
+        return seq
+
+    def notify(self) -> None:
+        """Wake every :meth:`wait_for` to look again."""
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_for(self, ready: Callable[[], bool]) -> None:
+        """Until ``ready()``, looking again at each change. (An ``asyncio.Condition`` a
+        task, with its lock and deque, was six objects every held task kept.)"""
+        while not ready():
+            waiter = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if self._waiters is not None and waiter in self._waiters:
+                    self._waiters.remove(waiter)  # cancelled before a change woke it
 
 
 Emit = Callable[[PartnerTask, dict[str, Any], bool], Awaitable[None]]
@@ -239,10 +274,10 @@ class TaskContext:
             {"state": state, "stateChangedAt": _now(), "dataItems": data_items}
         )
         task.state, task.status = state, status
-        task.status_history.append(status)
-        if state in FINAL_STATES and task.on_end is not None:
-            task.on_end()
-            task.on_end = None
+        task.keep_status(status)
+        if state in FINAL_STATES and task.live is not None:
+            task.live.discard(task.id)
+            task.live = None
         await self._emit(task, task.result_message().to_wire(), record)
 
     async def _reach_working(self) -> None:

@@ -25,7 +25,7 @@ from agenthub.protocol.messages import GetCommandParams, TaskCommand, TaskComman
 from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
 from agenthub.task_events import EventsExpired, check_resume, task_events
 
-Event = tuple[int, dict[str, Any]]
+Event = tuple[int, bytes]  # an event's seq and its JSON
 
 
 @dataclass
@@ -83,15 +83,15 @@ class PartnerMethods:
         if moved:
             notified = "notificationConfigId" in (command.command_params or {})
             await runtime.settle(task, first_state_only=notified)
-        elif task.published_result is None:  # a start retried before the handler took it
+        elif task.published_bytes is None:  # a start retried before the handler took it
             await runtime.settle(task, first_state_only=True)
-        if task.published_result is None:
+        if task.published_bytes is None:
             raise RpcFault(
                 RpcErrorCode.UNSUPPORTED_OPERATION,
                 "The task has no state yet; ask again later.",
                 {"taskId": task.id},
             )
-        return task.published_result
+        return orjson.Fragment(task.published_bytes)  # its JSON as kept, not decoded again
 
     async def _notification(self, rpc: RpcRequest, caller_id: str) -> Any:
         runtime = self.need_runtime()
@@ -158,7 +158,9 @@ class PartnerMethods:
 
         def data(event: Event) -> bytes:
             seq, body = event
-            return orjson.dumps(rpc_result(rpc.id, {"eventSeq": seq, "eventData": body}))
+            return orjson.dumps(
+                rpc_result(rpc.id, {"eventSeq": seq, "eventData": orjson.Fragment(body)})
+            )
 
         async def rest() -> AsyncIterator[tuple[int, bytes] | None]:
             async for item in events:
@@ -172,9 +174,9 @@ class PartnerMethods:
 def _as_is(task: PartnerTask) -> Event | None:
     """The task's current result, as an ignored command's answer; None before it has one
     (a retried start the handler has not answered yet: its first event is due)."""
-    if task.published_result is None:
+    if task.published_bytes is None:
         return None
-    return task.latest_result_seq, task.published_result
+    return task.latest_result_seq, task.published_bytes
 
 
 async def _first(events: AsyncIterator[Event | None], *, wait: bool) -> Event | None:

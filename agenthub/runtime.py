@@ -86,7 +86,7 @@ class PartnerRuntime:
         if record and self.recorder is not None and task.session_id:
             self.recorder.record(task.session_id, event)
             await self.recorder.admit(task.session_id, self.record_flush_seconds)
-        await task._append(event)
+        task._append(event)
         if event.get("type") == "task-result":
             self._time_wait(task)
         if event.get("type") == "task-result" and self.notifier is not None:
@@ -114,8 +114,7 @@ class PartnerRuntime:
             finally:
                 if task.state is None:
                     await ctx.reject("the agent did not take the task")
-                async with task.changed:
-                    task.changed.notify_all()
+                task.notify()
 
         runner = task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
         runner.add_done_callback(lambda done: _forget_runner(task, done))
@@ -164,7 +163,7 @@ class PartnerRuntime:
         assert command.task_id is not None
         existing = self.task_of(caller_id, command.task_id)
         if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
-            if all(c.id != command.id for c in existing.command_history):
+            if not existing.has_command(command.id):
                 existing.keep_command(command)
             return existing, False
         _check_timeout(command)
@@ -180,7 +179,7 @@ class PartnerRuntime:
         self.tasks[(caller_id, task.id)] = task
         live = self._live.setdefault(caller_id, set())
         live.add(task.id)
-        task.on_end = lambda: live.discard(task.id)
+        task.live = live
         self._run(task, self.handler.on_start, self._context(task, command))
         return task, True
 
@@ -219,7 +218,7 @@ class PartnerRuntime:
             assert task.state is not None
             end = TIMEOUT_MOVES[task.state]
             timed_out = f"The wait for the leader timed out after {seconds:g} s."
-            ctx = self._context(task, task.command_history[-1])
+            ctx = self._context(task, task.last_command())
             await ctx.move(end, data_items=text_items(timed_out))
             hook = self.handler.on_cancel if end == TaskState.CANCELED else self.handler.on_complete
             self._run(task, hook, ctx)
@@ -249,7 +248,7 @@ class PartnerRuntime:
         idle_since = time.monotonic() - IDLE_TASK_SECONDS
         for task in list(self.tasks.values()):
             if is_final(task.state) or task.touched < idle_since:
-                task.on_end = None  # let go: a move its stopped handler makes counts no more
+                task.live = None  # let go: a move its stopped handler makes counts no more
                 _let_go(task)
                 del self.tasks[(task.leader_id, task.id)]
                 self._live.get(task.leader_id, set()).discard(task.id)
@@ -272,10 +271,9 @@ class PartnerRuntime:
             return task.settled or (runner_done and task.published_state is not None)
 
         seconds = min(self.rpc_wait_seconds, task.timeout_seconds or self.rpc_wait_seconds)
-        async with task.changed:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(seconds):  # not wait_for: 3.11's loses cancels
-                    await task.changed.wait_for(ready)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):  # not wait_for: 3.11's loses cancels
+                await task.wait_for(ready)
 
     # -- notification configs -------------------------------------------------------------
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import AsyncIterator
-from typing import Any
 
 from agenthub.partner import PartnerTask
 from agenthub.protocol.jsonrpc import RpcErrorCode
@@ -51,19 +50,18 @@ def _has_news(task: PartnerTask, last: int) -> bool:
 
 async def task_events(
     task: PartnerTask, *, after_seq: int, keepalive_seconds: float = KEEPALIVE_SECONDS
-) -> AsyncIterator[tuple[int, dict[str, Any]] | None]:
-    """Events after ``after_seq`` until the task ends; None = ping."""
+) -> AsyncIterator[tuple[int, bytes] | None]:
+    """Events (each its JSON) after ``after_seq`` until the task ends; None = ping."""
     check_resume(task, after_seq)
     last = after_seq
     while True:
-        async with task.changed:
-            try:
-                async with asyncio.timeout(keepalive_seconds):  # 3.11's wait_for loses cancels
-                    await task.changed.wait_for(functools.partial(_has_news, task, last))
-            except TimeoutError:
-                pending: list[tuple[int, dict[str, Any]]] = []
-            else:
-                pending = [(s, e) for s, e in task.events if s > last]
+        try:
+            async with asyncio.timeout(keepalive_seconds):  # 3.11's wait_for loses cancels
+                await task.wait_for(functools.partial(_has_news, task, last))
+        except TimeoutError:
+            pending: list[tuple[int, bytes]] = []
+        else:
+            pending = [(s, e) for s, e in task.events if s > last]
         if not pending:
             if stream_done(task, last):
                 return

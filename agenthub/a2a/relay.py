@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from a2a.server.tasks import TaskUpdater
 from a2a.types import Message
 
@@ -63,7 +64,7 @@ async def relay(
                 continue
             if not speakers.speaks(caller.user_name, task.id, token):
                 return
-            _, event = item
+            event = orjson.loads(item[1])
             if event.get("type") == "product-chunk":
                 product = event["product"]
                 sent_products.add(product["id"])

@@ -21,7 +21,6 @@ import os
 from pathlib import Path
 
 import orjson
-import uvicorn
 
 try:
     import uvloop
@@ -88,10 +87,8 @@ async def serve(
         controls = await asyncio.start_server(
             lambda r, w: _answer(agent, r, w), "127.0.0.1", control_port
         )
-    options = await agent.server_options()  # with --tls: its certificate, clients' required
-    config = uvicorn.Config(agent.asgi, host="127.0.0.1", port=port, log_level="warning", **options)
     try:
-        await uvicorn.Server(config).serve()
+        await agent.serve(port=port)  # as a user serves it; with --tls, mutual TLS
     finally:
         if controls is not None:
             controls.close()

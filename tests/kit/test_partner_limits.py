@@ -37,10 +37,10 @@ async def test_a_task_keeps_at_most_its_bytes_of_events_and_always_the_newest() 
     task = PartnerTask(start_command(), partner_id="p")
     megabyte = "z" * (1 << 20)
     for i in range(12):
-        await task._append({"type": "task-status-update", "n": i, "text": megabyte})
-    kept = sum(len(orjson.dumps(event)) for _, event in task.events)
+        task._append({"type": "task-status-update", "n": i, "text": megabyte})
+    kept = sum(len(event) for _, event in task.events)
     assert kept <= MAX_EVENT_BYTES_PER_TASK
-    assert task.events[-1][1]["n"] == 11 and task.events[0][1]["n"] > 0
+    assert orjson.loads(task.events[-1][1])["n"] == 11 and orjson.loads(task.events[0][1])["n"] > 0
 
 
 class Chatty(TaskHandler):
@@ -146,6 +146,42 @@ async def test_a_held_task_keeps_no_finished_handler(make_live_agent: MakeLiveAg
             break
         await asyncio.sleep(0.01)
     assert task.runner is None
+
+
+async def test_a_held_task_keeps_its_history_and_events_as_json() -> None:
+    """What a held task keeps of its past (events, both histories) is bytes, which no
+    collection walks: a busy partner holds thousands of tasks awaiting their leaders, and
+    its full collections grew with every dict, list and model they kept."""
+    task = PartnerTask(start_command(), partner_id="p")
+    ctx = TaskContext(task, task.last_command(), _keep_event)
+    await ctx.working("echoing")
+    await ctx.await_completion([{"id": "echo", "dataItems": [{"type": "text", "text": "x"}]}])
+    kept = [e for _, e in task.events]
+    kept += [s for _, s in task.status_history] + [c for _, _, c in task.command_history]
+    assert len(kept) == 3 + 3 + 1 and all(type(k) is bytes for k in kept)
+    answer = task.snapshot()  # ``get`` still answers it whole
+    assert [s["state"] for s in orjson.loads(orjson.dumps(answer))["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+    ]
+
+
+async def _keep_event(task: PartnerTask, event: dict[str, Any], record: bool) -> None:
+    task._append(event)
+
+
+async def test_a_wait_that_times_out_leaves_no_waiter_behind() -> None:
+    task = PartnerTask(start_command(), partner_id="p")
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.05):
+            await task.wait_for(lambda: False)
+    assert not task._waiters  # nothing a held task keeps for a wait that ended
+    woken = asyncio.create_task(task.wait_for(lambda: task.next_seq > 1))
+    await asyncio.sleep(0)
+    task._append({"type": "task-status-update"})
+    await asyncio.wait_for(woken, 5)
+    assert task._waiters is None
 
 
 async def test_a_start_timeout_past_its_limit_is_invalid_params(

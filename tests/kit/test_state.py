@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import stat
@@ -96,9 +97,12 @@ async def test_serve_runs_the_endpoint_in_the_registering_loop(
     await partner.join(
         {"name": "echo", "description": "echo"}, registration_token=REGISTRATION_TOKEN
     )
+    gc.unfreeze()
     serving = asyncio.create_task(partner.serve())
     while partner.server is None or not partner.server.started:
         await asyncio.sleep(0.02)
+    # serving, what the process holds is never walked by a full collection again
+    assert gc.get_freeze_count() > 0
     leader = await make_live_agent("leader")
     session = await leader.leader.open_session([partner.agent_id])
     result = await leader.leader.start(partner.agent_id, session_id=session.id, text="hi")
