@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -14,7 +13,6 @@ import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlmodel import Session as SyncSession
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
@@ -132,24 +130,8 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
 SessionFactory = async_sessionmaker[AsyncSession]
 
 
-class StoreSession(SyncSession):
-    """The hub's ORM sessions: their commits publish the events staged in them to the
-    broker in their ``info`` (``services.events``); no other session's commit does."""
-
-
 def make_session_factory(engine: AsyncEngine, *, broker: Any = None) -> SessionFactory:
-    """Sessions whose commits publish staged events to ``broker`` (see services/events)."""
+    """Sessions that know the hub's ``broker``: what a transaction staged is published to
+    it by whoever commits it (``services.unit_of_work``)."""
     info = {"broker": broker} if broker is not None else {}
-    return async_sessionmaker(
-        engine,
-        class_=AsyncSession,
-        sync_session_class=StoreSession,
-        expire_on_commit=False,
-        info=info,
-    )
-
-
-@asynccontextmanager
-async def session_scope(factory: SessionFactory) -> AsyncIterator[AsyncSession]:
-    async with factory() as session:
-        yield session
+    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False, info=info)

@@ -31,6 +31,7 @@ from app.services.ingest import Ingest, Outcome, Record
 from app.services.limits import Admission
 from app.services.presence import Presence
 from app.services.revocation_list import RevocationLists
+from app.services.unit_of_work import transaction
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
@@ -56,7 +57,10 @@ async def get_revocation_lists(request: Request) -> RevocationLists:
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    async with request.app.state.session_factory() as session:
+    """The request's one transaction (``services.unit_of_work``): committed once its route
+    returned and before the answer is sent (the dependency's ``scope="function"``), what it
+    staged published then; rolled back when the route raised."""
+    async with transaction(request.app.state.session_factory) as session:
         yield session
 
 
@@ -82,7 +86,7 @@ PresenceDep = Annotated[Presence, Depends(get_presence)]
 KeysDep = Annotated[HubKeys, Depends(get_keys)]
 CaDep = Annotated[HubCA, Depends(get_ca)]
 RevocationListsDep = Annotated[RevocationLists, Depends(get_revocation_lists)]
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 # The bearer token of the request, each alias declaring one kind a route accepts (the
 # OpenAPI document's security); all read the same header.

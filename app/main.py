@@ -54,6 +54,7 @@ from app.services.presence import Presence
 from app.services.revocation_list import RevocationLists
 from app.services.semantic import SemanticReranker
 from app.services.triggers import fire_due_triggers, fire_ready_sweep
+from app.services.unit_of_work import transaction
 from app.stopping import stop
 
 if TYPE_CHECKING:
@@ -90,17 +91,17 @@ def _background_jobs(app: FastAPI) -> list[asyncio.Task[None]]:
     settings: Settings = app.state.settings
 
     async def purge() -> None:
-        async with app.state.session_factory() as session:
+        async with transaction(app.state.session_factory) as session:
             await purge_expired_jtis(session)
             # kept a week past their end: an agent's newest certificate still shows, expired
             await purge_expired_certificates(session, before=utcnow() - EXPIRED_CERTIFICATES_KEPT)
 
     async def fire() -> None:
         """Trigger deadlines: checked on a timer, fired exactly once even across restarts."""
-        async with app.state.session_factory() as session:
-            await fire_due_triggers(session)
-            await fire_ready_sweep(session)
-            await fire_due_floors(session)  # turns that timed out: the floor opens
+        factory = app.state.session_factory
+        await fire_due_triggers(factory)
+        await fire_ready_sweep(factory)
+        await fire_due_floors(factory)  # turns that timed out: the floor opens
 
     async def sample() -> None:
         app.state.rates.sample()

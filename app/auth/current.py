@@ -141,7 +141,7 @@ async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> 
     agent = await active_agent(session, claims.sub)
     check_token_key(claims.cnf.get("jkt"), agent.key_thumbprint if agent is not None else None)
     assert agent is not None
-    await touch_agent(session, agent)
+    touch_agent(session, agent)
     return agent
 
 

@@ -17,6 +17,7 @@ from cryptography import x509
 from sqlalchemy import bindparam, delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -179,9 +180,8 @@ async def register_agent(
     session.add_all(_labels(agent.id, body.skills, bound_protocols(protocols, endpoint_url)))
     tell_operator(session, "agent", {"agentId": agent.id, "event": "registered"})
     try:
-        await session.commit()
+        await session.flush()
     except IntegrityError as exc:  # the same certified AIC, registered just now
-        await session.rollback()
         raise AicTaken(f"An agent is or was registered as {agent_id}.") from exc
     return agent
 
@@ -229,7 +229,7 @@ async def update_agent(
     agent.updated_at = now
     session.add(agent)
     tell_operator(session, "agent", {"agentId": agent.id, "event": "updated"})
-    await session.commit()
+    await session.flush()
     return agent
 
 
@@ -296,11 +296,6 @@ async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str =
         raise InvalidInput(f"No registered agent {unknown[0]!r}{purpose}.")
 
 
-async def mark_seen(session: AsyncSession, agent_id: str, now: datetime) -> None:
-    await session.exec(update(Agent).where(col(Agent.id) == agent_id).values(last_seen_at=now))
-    await session.commit()
-
-
 CURRENT_KEYS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
     col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None)
 )
@@ -324,13 +319,25 @@ async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
         await run(conn, _SEEN, {"ids": ids, "stale": stale, "now": now})
 
 
-async def touch_agent(session: AsyncSession, agent: Agent) -> None:
-    """Note that the agent was seen, writing at most every few seconds per agent."""
+SEEN_KEY = "agents seen"  # db.info: the agents ``touch_agent`` saw, written at the commit
+
+
+def touch_agent(session: AsyncSession, agent: Agent) -> None:
+    """Note that the agent was seen, writing at most every few seconds per agent: one
+    UPDATE just before the request's COMMIT (``write_seen``), not at the request's start,
+    where it would hold SQLite's write lock through the whole route."""
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
-        await mark_seen(session, agent.id, now)
-        agent.last_seen_at = now
+        session.sync_session.info.setdefault(SEEN_KEY, set()).add(agent.id)
+        set_committed_value(agent, "last_seen_at", now)  # not a change of the request's
+
+
+async def write_seen(session: AsyncSession) -> None:
+    """What ``touch_agent`` noted, in the session's transaction (it commits next)."""
+    seen: set[str] | None = session.sync_session.info.pop(SEEN_KEY, None)
+    if seen:
+        await note_seen(await session.connection(), seen)
 
 
 def is_online(agent: Agent, now: datetime | None = None) -> bool:

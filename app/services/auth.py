@@ -33,7 +33,6 @@ async def remember_jti(session: AsyncSession, *, issuer: str, jti: str, exp: int
     try:
         await session.flush()
     except IntegrityError as exc:
-        await session.rollback()
         raise Unauthenticated("The assertion was already used (replay).") from exc
 
 
@@ -49,7 +48,7 @@ async def exchange_assertion(
     await remember_jti(session, issuer=agent.id, jti=claims.jti, exp=claims.exp)
     agent.last_seen_at = utcnow()
     session.add(agent)
-    await session.commit()
+    await session.flush()
     token = issue_access_token(
         keys,
         issuer=issuer,
@@ -63,5 +62,4 @@ async def exchange_assertion(
 
 async def purge_expired_jtis(session: AsyncSession) -> int:
     result = await session.exec(delete(UsedJti).where(col(UsedJti.expires_at) < utcnow()))
-    await session.commit()
     return int(result.rowcount or 0)

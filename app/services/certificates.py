@@ -132,7 +132,7 @@ async def issue_certificate(
         not_after=leaf.not_valid_after_utc,
     )
     db.add(row)
-    await db.commit()
+    await db.flush()
     return to_wire(row, pem=leaf.public_bytes(serialization.Encoding.PEM), ca=ca)
 
 
@@ -140,7 +140,6 @@ async def purge_expired_certificates(db: AsyncSession, *, before: datetime) -> i
     """Forget the certificates that expired before ``before``: no list names them any more
     (the revocation list keeps only unexpired ones)."""
     result = await db.exec(delete(Certificate).where(col(Certificate.not_after) < before))
-    await db.commit()
     return int(result.rowcount or 0)
 
 
@@ -196,7 +195,7 @@ async def revoke_certificate(
         row.revoked_at = utcnow()
         row.revoked_reason = "revoked by its agent"
         db.add(row)
-        await db.commit()
+        await db.flush()
 
 
 async def revoke_certificates_of(

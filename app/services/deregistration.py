@@ -29,4 +29,4 @@ async def deregister(
     end_streams()  # the caller may deregister it: its streams end before anything is written
     await end_memberships_of(db, agent_id)
     await end_places_of(db, agent_id)
-    await db.commit()
+    await db.flush()

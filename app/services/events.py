@@ -1,10 +1,10 @@
 """Numbered events: the per-group and per-inbox counters, their rows, and their frames.
 
 An event is written inside the caller's transaction and *staged* in that transaction's
-``Outbox``; it reaches the broker only after that transaction commits (the writer's unit of
-work publishes its own, ``services.unit_of_work``; any other write's is published by
-``after_commit`` of the hub's session class, ``app.db.StoreSession``), so nothing
-uncommitted is ever delivered, and a rolled-back transaction delivers nothing.
+``Outbox``; it reaches the broker only after that transaction commits, published by whoever
+owns the transaction (``services.unit_of_work``: the writer's batches, and ``commit`` for
+the request path's and the background jobs' ORM sessions), so nothing uncommitted is ever
+delivered, and a rolled-back transaction (its session let go) delivers nothing.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from sqlalchemy import bindparam, event, insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.orm import Session as SyncSession
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -22,7 +21,6 @@ from agenthub.protocol.base import WireModel
 from agenthub.protocol.groups import ConversationState
 from app.broker import Broker, Delivery
 from app.broker.base import ENDS_ALL
-from app.db import StoreSession
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
 from app.prepared import Prepared, rows, run_many
@@ -56,7 +54,7 @@ class Outbox:
 
     The writer's unit of work (``services.unit_of_work``) holds one and publishes it after
     its COMMIT; any other write stages into its ORM session's (``stage``), published by
-    ``after_commit`` of the hub's session class (``app.db.StoreSession``)."""
+    ``unit_of_work.commit`` once that session's transaction commits."""
 
     __slots__ = ("items",)
 
@@ -114,19 +112,11 @@ def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
     outbox(db).tell_operator_message(body)
 
 
-@event.listens_for(StoreSession, "after_commit")
-def _publish_staged(session: SyncSession) -> None:
-    if session.in_nested_transaction():  # a savepoint released (told as a commit): not yet
-        return
-    staged: Outbox | None = session.info.pop(STAGED_KEY, None)
+def publish_staged(db: AsyncSession) -> None:
+    """The session's transaction committed: hand what it staged to the hub's broker."""
+    staged: Outbox | None = db.sync_session.info.pop(STAGED_KEY, None)
     if staged is not None:
-        staged.publish(session.info.get(BROKER_KEY))
-
-
-@event.listens_for(StoreSession, "after_rollback")
-def _drop_staged(session: SyncSession) -> None:
-    if not session.in_nested_transaction():  # a savepoint's rollback: see Outbox.undo
-        session.info.pop(STAGED_KEY, None)
+        staged.publish(db.sync_session.info.get(BROKER_KEY))
 
 
 async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value: str) -> int:

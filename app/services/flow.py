@@ -30,11 +30,13 @@ from agenthub.protocol.groups import (
 )
 from agenthub.protocol.messages import Message, TaskCommand
 from agenthub.protocol.tasks import FINAL_STATES
+from app.db import SessionFactory
 from app.errors import InvalidInput, NotAllowedInState, NotYourTurn
 from app.models import Group, GroupMember, GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
 from app.services.events import append_group_event
 from app.services.tasks import AnyTaskMessage
+from app.services.unit_of_work import transaction
 
 DUE_BATCH = 100
 SPEAKING_FIELDS = frozenset({"speaking_policy", "turn_timeout_seconds"})
@@ -224,19 +226,21 @@ async def move_floor(db: AsyncSession, group_id: str, move: FloorMove, *, by: st
     await append_group_event(db, group_id, "floor", event, actor_id=by)
 
 
-async def fire_due_floors(db: AsyncSession) -> int:
+async def fire_due_floors(factory: SessionFactory) -> int:
     """The timer: open every floor whose turn timed out, once (a conditional UPDATE, so
     across replicas too), with its ``floor`` event; one transaction a group."""
     now = utcnow()
-    rows = await db.exec(
-        select(Group.id, Group.floor_deadline)
-        .where(col(Group.floor_deadline) <= now)
-        .order_by(col(Group.floor_deadline))
-        .limit(DUE_BATCH)
-    )
+    async with factory() as db:
+        due = await db.exec(
+            select(Group.id, Group.floor_deadline)
+            .where(col(Group.floor_deadline) <= now)
+            .order_by(col(Group.floor_deadline))
+            .limit(DUE_BATCH)
+        )
+        floors = list(due.all())
     opened = 0
-    for group_id, deadline in list(rows.all()):
-        try:
+    for group_id, deadline in floors:
+        async with transaction(factory) as db:
             claimed = await db.exec(
                 update(Group)
                 .where(and_(col(Group.id) == group_id, col(Group.floor_deadline) == deadline))
@@ -248,10 +252,6 @@ async def fire_due_floors(db: AsyncSession) -> int:
                 )
                 await append_group_event(db, group_id, "floor", event)
                 opened += 1
-            await db.commit()
-        except BaseException:
-            await db.rollback()
-            raise
     return opened
 
 

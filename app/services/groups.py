@@ -253,7 +253,7 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
         await set_member(db, group, agent_id, MemberState.ACTIVE, by=by)
     for agent_id in invited:
         await set_member(db, group, agent_id, MemberState.INVITED, by=by)
-    await db.commit()
+    await db.flush()
     return await group_view(db, await load_group(db, group.id))
 
 
@@ -303,7 +303,7 @@ async def update_group(
         db.add(group)
     if body.conversation_state is not None:
         await move_conversation(db, group, body.conversation_state, by=principal.agent_id)
-    await db.commit()
+    await db.flush()
     return await group_view(db, await load_group(db, group_id))
 
 

@@ -548,8 +548,7 @@ class Ingest:
         if not tasks:
             return
         try:
-            async with self.factory() as db:
-                await fire_ready_triggers(db, tasks)
+            await fire_ready_triggers(self.factory, tasks)
         except Exception:
             logger.exception("firing the triggers of %d tasks failed; the sweep will", len(tasks))
 

@@ -104,7 +104,7 @@ def _open(group: Group) -> None:
 
 
 async def _done(db: AsyncSession, member: GroupMember) -> MemberView:
-    await db.commit()
+    await db.flush()
     return member_view(member)
 
 

@@ -150,9 +150,8 @@ async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate
         db.add_all(_participants(session_id, body.receivers))
     tell_operator(db, "session", {"sessionId": session_id, "state": "open"})
     try:
-        await db.commit()
+        await db.flush()
     except IntegrityError as exc:
-        await db.rollback()
         raise Conflict(f"Session id {session_id!r} is taken.") from exc
     return await session_view(db, session_id)
 
@@ -269,7 +268,7 @@ async def update_session(
         await release_session(db, session, by=caller.id, at=now)
     session.updated_at = now
     db.add(session)
-    await db.commit()
+    await db.flush()
     return await session_view(db, session_id)
 
 

@@ -23,12 +23,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
 from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.current import Principal
+from app.db import SessionFactory
 from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
 from app.prepared import Prepared, rows
 from app.services.events import append_group_event, append_inbox_event
 from app.services.groups import load_group, move_conversation, require_manager, visible_group
+from app.services.unit_of_work import transaction
 
 DUE_BATCH = 100
 MAX_TRIGGERS_PER_TASK = 32
@@ -106,7 +108,7 @@ async def create_trigger(
     await db.flush()
     if all(t.state in _FINAL for t in tasks):
         await _fire(db, trigger, "completed", tasks)
-    await db.commit()
+    await db.flush()
     await db.refresh(trigger)
     return trigger_view(trigger)
 
@@ -192,18 +194,17 @@ _PENDING_OF = Prepared(
 )
 
 
-async def fire_ready_triggers(db: AsyncSession, tasks: Collection[tuple[str, str]]) -> int:
+async def fire_ready_triggers(factory: SessionFactory, tasks: Collection[tuple[str, str]]) -> int:
     """After committed moves of ``tasks`` ((task id, session id)): fire each of their pending
     triggers whose tasks are all final now, each in a transaction of its own. One read for
     them all: a batch ends tens of tasks, and most have no trigger."""
     params = {"tasks": sorted({t for t, _ in tasks}), "sessions": sorted({s for _, s in tasks})}
-    found = await rows(await db.connection(), _PENDING_OF, params)
-    trigger_ids = sorted(trigger_id for (trigger_id,) in found)
-    await db.commit()  # end the read: each trigger below is its own transaction
-    return await _fire_each_if_ready(db, trigger_ids)
+    async with factory() as db:
+        found = await rows(await db.connection(), _PENDING_OF, params)
+    return await _fire_each_if_ready(factory, sorted(trigger_id for (trigger_id,) in found))
 
 
-async def fire_ready_sweep(db: AsyncSession) -> int:
+async def fire_ready_sweep(factory: SessionFactory) -> int:
     """The timer's sweep: pending triggers whose every task is final (a firing that a
     stopped process never did), at most ``DUE_BATCH`` at a time."""
     live = (
@@ -220,20 +221,20 @@ async def fire_ready_sweep(db: AsyncSession) -> int:
             or_(col(Task.state).is_(None), col(Task.state).not_in(list(_FINAL))),
         )
     )
-    rows = await db.exec(
-        select(GroupTrigger.id)
-        .where(col(GroupTrigger.fired_at).is_(None), ~exists(live))
-        .limit(DUE_BATCH)
-    )
-    trigger_ids = list(rows.all())
-    await db.commit()
-    return await _fire_each_if_ready(db, trigger_ids)
+    async with factory() as db:
+        found = await db.exec(
+            select(GroupTrigger.id)
+            .where(col(GroupTrigger.fired_at).is_(None), ~exists(live))
+            .limit(DUE_BATCH)
+        )
+        trigger_ids = list(found.all())
+    return await _fire_each_if_ready(factory, trigger_ids)
 
 
-async def _fire_each_if_ready(db: AsyncSession, trigger_ids: list[str]) -> int:
+async def _fire_each_if_ready(factory: SessionFactory, trigger_ids: list[str]) -> int:
     fired = 0
     for trigger_id in trigger_ids:
-        try:
+        async with transaction(factory) as db:
             # the group first, as a conclusion locks it before cancelling its triggers
             group_id = await db.scalar(
                 select(GroupTrigger.group_id).where(col(GroupTrigger.id) == trigger_id)
@@ -253,31 +254,24 @@ async def _fire_each_if_ready(db: AsyncSession, trigger_ids: list[str]) -> int:
                 tasks = await _trigger_tasks(db, trigger)
                 if all(t.state in _FINAL for t in tasks):
                     fired += await _fire(db, trigger, "completed", tasks)
-            await db.commit()
-        except BaseException:
-            await db.rollback()
-            raise
     return fired
 
 
-async def fire_due_triggers(db: AsyncSession) -> int:
+async def fire_due_triggers(factory: SessionFactory) -> int:
     """Fire the pending triggers whose deadline has passed; one transaction each."""
     now = utcnow()
-    rows = await db.exec(
-        select(GroupTrigger.id)
-        .where(col(GroupTrigger.fired_at).is_(None), col(GroupTrigger.deadline) <= now)
-        .order_by(col(GroupTrigger.deadline))
-        .limit(DUE_BATCH)
-    )
+    async with factory() as db:
+        due = await db.exec(
+            select(GroupTrigger.id)
+            .where(col(GroupTrigger.fired_at).is_(None), col(GroupTrigger.deadline) <= now)
+            .order_by(col(GroupTrigger.deadline))
+            .limit(DUE_BATCH)
+        )
+        trigger_ids = list(due.all())
     fired = 0
-    for trigger_id in list(rows.all()):
-        trigger = await db.get(GroupTrigger, trigger_id)
-        if trigger is None:
-            continue
-        try:
-            fired += await _fire(db, trigger, "timeout", await _trigger_tasks(db, trigger))
-            await db.commit()
-        except BaseException:
-            await db.rollback()
-            raise
+    for trigger_id in trigger_ids:
+        async with transaction(factory) as db:
+            trigger = await db.get(GroupTrigger, trigger_id)
+            if trigger is not None:
+                fired += await _fire(db, trigger, "timeout", await _trigger_tasks(db, trigger))
     return fired

@@ -1,4 +1,6 @@
-"""The writer's unit of work: one transaction of ``Ingest``, owned by it from BEGIN to COMMIT.
+"""Who owns a transaction: the writer's unit of work (one transaction of ``Ingest``, from
+BEGIN to COMMIT), and ``transaction``/``commit`` for every other write (the request path's
+session, ``deps.get_session``, and the background jobs'). Services flush, never commit.
 
 It holds the transaction's connection (the batch path runs its statements there, at the
 driver: ``app.prepared``), the ``Outbox`` of what the batch will publish, the tasks whose
@@ -11,6 +13,12 @@ nothing.
 
 On SQLite the transaction starts ``BEGIN IMMEDIATE`` (``begin_writing``): the writer holds
 the write lock from its first read, so what it read is what it writes against.
+
+Any other write is an ORM session's: ``transaction`` commits it when its block ends without
+an error and then publishes what it staged (``commit``); an error lets the session go, rolled
+back, its staged events with it. A request's session is one transaction for its route
+(``deps.get_session``), committed before the answer is sent; a route that acts on what it
+committed (ending streams after a deregistration) commits first itself.
 """
 
 from __future__ import annotations
@@ -19,16 +27,34 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.broker import Broker
 from app.prepared import begin_writing
-from app.services.events import STAGED_KEY, Outbox
+from app.services.agents import write_seen
+from app.services.events import STAGED_KEY, Outbox, publish_staged
 from app.services.messages import MAY_HAVE_ENDED
 from app.services.tasks import TASKS_KEY
 
 TaskKey = tuple[str, str]  # (task id, session id)
+
+
+async def commit(db: AsyncSession) -> None:
+    """Commit the session's transaction (with the agents it saw, ``touch_agent``), then
+    publish what it staged."""
+    await write_seen(db)
+    await db.commit()
+    publish_staged(db)
+
+
+@asynccontextmanager
+async def transaction(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """An ORM session whose transaction is this block: committed (and published) when the
+    block ends, rolled back with everything it staged when the block raises."""
+    async with factory() as db:
+        yield db
+        await commit(db)
 
 
 @dataclass(eq=False)

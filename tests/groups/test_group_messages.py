@@ -473,9 +473,9 @@ async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
         await db.exec(update(Task).where(col(Task.id) == "t-stopped").values(state="failed"))
         await db.commit()
     assert await fired_events(hub, gid) == []
-    async with hub.state.session_factory() as db:
-        assert await fire_ready_sweep(db) == 1
-        assert await fire_ready_sweep(db) == 0  # once
+    factory = hub.state.session_factory
+    assert await fire_ready_sweep(factory) == 1
+    assert await fire_ready_sweep(factory) == 0  # once
     (fired,) = await fired_events(hub, gid)
     assert fired["triggerId"] == made.json()["id"]
 
@@ -571,8 +571,8 @@ async def test_a_pending_trigger_does_not_fire_into_a_concluded_group(
     async with hub.state.session_factory() as db:
         await db.exec(update(Task).where(col(Task.id) == "t-1").values(state="failed"))
         await db.commit()
-        assert await fire_due_triggers(db) == 0
-        assert await fire_ready_sweep(db) == 0
+    assert await fire_due_triggers(hub.state.session_factory) == 0
+    assert await fire_ready_sweep(hub.state.session_factory) == 0
     assert await _kinds(hub, gid) == kinds
     (view,) = (await leader.request("GET", url)).json()["items"]
     assert view["outcome"] == "cancelled" and view["firedAt"]

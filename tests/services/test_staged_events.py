@@ -1,37 +1,50 @@
-"""Staged events reach the broker when their transaction commits, and only then: a savepoint
-released is no commit (SQLAlchemy tells ``after_commit`` for it too), and a transaction
-rolled back after one delivers nothing of it (``services.events``)."""
+"""Staged events reach the broker when the transaction that staged them commits, and only
+then, published by whoever owns it (``services.unit_of_work``): a savepoint released is no
+commit, a transaction that ends in an error delivers nothing of it, and a commit made by
+hand around the owner publishes nothing (``services.events``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.broker import Delivery
 from app.services.events import stage
+from app.services.unit_of_work import transaction
 
 CHANNEL = "staged-events-test"
 
 
-async def test_a_released_savepoint_publishes_nothing_before_the_commit(hub: Any) -> None:
+async def test_a_transaction_publishes_what_it_staged_once_it_commits_and_only_then(
+    hub: Any,
+) -> None:
     broker = hub.state.broker
+    factory = hub.state.session_factory
     subscription = await broker.subscribe(CHANNEL)
     try:
-        async with hub.state.session_factory() as db:
-            stage(db, CHANNEL, Delivery(1, b"before the savepoint"))
-            async with db.begin_nested():
-                stage(db, CHANNEL, Delivery(2, b"in the savepoint"))
-            assert subscription.drain() == []  # released, not committed
-            stage(db, CHANNEL, Delivery(3, b"after it"))
-            await db.rollback()
+        with pytest.raises(LookupError):
+            async with transaction(factory) as db:
+                stage(db, CHANNEL, Delivery(1, b"before the savepoint"))
+                async with db.begin_nested():
+                    stage(db, CHANNEL, Delivery(2, b"in the savepoint"))
+                assert subscription.drain() == []  # released, not committed
+                stage(db, CHANNEL, Delivery(3, b"after it"))
+                raise LookupError("the route failed")
         assert subscription.drain() == []  # rolled back: none of it
 
-        async with hub.state.session_factory() as db:
-            stage(db, CHANNEL, Delivery(4, b"before the savepoint"))
-            async with db.begin_nested():
-                stage(db, CHANNEL, Delivery(5, b"in the savepoint"))
-            assert subscription.drain() == []
-            stage(db, CHANNEL, Delivery(6, b"after it"))
+        async with factory() as db:
+            stage(db, CHANNEL, Delivery(4, b"outside any owner"))
             await db.commit()
-        assert [d.seq for d in subscription.drain()] == [4, 5, 6]  # committed: all, in order
+        assert subscription.drain() == []  # no listener publishes behind the owner's back
+
+        async with transaction(factory) as db:
+            stage(db, CHANNEL, Delivery(5, b"before the savepoint"))
+            async with db.begin_nested():
+                stage(db, CHANNEL, Delivery(6, b"in the savepoint"))
+            assert subscription.drain() == []
+            stage(db, CHANNEL, Delivery(7, b"after it"))
+            assert subscription.drain() == []  # not before the COMMIT
+        assert [d.seq for d in subscription.drain()] == [5, 6, 7]  # committed: all, in order
     finally:
         broker.unsubscribe(subscription)

@@ -32,6 +32,7 @@ from app.services import agents as service
 from app.services import deregistration
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents
+from app.services.unit_of_work import commit
 
 STREAMS_END_SECONDS = 2.0
 """How long a deregistration waits for the agent's streams here to end before its 204 (one
@@ -243,6 +244,7 @@ async def update_agent(
     """
     agent = await service.get_agent(session, agent_id)
     agent = await service.update_agent(session, agent=agent, caller_id=caller.id, body=body)
+    await commit(session)  # a stream ended now reconnects against the committed key
     presence.revoke(agent.id, keep_thumbprint=agent.key_thumbprint)  # other replicas: a sweep
     return service.to_card(agent)
 
@@ -271,4 +273,5 @@ async def delete_agent(
         is_operator=principal.is_operator,
         end_streams=lambda: presence.revoke(agent_id),  # other replicas': at their next sweep
     )
+    await commit(session)  # not holding the store's write lock while the streams end
     await presence.gone(agent_id, timeout=STREAMS_END_SECONDS)  # ended before the 204
