@@ -33,6 +33,7 @@ from agenthub.protocol.agents import (
 from agenthub.protocol.aic import new_aic
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.auth.jws import check_public_jwk
+from app.db import hub_session
 from app.errors import AicTaken, BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
 from app.models import Agent, AgentKey, AgentLabel
 from app.models.types import utcnow
@@ -319,9 +320,6 @@ async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
         await run(conn, _SEEN, {"ids": ids, "stale": stale, "now": now})
 
 
-SEEN_KEY = "agents seen"  # db.info: the agents ``touch_agent`` saw, written at the commit
-
-
 def touch_agent(session: AsyncSession, agent: Agent) -> None:
     """Note that the agent was seen, writing at most every few seconds per agent: one
     UPDATE just before the request's COMMIT (``write_seen``), not at the request's start,
@@ -329,14 +327,15 @@ def touch_agent(session: AsyncSession, agent: Agent) -> None:
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
-        session.sync_session.info.setdefault(SEEN_KEY, set()).add(agent.id)
+        hub_session(session).seen.add(agent.id)
         set_committed_value(agent, "last_seen_at", now)  # not a change of the request's
 
 
 async def write_seen(session: AsyncSession) -> None:
     """What ``touch_agent`` noted, in the session's transaction (it commits next)."""
-    seen: set[str] | None = session.sync_session.info.pop(SEEN_KEY, None)
-    if seen:
+    hub = hub_session(session)
+    if hub.seen:
+        seen, hub.seen = hub.seen, set()
         await note_seen(await session.connection(), seen)
 
 

@@ -21,6 +21,7 @@ from agenthub.protocol.base import WireModel
 from agenthub.protocol.groups import ConversationState
 from app.broker import Broker, Delivery
 from app.broker.base import ENDS_ALL
+from app.db import hub_session
 from app.models import Agent, Group, GroupEvent, InboxEvent, StoredMessage
 from app.models.types import utcnow
 from app.prepared import Prepared, rows, run_many
@@ -31,8 +32,6 @@ from app.services.operator_events import (
     operator_delivery,
 )
 
-BROKER_KEY = "broker"
-STAGED_KEY = "staged_deliveries"
 ENDING_STATES = frozenset({"left", "removed"})
 
 
@@ -90,10 +89,10 @@ class Outbox:
 
 def outbox(db: AsyncSession) -> Outbox:
     """The session's outbox (the unit of work's, for a session it made)."""
-    info = db.sync_session.info
-    found = info.get(STAGED_KEY)
-    if found is None:
-        found = info[STAGED_KEY] = Outbox()
+    session = hub_session(db)
+    if session.outbox is None:
+        session.outbox = Outbox()
+    found: Outbox = session.outbox
     return found
 
 
@@ -114,9 +113,11 @@ def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
 
 def publish_staged(db: AsyncSession) -> None:
     """The session's transaction committed: hand what it staged to the hub's broker."""
-    staged: Outbox | None = db.sync_session.info.pop(STAGED_KEY, None)
+    session = hub_session(db)
+    staged: Outbox | None = session.outbox
+    session.outbox = None
     if staged is not None:
-        staged.publish(db.sync_session.info.get(BROKER_KEY))
+        staged.publish(session.broker)
 
 
 async def _increment(db: AsyncSession, model: Any, counter: Any, key: Any, value: str) -> int:

@@ -29,6 +29,7 @@ from agenthub.protocol.messages import (
 )
 from agenthub.protocol.sessions import MessagePage
 from app.auth.current import Principal
+from app.db import hub_session
 from app.errors import (
     Forbidden,
     InvalidInput,
@@ -295,9 +296,6 @@ async def insert_message(
     return body
 
 
-MAY_HAVE_ENDED = "tasks that may have ended"  # db.info key: their triggers are checked
-
-
 async def after_task_move(
     db: AsyncSession, message: AnyTaskMessage, move: TaskMove, session_id: str
 ) -> None:
@@ -313,7 +311,7 @@ async def after_task_move(
     ):
         await append_inbox_event(db, move.partner_id, "task", message.to_wire())
     if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
-        db.info.setdefault(MAY_HAVE_ENDED, set()).add((move.task_id, session_id))
+        hub_session(db).ended.add((move.task_id, session_id))  # their triggers: after COMMIT
 
 
 def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:

@@ -28,6 +28,7 @@ from agenthub.protocol.messages import (
 )
 from agenthub.protocol.sessions import SUBMITTED, TaskView
 from agenthub.protocol.tasks import is_final
+from app.db import hub_session
 from app.errors import (
     AmbiguousTask,
     IllegalTaskMove,
@@ -119,13 +120,10 @@ _MARK = (
 """Built once: building a statement costs more than running it on SQLite."""
 
 
-TASKS_KEY = "tasks moved"  # db.info: the tasks this transaction holds, as last written
-
-
 async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
     """The task, locked for this transaction; read once a transaction (``_save`` keeps the
-    instance as written; whoever rolls back a savepoint drops ``TASKS_KEY``)."""
-    held: dict[tuple[str, str], Task] = db.info.setdefault(TASKS_KEY, {})
+    instance as written in ``HubSession.tasks``; whoever rolls back a savepoint clears it)."""
+    held: dict[tuple[str, str], Task] = hub_session(db).tasks
     task = held.get((task_id, session_id))
     if task is None:
         params = {"task_id": task_id, "session_id": session_id}
@@ -265,7 +263,7 @@ async def apply_task_message(
         else:
             return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
         await (await db.connection()).execute(_INSERT, task.model_dump())
-        db.info.setdefault(TASKS_KEY, {})[(task_id, session_id)] = task
+        hub_session(db).tasks[(task_id, session_id)] = task
         tell_operator(db, "task", task_summary(task, None))
         return await _refold(db, task, message)
     if isinstance(message, TaskCommand) and start:

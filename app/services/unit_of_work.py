@@ -31,11 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionma
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.broker import Broker
+from app.db import HubSession, hub_session
 from app.prepared import begin_writing
 from app.services.agents import write_seen
-from app.services.events import STAGED_KEY, Outbox, publish_staged
-from app.services.messages import MAY_HAVE_ENDED
-from app.services.tasks import TASKS_KEY
+from app.services.events import Outbox, publish_staged
 
 TaskKey = tuple[str, str]  # (task id, session id)
 
@@ -84,14 +83,15 @@ class UnitOfWork:
         """An ORM session in this transaction, for the full path's services (made on first
         use): what they stage goes to this outbox, the tasks they may end to ``ended``."""
         if self._session is None:
-            info = {STAGED_KEY: self.outbox, MAY_HAVE_ENDED: self.ended}
-            self._session = AsyncSession(bind=self.conn, expire_on_commit=False, info=info)
+            session = HubSession(bind=self.conn, expire_on_commit=False, broker=self.broker)
+            session.outbox, session.ended = self.outbox, self.ended
+            self._session = session
         return self._session
 
     def forget_tasks(self) -> None:
         """The batch path moved tasks: the full path reads them again, not its copies."""
         if self._session is not None:
-            self._session.info.pop(TASKS_KEY, None)
+            hub_session(self._session).tasks.clear()
 
     async def commit(self) -> None:
         """COMMIT: what it staged may be published now (``publish``)."""
