@@ -9,14 +9,20 @@ from agenthub.a2a import A2AOptions
 from agenthub.agent import Agent
 from agenthub.callbacks import CallbackPolicy
 from agenthub.errors import (
+    A2ACallFailed,
     AnswerMismatchError,
     AnswerSignatureError,
     CallFailed,
     CallTokenError,
+    CallTokenMissing,
+    CallTokenUnverified,
     HubIdentityError,
     HubRequestError,
     KitError,
     NotRegisteredError,
+    ProductsTooLarge,
+    StateFileError,
+    TaskMoveError,
     UnsafeCallbackError,
 )
 from agenthub.hub import HubClient
@@ -34,12 +40,13 @@ from agenthub.patterns import (
     fan_out,
     negotiate,
 )
-from agenthub.state import AgentState, StateFileError
+from agenthub.state import AgentState
 from agenthub.triggers import Subscribed, Trigger, start_when, subscribe
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "A2ACallFailed",
     "A2AOptions",
     "Agent",
     "AgentKey",
@@ -49,6 +56,8 @@ __all__ = [
     "AnswerSignatureError",
     "CallFailed",
     "CallTokenError",
+    "CallTokenMissing",
+    "CallTokenUnverified",
     "CallbackPolicy",
     "ChatCompletionsHandler",
     "FanOutFailed",
@@ -64,11 +73,13 @@ __all__ = [
     "Negotiation",
     "NotRegisteredError",
     "Outcome",
+    "ProductsTooLarge",
     "StateFileError",
     "Subscribed",
     "Subtask",
     "TaskContext",
     "TaskHandler",
+    "TaskMoveError",
     "Trigger",
     "UnsafeCallbackError",
     "__version__",

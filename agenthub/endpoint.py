@@ -23,11 +23,16 @@ from starlette.types import Message, Receive, Scope, Send
 from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
-from agenthub.errors import CallTokenError, HubRequestError
+from agenthub.errors import (
+    CallTokenError,
+    CallTokenMissing,
+    CallTokenUnverified,
+    HubRequestError,
+    TaskMoveError,
+)
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
-from agenthub.partner import TaskMoveError
 from agenthub.partner_rpc import PartnerMethods
 from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
 from agenthub.runtime import PartnerRuntime, RpcFault
@@ -196,7 +201,7 @@ class AgentEndpoint:
             if not has_token:
                 return _Call(certified, nonce=None)
         if not has_token:
-            raise CallTokenError("a call token (Authorization: Bearer) is required")
+            raise CallTokenMissing("a call token (Authorization: Bearer) is required")
         caller_id = caller_of(token)
         if certified is not None and caller_id != certified:
             raise CallTokenError(
@@ -228,8 +233,8 @@ class AgentEndpoint:
                     body=body,
                 )
                 break
-            except CallTokenError as exc:
-                if refresh or "signature" not in str(exc):
+            except CallTokenUnverified:
+                if refresh:
                     raise
         self.jtis.use(str(claims["jti"]), int(claims["exp"]), int(claims["iat"]))
         return _Call(caller_id, str(claims["nonce"]))
@@ -269,7 +274,7 @@ class AgentEndpoint:
         try:
             call = await self._authenticate(request, body, "")
         except CallTokenError as exc:
-            missing = "required" in str(exc)
+            missing = isinstance(exc, CallTokenMissing)
             if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
                 return await self.a2a.answer_anonymous(request, body)
             return self._refused(exc, missing=missing)
@@ -383,7 +388,7 @@ class AgentEndpoint:
         try:
             call: _Call | None = await self._authenticate(request, body, "/notifications")
         except CallTokenError as exc:
-            missing = "required" in str(exc)
+            missing = isinstance(exc, CallTokenMissing)
             if not (missing and aip_token):
                 return self._refused(exc, missing=missing)
             call = None

@@ -1,4 +1,36 @@
-"""The kit's exception tree."""
+"""The kit's exception tree: every error the kit raises for its user to catch is a
+``KitError``. Where a class lives elsewhere, its module is named::
+
+    KitError
+    ├── NotRegisteredError               the agent has no id yet
+    ├── StateFileError (ValueError)      a state file the kit did not write
+    ├── SignatureError (ValueError)      a compact JWS that is malformed or does not verify
+    │   └── SignatureMismatch            ... well-formed, but not by the key it was checked with
+    ├── HubIdentityError                 the hub could not prove who it is
+    ├── HubRequestError                  the hub answered with a problem (``.code``)
+    ├── CallTokenError                   a call to this agent, refused (answered 401)
+    │   ├── CallTokenMissing             ... carrying no call token (and no certificate)
+    │   └── CallTokenUnverified          ... whose token the caller's key does not verify
+    ├── PeerCertificateError             agenthub.tls: a peer's certificate, refused
+    ├── AnswerSignatureError             a partner's answer, unsigned or tampered with
+    ├── CallFailed                       a call this agent made, failed (``.status``, ``.code``)
+    │   ├── AnswerMismatchError          ... answered for another call or by another agent
+    │   └── A2ACallFailed                ... an A2A agent's error (``.error``, ``.result``)
+    ├── TaskMoveError                    a move the AIP state table forbids
+    │   └── ProductsTooLarge             ... products past the start's maxProductsBytes
+    ├── RpcFault                         agenthub.runtime: what a partner answers as a
+    │   │                                JSON-RPC error (``.code``, ``.data``)
+    │   └── EventsExpired                agenthub.task_events: a re-stream from events gone
+    ├── A2aBindingMissing (ValueError)   a card with no A2A binding and no ``url``
+    ├── UnsafeCallbackError              a notification URL at a link-local address
+    ├── WatchedTaskMissing               agenthub.triggers: a watched task is gone
+    ├── FanOutFailed                     agenthub.patterns: every partner of a fan-out failed
+    ├── AllDeclined                      agenthub.patterns: every partner declined
+    ├── LLMConfigError                   agenthub.llm: an LLM leader set up wrongly
+    └── LLMCallError                     agenthub.llm: the model's API failed
+
+Decide by type, not by message: the messages are for people.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +39,22 @@ from typing import Any
 
 class KitError(Exception):
     """Base of every error the kit raises."""
+
+
+class NotRegisteredError(KitError):
+    """The agent has no id yet: register it first."""
+
+
+class StateFileError(KitError, ValueError):
+    """The state file is not one this kit wrote (or it was damaged)."""
+
+
+class SignatureError(KitError, ValueError):
+    """The token is malformed or its signature does not verify."""
+
+
+class SignatureMismatch(SignatureError):
+    """A well-formed token whose signature the key it was checked with does not verify."""
 
 
 class HubIdentityError(KitError):
@@ -33,12 +81,17 @@ class HubRequestError(KitError):
         return problem_code(self.problem)
 
 
-class NotRegisteredError(KitError):
-    """The agent has no id yet: register it first."""
-
-
 class CallTokenError(KitError):
     """A call token is missing, malformed, forged, expired, replayed or misdirected."""
+
+
+class CallTokenMissing(CallTokenError):
+    """The call carries no call token (and no client certificate that would do instead)."""
+
+
+class CallTokenUnverified(CallTokenError):
+    """The caller's registered key does not verify the call token's signature (the caller
+    may have rotated its key since its card was read)."""
 
 
 class AnswerSignatureError(KitError):
@@ -80,6 +133,18 @@ class A2ACallFailed(CallFailed):
         super().__init__(message, code=code, data=data)
         self.error = error
         self.result = result
+
+
+class TaskMoveError(KitError):
+    """The handler asked for a move the AIP state table forbids."""
+
+
+class ProductsTooLarge(TaskMoveError):
+    """The task's products would pass the start's ``maxProductsBytes``: it failed instead."""
+
+
+class A2aBindingMissing(KitError, ValueError):
+    """The card declares no A2A binding and no ``url`` was given."""
 
 
 class UnsafeCallbackError(KitError):

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from agenthub.errors import HubIdentityError, HubRequestError, NotRegisteredError
+from agenthub.errors import HubIdentityError, HubRequestError, NotRegisteredError, SignatureError
 from agenthub.events import EventStream
 from agenthub.groups import Groups
 from agenthub.keys import AgentKey
@@ -22,7 +22,7 @@ from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from agenthub.protocol.auth import HubMetadata, TokenResponse
 from agenthub.protocol.certificates import CertificatePage, IssuedCertificate
-from agenthub.tokens import SignatureError, header_of, verify
+from agenthub.tokens import header_of, verify
 from agenthub.transport import http_client
 
 ASSERTION_LIFETIME_SECONDS = 60

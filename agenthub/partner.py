@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from agenthub.errors import ProductsTooLarge as ProductsTooLarge  # re-exported: its old home
+from agenthub.errors import TaskMoveError as TaskMoveError
 from agenthub.protocol.messages import (
     GetCommandParams,
     Product,
@@ -48,14 +50,6 @@ def _now() -> datetime:
 
 def text_items(text: str | None) -> DataItems | None:
     return [{"type": "text", "text": text}] if text else None
-
-
-class TaskMoveError(Exception):
-    """The handler asked for a move the AIP state table forbids."""
-
-
-class ProductsTooLarge(TaskMoveError):
-    """The task's products would pass the start's ``maxProductsBytes``: it failed instead."""
 
 
 def products_bytes(products: Sequence[Product]) -> int:

@@ -10,8 +10,9 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agenthub.errors import KitError, TaskMoveError
 from agenthub.notify import NotificationSender
-from agenthub.partner import PartnerTask, TaskContext, TaskHandler, TaskMoveError, text_items
+from agenthub.partner import PartnerTask, TaskContext, TaskHandler, text_items
 from agenthub.protocol.jsonrpc import NotificationConfig, RpcErrorCode
 from agenthub.protocol.messages import (
     StartCommandParams,
@@ -44,7 +45,7 @@ PENDING_CONFIG_SECONDS = 600.0
 Hook = Callable[[TaskContext], Awaitable[None]]
 
 
-class RpcFault(Exception):
+class RpcFault(KitError):
     def __init__(self, code: RpcErrorCode, message: str, data: Any = None) -> None:
         super().__init__(message)
         self.code = code

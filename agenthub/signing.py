@@ -11,7 +11,13 @@ from typing import Any
 
 import httpx
 
-from agenthub.errors import AnswerSignatureError, CallTokenError
+from agenthub.errors import (
+    AnswerSignatureError,
+    CallTokenError,
+    CallTokenUnverified,
+    SignatureError,
+    SignatureMismatch,
+)
 from agenthub.keys import AgentKey
 from agenthub.protocol.agents import AGENT_ID_SHAPE
 from agenthub.protocol.jwk import b64url
@@ -19,7 +25,7 @@ from agenthub.protocol.tokens import (
     CLOCK_SKEW_SECONDS,
     MAX_CALL_TOKEN_LIFETIME_SECONDS,
 )
-from agenthub.tokens import SignatureError, header_of, verify
+from agenthub.tokens import header_of, verify
 
 CALL_TOKEN_LIFETIME_SECONDS = 60
 SIGNATURE_HEADER = "X-Agent-Signature"
@@ -109,6 +115,8 @@ def check_call_token(
     """The call token's claims if it is the caller's, for us, for this request; else raise."""
     try:
         claims = verify(token, caller_jwk)
+    except SignatureMismatch as exc:
+        raise CallTokenUnverified(f"The call token {exc}.") from exc
     except SignatureError as exc:
         raise CallTokenError(f"The call token {exc}.") from exc
     now = int(time.time())

@@ -15,13 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agenthub.errors import StateFileError as StateFileError  # re-exported: its old home
 from agenthub.keys import KEY_FILE_MODE, AgentKey
 
 STATE_VERSION = 1
-
-
-class StateFileError(ValueError):
-    """The state file is not one this kit wrote (or it was damaged)."""
 
 
 @dataclass

@@ -10,11 +10,10 @@ from jose import jwk, jws
 from jose.backends.base import Key
 from jose.exceptions import JOSEError
 
+from agenthub.errors import SignatureError as SignatureError  # re-exported: its old home
+from agenthub.errors import SignatureMismatch
+
 ALGORITHM = "ES256"
-
-
-class SignatureError(ValueError):
-    """The token is malformed or its signature does not verify."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -43,7 +42,7 @@ def verify(token: str, jwk_dict: dict[str, Any]) -> dict[str, Any]:
     try:
         claims = json.loads(jws.verify(token, public_key(jwk_dict), algorithms=[ALGORITHM]))
     except (JOSEError, ValueError, TypeError, KeyError) as exc:
-        raise SignatureError("the signature does not verify") from exc
+        raise SignatureMismatch("the signature does not verify") from exc
     if not isinstance(claims, dict):
         raise SignatureError("the payload is not a JSON object")
     return claims

@@ -25,6 +25,7 @@ from a2a.types import (
     StringList,
 )
 
+from agenthub.errors import A2aBindingMissing as A2aBindingMissing  # re-exported: its old home
 from agenthub.protocol import agents
 
 __all__ = [
@@ -56,10 +57,6 @@ MTLS_DESCRIPTION = (
     "Mutual TLS with a client certificate issued by the agenthub hub's CA (CN = the caller's "
     "AIC, SAN URI acps://{AIC}); it authenticates the caller in place of a call token."
 )
-
-
-class A2aBindingMissing(ValueError):
-    """The card declares no A2A binding and no ``url`` was given."""
 
 
 def a2a_binding_url(card: agents.AgentCard) -> str | None:

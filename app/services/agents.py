@@ -21,7 +21,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from agenthub.a2a.card import A2aBindingMissing, a2a_card, card_json
+from agenthub.a2a.card import a2a_card, card_json
+from agenthub.errors import A2aBindingMissing
 from agenthub.protocol.agents import (
     AgentCard,
     AgentRegistration,
