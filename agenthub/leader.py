@@ -128,7 +128,7 @@ class Leader:
 
     @property
     def a2a(self) -> A2ACalls:
-        if self._a2a is None:
+        if self._a2a is None:  # a2a-sdk is the kit's [a2a] extra: imported when first used
             from agenthub.a2a.calls import A2ACalls
 
             self._a2a = A2ACalls(self)
@@ -210,7 +210,10 @@ class Leader:
             **extra,
         )
 
-    async def _record(self, command: TaskCommand, record: bool) -> None:
+    async def record_command(self, command: TaskCommand, record: bool = True) -> None:
+        """Queue the command's record for the hub (when ``record`` and it has a session),
+        waiting while the session's backlog is past its bound: what every call records
+        before it is sent, by AIP or (``agenthub.a2a.calls``) by A2A."""
         if record and self.recorder is not None and command.session_id:
             self.recorder.record(command.session_id, command.to_wire())
             await self.recorder.admit(command.session_id, RECORD_FLUSH_SECONDS)
@@ -372,7 +375,7 @@ class Leader:
         return the TaskResult."""
         if await self._by_a2a(partner_id):
             return await self.a2a.send(partner_id, command, record=record)
-        await self._record(command, record)
+        await self.record_command(command, record)
         params = {"command" if method == "rpc" else "message": command.to_wire()}
         result, answer, nonce = await self._call(partner_id, method, params)
         if not isinstance(result, dict):
@@ -402,7 +405,7 @@ class Leader:
             async for event in self.a2a.stream(partner_id, command, record=record, follow=follow):
                 yield event
             return
-        await self._record(command, record)
+        await self.record_command(command, record)
         url = await self._endpoint(partner_id)
         await self._before_call(url)
         body, headers, nonce, request_id = self._prepare(

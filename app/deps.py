@@ -16,7 +16,6 @@ from app.auth.current import (
     ACCESS_TOKEN,
     OPERATOR_TOKEN,
     REGISTRATION_TOKEN,
-    Principal,
     access_token_claims,
     agent_for_claims,
     agent_from_access_token,
@@ -24,6 +23,7 @@ from app.auth.current import (
     is_operator_token,
 )
 from app.auth.keys import HubKeys
+from app.auth.principal import Principal
 from app.config import Settings
 from app.errors import Unauthenticated
 from app.models import Agent

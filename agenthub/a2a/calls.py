@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 import httpx
@@ -50,15 +50,33 @@ from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, A2AError, TaskNotCancelabl
 from google.protobuf.json_format import Parse, ParseError
 
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
+from agenthub.directory import PeerDirectory
 from agenthub.errors import A2ACallFailed, CallFailed
+from agenthub.hub import HubClient
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
+from agenthub.recorder import HubRecorder
 from agenthub.signing import CallTokenAuth
+from agenthub.tls import AgentTls
 from agenthub.transport import http_client
 
-if TYPE_CHECKING:
-    from agenthub.leader import Leader
+
+class LeaderSide(Protocol):
+    """What the A2A calls need of their leader (``agenthub.leader.Leader`` is one): its
+    identity, clients and TLS, and the recording every call makes before it is sent."""
+
+    hub: HubClient
+    directory: PeerDirectory
+    recorder: HubRecorder | None
+    tls: AgentTls | None
+    http: httpx.AsyncClient
+
+    @property
+    def agent_id(self) -> str: ...
+
+    async def record_command(self, command: TaskCommand, record: bool = True) -> None: ...
+
 
 MAX_TASKS = 10_000
 """A2A tasks whose AIP ids the leader remembers; the oldest go first."""
@@ -99,7 +117,7 @@ def _a2a_errors() -> Iterator[None]:
 
 
 class A2ACalls:
-    def __init__(self, leader: Leader) -> None:
+    def __init__(self, leader: LeaderSide) -> None:
         self.leader = leader
         self.card_urls: dict[str, str] = {}
         self._cards: dict[str, AgentCard] = {}
@@ -291,7 +309,7 @@ class A2ACalls:
         name = command.command
         if name == TaskCommandType.CANCEL:
             return await self._cancel(partner_id, remote, command, record)
-        await self.leader._record(command, record)
+        await self.leader.record_command(command, record)
         moved = leader_command_target(remote.recorded, name) if remote.recorded else None
         if name in (TaskCommandType.START, TaskCommandType.CONTINUE):
             if name == TaskCommandType.CONTINUE and moved is not None:
@@ -340,11 +358,11 @@ class A2ACalls:
         except A2ACallFailed as failed:
             if not isinstance(failed.error, TaskNotCancelableError):
                 if not failed.code:  # no answer of the agent's: it may have taken it
-                    await self.leader._record(command, record)
+                    await self.leader.record_command(command, record)
                 raise
             failed.result = await self._refused(partner_id, remote, command, record)
             raise
-        await self.leader._record(command, record)
+        await self.leader.record_command(command, record)
         moved = leader_command_target(remote.recorded, command.command) if remote.recorded else None
         if moved is not None:  # the agent took it: the hub moved as the command says
             remote.recorded = moved
@@ -370,7 +388,7 @@ class A2ACalls:
         if remote.recorded in FINAL_STATES:
             after = (remote.last_sent or command.sent_at) + timedelta(microseconds=1)
             stamped = command.model_copy(update={"sent_at": max(datetime.now(UTC), after)})
-            await self.leader._record(stamped, record)
+            await self.leader.record_command(stamped, record)
         return result
 
     def _event(self, remote: _Remote, event: StreamResponse, record: bool) -> dict[str, Any] | None:
@@ -412,7 +430,7 @@ class A2ACalls:
         """The command by A2A streaming; yields ``{eventSeq, eventData}`` as an AIP stream
         does, and stops where the task waits for the leader unless ``follow``."""
         remote = self._remote(partner_id, command)
-        await self.leader._record(command, record and command.command != "re-stream")
+        await self.leader.record_command(command, record and command.command != "re-stream")
         client = await self.client(partner_id, streaming=True)
         events: AsyncIterator[StreamResponse]
         if command.command == TaskCommandType.RE_STREAM:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
 
 from fastapi import Request
 from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
@@ -15,9 +14,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.auth import jws
 from app.auth.keys import HubKeys
+from app.auth.principal import check_token_key
 from app.auth.tokens import check_access_token_claims
 from app.config import Settings
-from app.errors import Forbidden, Unauthenticated
+from app.errors import Unauthenticated
 from app.models import Agent
 from app.services.agents import touch_agent
 from app.services.auth import active_agent
@@ -127,15 +127,6 @@ async def agent_from_access_token(
     return await agent_for_claims(session, access_token_claims(token, keys=keys, issuer=issuer))
 
 
-def check_token_key(token_thumbprint: str | None, registered_thumbprint: str | None) -> None:
-    """The token's agent is registered (``registered_thumbprint``: its key's thumbprint,
-    ``None`` when it is not) with the key the token was bound to (its ``cnf.jkt``)."""
-    if registered_thumbprint is None:
-        raise Unauthenticated("The token's agent is not registered (any more).")
-    if token_thumbprint != registered_thumbprint:
-        raise Unauthenticated("The token was issued for a key the agent has since replaced.")
-
-
 async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> Agent:
     """The agent an access token speaks for, while registered with the key it was bound to."""
     agent = await active_agent(session, claims.sub)
@@ -143,20 +134,3 @@ async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> 
     assert agent is not None
     touch_agent(session, agent)
     return agent
-
-
-@dataclass(frozen=True)
-class Principal:
-    """The caller of a route open to agents and to the operator."""
-
-    agent: Agent | None
-    is_operator: bool
-
-    @property
-    def agent_id(self) -> str | None:
-        return self.agent.id if self.agent else None
-
-
-def require_operator(principal: Principal) -> None:
-    if not principal.is_operator:
-        raise Forbidden("Only the operator may do this.")

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, GroupMessagePage, MemberState
 from agenthub.protocol.messages import Message, parse_message
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.errors import (
     Forbidden,
     GroupConcluded,

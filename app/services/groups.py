@@ -20,7 +20,7 @@ from agenthub.protocol.groups import (
     MemberView,
     StateEvent,
 )
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound, SessionClosed
 from app.models import Group, GroupMember, Session
 from app.models.types import utcnow

@@ -59,7 +59,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.messages import Message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
-from app.auth.current import check_token_key
+from app.auth.principal import check_token_key
 from app.broker import Broker
 from app.db import SessionFactory
 from app.errors import GroupConcluded, HubError, NotFound, TaskBusy

@@ -11,7 +11,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, MemberEvent, MemberState, MemberView
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.errors import Conflict, Forbidden, GroupConcluded, InvalidInput, NotFound
 from app.models import Agent, Group, GroupMember
 from app.models.types import utcnow

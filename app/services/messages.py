@@ -28,7 +28,7 @@ from agenthub.protocol.messages import (
     parse_message,
 )
 from agenthub.protocol.sessions import MessagePage
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.db import hub_session
 from app.errors import (
     Forbidden,

@@ -28,7 +28,7 @@ from agenthub.protocol.sessions import (
     SessionUpdate,
     SessionView,
 )
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
 from app.models import Agent, Session, SessionParticipant
 from app.models.types import utcnow

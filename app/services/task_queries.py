@@ -17,7 +17,7 @@ from agenthub.protocol.sessions import (
     TaskView,
     TaskViewState,
 )
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.models import Agent, GroupMember, StoredMessage, Task
 from app.services.messages import message_page
 from app.services.pages import cursor_time, decode_cursor, encode_cursor

@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
 from agenthub.protocol.tasks import FINAL_STATES
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.db import SessionFactory
 from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task

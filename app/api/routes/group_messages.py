@@ -16,7 +16,7 @@ from app.api.params import After, GroupIdPath, Limit
 from app.api.problems import problem_responses
 from app.api.routing import JsonBody, hub_router
 from app.api.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
-from app.auth.current import Principal
+from app.auth.principal import Principal
 from app.broker import Delivery
 from app.deps import (
     AccessClaims,
