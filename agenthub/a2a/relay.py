@@ -6,7 +6,8 @@ the request that started the task, which would otherwise send the same events ag
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import orjson
 from a2a.server.tasks import TaskUpdater
@@ -14,12 +15,8 @@ from a2a.types import Message
 
 from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, parts_of
 from agenthub.partner import PartnerTask
-from agenthub.protocol.messages import TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.task_events import task_events
-
-if TYPE_CHECKING:
-    from agenthub.a2a.server import A2ABridge, CallerUser
 
 Key = tuple[str, str]  # (caller, task)
 
@@ -43,26 +40,30 @@ class Speakers:
             del self._current[(caller_id, task_id)]
 
 
+Complete = Callable[[], Awaitable[object]]
+"""Completes the task on its A2A caller's behalf (``A2ABridge.apply``, in ``a2a.server``)."""
+
+
 async def relay(
     task: PartnerTask,
     after: int,
     updater: TaskUpdater,
-    bridge: A2ABridge,
-    caller: CallerUser,
+    speakers: Speakers,
+    caller_name: str,
+    complete: Complete,
     token: object,
 ) -> None:
     """The task's AIP events after ``after`` as A2A events, until the task waits for its
     caller or ends, or another relay speaks for it. ``awaiting-completion`` is completed
-    on the caller's behalf (an A2A caller has no ``complete``), its message and products
-    shown with ``COMPLETED``."""
+    on the caller's behalf (``complete``: an A2A caller has no ``complete``), its message
+    and products shown with ``COMPLETED``."""
     sent_products: set[str] = set()
     offered: Message | None = None  # what the partner said as it awaited completion
-    speakers = bridge.speakers
     try:
         async for item in task_events(task, after_seq=after):
             if item is None:
                 continue
-            if not speakers.speaks(caller.user_name, task.id, token):
+            if not speakers.speaks(caller_name, task.id, token):
                 return
             event = orjson.loads(item[1])
             if event.get("type") == "product-chunk":
@@ -85,14 +86,7 @@ async def relay(
                     await _artifact(updater, product, False, True)
             if state == AipState.AWAITING_COMPLETION:
                 offered = message
-                assert task.session_id is not None
-                await bridge.apply(
-                    TaskCommandType.COMPLETE,
-                    caller=caller,
-                    context_id=updater.context_id,
-                    session_id=task.session_id,
-                    task_id=task.id,
-                )
+                await complete()
                 continue
             if state == AipState.COMPLETED and message is None:
                 message = offered
@@ -100,7 +94,7 @@ async def relay(
             if state == AipState.AWAITING_INPUT:
                 return
     finally:
-        speakers.done(caller.user_name, task.id, token)
+        speakers.done(caller_name, task.id, token)
 
 
 async def _artifact(

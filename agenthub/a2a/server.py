@@ -254,7 +254,29 @@ class _Executor(AgentExecutor):
                 new_task(task_id, context_id, TaskState.TASK_STATE_SUBMITTED)
             )
         updater = TaskUpdater(event_queue, task_id, context_id)
-        await relay(task, after, updater, bridge, caller, speaker)
+        await self._relay(task, after, updater, caller, speaker)
+
+    async def _relay(
+        self,
+        task: PartnerTask,
+        after: int,
+        updater: TaskUpdater,
+        caller: CallerUser,
+        speaker: object,
+    ) -> None:
+        bridge = self.bridge
+
+        async def complete() -> PartnerTask:
+            assert task.session_id is not None
+            return await bridge.apply(
+                TaskCommandType.COMPLETE,
+                caller=caller,
+                context_id=updater.context_id,
+                session_id=task.session_id,
+                task_id=task.id,
+            )
+
+        await relay(task, after, updater, bridge.speakers, caller.user_name, complete, speaker)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Cancel the task; its events are relayed from here on by this cancel alone (a
@@ -275,7 +297,7 @@ class _Executor(AgentExecutor):
             session_id=known.session_id,
             task_id=task_id,
         )
-        await relay(task, after, updater, bridge, caller, speaker)
+        await self._relay(task, after, updater, caller, speaker)
 
 
 def _ids(context: RequestContext) -> tuple[CallerUser, str, str]:

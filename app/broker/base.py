@@ -148,15 +148,3 @@ REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 def is_redis_url(url: str) -> bool:
     return url.startswith(REDIS_SCHEMES)
-
-
-def make_broker(url: str) -> Broker:
-    from app.broker.memory import MemoryBroker
-
-    if url.startswith("memory:"):
-        return MemoryBroker()
-    if is_redis_url(url):
-        from app.broker.redis_broker import RedisBroker
-
-        return RedisBroker(url)
-    raise ValueError(f"Unsupported AGENTHUB_BROKER_URL {url!r}: use memory:// or redis://…")
