@@ -11,8 +11,9 @@ conclusion (its last); a 403 or 404 from the hub raises ``HubRequestError``.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 import orjson
@@ -20,8 +21,20 @@ import orjson
 from agenthub.errors import HubRequestError
 from agenthub.lanes import Backoff, transient
 
-if TYPE_CHECKING:
-    from agenthub.hub import HubClient
+
+class StreamingHub(Protocol):
+    """What a stream needs of its hub client (``agenthub.hub.HubClient`` is one)."""
+
+    agent_id: str | None
+
+    def open_stream(
+        self, path: str, *, last_event_id: int, timeout: httpx.Timeout
+    ) -> AbstractAsyncContextManager[httpx.Response]: ...
+
+    def forget_token(self) -> None: ...
+
+    def raise_or_json(self, response: httpx.Response) -> Any: ...
+
 
 ENDING_STATES = frozenset({"left", "removed"})
 READ_TIMEOUT_SECONDS = 60.0
@@ -65,7 +78,7 @@ class EventStream:
 
     def __init__(
         self,
-        hub: HubClient,
+        hub: StreamingHub,
         path: str,
         *,
         after: int = 0,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import httpx
 
@@ -40,8 +41,23 @@ from agenthub.protocol.messages import (
     any_message_adapter,
 )
 
-if TYPE_CHECKING:
-    from agenthub.hub import HubClient
+
+class GroupsHub(Protocol):
+    """What the group calls need of their hub client (``agenthub.hub.HubClient`` is one);
+    a group's stream needs what ``StreamingHub`` says too."""
+
+    agent_id: str | None
+
+    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response: ...
+
+    def raise_or_json(self, response: httpx.Response) -> Any: ...
+
+    def open_stream(
+        self, path: str, *, last_event_id: int, timeout: httpx.Timeout
+    ) -> AbstractAsyncContextManager[httpx.Response]: ...
+
+    def forget_token(self) -> None: ...
+
 
 POST_BACKOFF = Backoff(0.1, 1.6, attempts=5)
 
@@ -52,7 +68,7 @@ def _at(group_id: str, rest: str = "") -> str:
 
 
 class Groups:
-    def __init__(self, hub: HubClient) -> None:
+    def __init__(self, hub: GroupsHub) -> None:
         self.hub = hub
 
     def _me(self) -> str:
