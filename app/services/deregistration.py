@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.groups import ConversationState
+from agenthub.protocol.groups import MemberState as S
+from app.models import Group, GroupMember
 from app.services.agents import retire_agent
-from app.services.members import end_memberships_of
+from app.services.conversation import move_conversation
+from app.services.members import PENDING, set_member
 from app.services.sessions import end_places_of
 
 
@@ -30,3 +35,22 @@ async def deregister(
     await end_memberships_of(db, agent_id)
     await end_places_of(db, agent_id)
     await db.flush()
+
+
+async def end_memberships_of(db: AsyncSession, agent_id: str) -> None:
+    """A deregistered agent is removed from every group it was in or was joining, with the
+    events that end its streams; a group it owned concludes (no one else may)."""
+    rows = await db.exec(
+        select(GroupMember, Group)
+        .join(Group, col(Group.id) == col(GroupMember.group_id))
+        .where(
+            col(GroupMember.agent_id) == agent_id,
+            col(GroupMember.state).in_([S.ACTIVE.value, *(p.value for p in PENDING)]),
+        )
+    )
+    for member, group in rows.all():
+        await set_member(db, group, agent_id, S.REMOVED, by=None)
+        if member.role == "owner" and group.conversation_state != ConversationState.CONCLUSION:
+            await move_conversation(
+                db, group, ConversationState.CONCLUSION, by=None, reason="the owner left the hub"
+            )

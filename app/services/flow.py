@@ -255,26 +255,6 @@ async def fire_due_floors(factory: SessionFactory) -> int:
     return opened
 
 
-async def release_members(db: AsyncSession, group: Group, *, by: str | None) -> None:
-    """GB/Z Fig. 6 release, as the group concludes: each active member ``released`` (a
-    ``member`` event each), the floor closed; the ``state`` event that follows is the
-    group's last and ends every stream of it."""
-    from app.services.members import set_member  # members import groups, which import this
-
-    rows = await db.exec(
-        select(GroupMember.agent_id)
-        .where(
-            col(GroupMember.group_id) == group.id,
-            col(GroupMember.state) == MemberState.ACTIVE.value,
-        )
-        .order_by(col(GroupMember.agent_id))
-    )
-    for agent_id in list(rows.all()):
-        await set_member(db, group, agent_id, MemberState.RELEASED, by=by)
-    group.floor, group.floor_deadline = None, None
-    db.add(group)
-
-
 async def set_speaking(
     db: AsyncSession, group: Group, body: GroupUpdate, *, by: str | None
 ) -> None:

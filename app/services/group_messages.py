@@ -26,7 +26,7 @@ from app.models.types import utcnow
 from app.services.events import group_channel, message_delivery, stage, take_post_seqs
 from app.services.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.services.flow import move_floor as store_floor_move
-from app.services.groups import MANAGERS, active_group, load_group
+from app.services.group_access import MANAGERS, active_group, load_group
 from app.services.members import grant_mentions, use_speak_grant
 from app.services.messages import (
     after_task_move,

@@ -85,6 +85,7 @@ from app.services.messages import (
 )
 from app.services.task_batch import TaskBatch
 from app.services.tasks import AnyTaskMessage, StaleTask
+from app.services.triggers import fire_ready_triggers
 from app.services.unit_of_work import UnitOfWork
 from app.stopping import stop
 
@@ -543,8 +544,6 @@ class Ingest:
         task with many triggers stalls no batch for long. Should this fail, or the process
         stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``); the
         batch itself is committed and answered either way."""
-        from app.services.triggers import fire_ready_triggers
-
         if not tasks:
             return
         try:

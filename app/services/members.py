@@ -17,14 +17,13 @@ from app.models import Agent, Group, GroupMember
 from app.models.types import utcnow
 from app.services.events import append_group_event, append_inbox_event
 from app.services.flow import off_the_floor
-from app.services.groups import (
+from app.services.group_access import (
     MANAGERS,
     is_manager,
     load_group,
     member_view,
     members_of,
     membership,
-    move_conversation,
     require_manager,
     visible_group,
 )
@@ -281,20 +280,19 @@ async def list_members(
     return [member_view(m) for m in await members_of(db, group_id)]
 
 
-async def end_memberships_of(db: AsyncSession, agent_id: str) -> None:
-    """A deregistered agent is removed from every group it was in or was joining, with the
-    events that end its streams; a group it owned concludes (no one else may)."""
+async def release_members(db: AsyncSession, group: Group, *, by: str | None) -> None:
+    """GB/Z Fig. 6 release, as the group concludes: each active member ``released`` (a
+    ``member`` event each), the floor closed; the ``state`` event that follows is the
+    group's last and ends every stream of it."""
     rows = await db.exec(
-        select(GroupMember, Group)
-        .join(Group, col(Group.id) == col(GroupMember.group_id))
+        select(GroupMember.agent_id)
         .where(
-            col(GroupMember.agent_id) == agent_id,
-            col(GroupMember.state).in_([S.ACTIVE.value, *(p.value for p in PENDING)]),
+            col(GroupMember.group_id) == group.id,
+            col(GroupMember.state) == MemberState.ACTIVE.value,
         )
+        .order_by(col(GroupMember.agent_id))
     )
-    for member, group in rows.all():
-        await set_member(db, group, agent_id, S.REMOVED, by=None)
-        if member.role == "owner" and group.conversation_state != ConversationState.CONCLUSION:
-            await move_conversation(
-                db, group, ConversationState.CONCLUSION, by=None, reason="the owner left the hub"
-            )
+    for agent_id in list(rows.all()):
+        await set_member(db, group, agent_id, MemberState.RELEASED, by=by)
+    group.floor, group.floor_deadline = None, None
+    db.add(group)

@@ -29,7 +29,7 @@ from app.models.types import utcnow
 from app.services.certificates import newest_certificates
 from app.services.discovery import AgentFilters
 from app.services.discovery import list_agents as find_agents
-from app.services.groups import group_views
+from app.services.group_access import group_views
 from app.services.pages import Keyset
 from app.services.semantic import SemanticReranker
 from app.services.sessions import session_views

@@ -13,8 +13,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState
 from app.models import Group, Session
 from app.services.conclusion import release_open_tasks
+from app.services.conversation import move_conversation
 from app.services.events import tell_operator
-from app.services.groups import move_conversation
 
 CLOSED_REASON = "the session closed"
 

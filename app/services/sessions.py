@@ -36,6 +36,7 @@ from app.services.agents import require_registered
 from app.services.events import tell_operator
 from app.services.modes import GROUP, HYBRID, P2P
 from app.services.pages import cursor_time, decode_cursor, encode_cursor
+from app.services.release import release_session
 
 LEADER = "leader"
 RECEIVER = "receiver"
@@ -261,8 +262,6 @@ async def update_session(
         )
         db.add_all(_participants(session_id, receivers))
     if body.state == "closed" and session.state != "closed":
-        from app.services.release import release_session  # groups import this module
-
         session.state = "closed"
         session.closed_at = now
         await release_session(db, session, by=caller.id, at=now)
@@ -305,8 +304,6 @@ async def list_sessions(
 async def end_places_of(db: AsyncSession, agent_id: str) -> None:
     """A deregistered agent's sessions: those it leads close (and are released), its places
     in others end."""
-    from app.services.release import release_session  # groups import this module
-
     now = utcnow()
     led = select(Session).where(col(Session.leader_id) == agent_id, col(Session.state) != "closed")
     for session in (await db.exec(led)).all():

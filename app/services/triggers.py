@@ -28,8 +28,9 @@ from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.models import GroupTrigger, GroupTriggerTask, Task
 from app.models.types import utcnow
 from app.prepared import Prepared, rows
+from app.services.conversation import move_conversation
 from app.services.events import append_group_event, append_inbox_event
-from app.services.groups import load_group, move_conversation, require_manager, visible_group
+from app.services.group_access import load_group, require_manager, visible_group
 from app.services.unit_of_work import transaction
 
 DUE_BATCH = 100

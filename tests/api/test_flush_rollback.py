@@ -32,9 +32,10 @@ from app.config import Settings
 from app.db import make_engine, make_session_factory
 from app.errors import HubError, MessageIdReused
 from app.models import InboxEvent, StoredMessage, Task
+from app.services.conversation import move_conversation
 from app.services.events import group_channel, inbox_channel
+from app.services.group_access import load_group
 from app.services.group_messages import write_group_message
-from app.services.groups import load_group, move_conversation
 from app.services.ingest import Outcome, Record
 from app.services.messages import Participation, write_session_message
 from app.services.operator_events import OPERATOR_CHANNEL

@@ -25,8 +25,8 @@ from app.deps import (
     RecorderDep,
     SessionDep,
 )
+from app.services import group_access
 from app.services import group_messages as message_service
-from app.services import groups as service
 from app.services.events import group_backlog, group_channel
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])
@@ -159,11 +159,11 @@ async def stream_group_events(
     (both with `Retry-After`); `400` for a `Last-Event-ID` that is not a seq; `403` for a viewer
     who is not an active member; `404` for a group the caller may not see.
     """
-    group, member = await service.active_group(
+    group, member = await group_access.active_group(
         db, group_id, Principal(agent=caller, is_operator=False)
     )
     start = resume_point(after, last_event_id)
-    last_seq = service.final_seq(group)
+    last_seq = group_access.final_seq(group)
     ends_after = member.active_since_seq
     await db.close()  # a stream holds no SQL connection; each backlog page takes its own
 

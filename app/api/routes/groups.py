@@ -16,6 +16,7 @@ from app.api.params import GroupIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.deps import PrincipalDep, SessionDep
+from app.services import group_access
 from app.services import groups as service
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])
@@ -76,8 +77,8 @@ async def get_group(group_id: GroupIdPath, principal: PrincipalDep, db: SessionD
 
     **Errors**: `404` for an unknown group, or one the caller may not see.
     """
-    group, _ = await service.visible_group(db, group_id, principal)
-    return await service.group_view(db, group)
+    group, _ = await group_access.visible_group(db, group_id, principal)
+    return await group_access.group_view(db, group)
 
 
 @router.patch("/{groupId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))
