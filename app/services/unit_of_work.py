@@ -23,6 +23,7 @@ committed (ending streams after a deregistration) commits first itself.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -40,19 +41,26 @@ TaskKey = tuple[str, str]  # (task id, session id)
 
 
 async def commit(db: AsyncSession) -> None:
-    """Commit the session's transaction (with the agents it saw, ``touch_agent``), then
-    publish what it staged."""
-    await write_seen(db)
+    """Commit the session's transaction, publish what it staged, then note the agents it
+    saw (``touch_agent``, a transaction of its own)."""
     await db.commit()
     publish_staged(db)
+    await write_seen(db)
 
 
 @asynccontextmanager
 async def transaction(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """An ORM session whose transaction is this block: committed (and published) when the
-    block ends, rolled back with everything it staged when the block raises."""
+    block ends, rolled back with everything it staged when the block raises (the agents it
+    saw are noted either way)."""
     async with factory() as db:
-        yield db
+        try:
+            yield db
+        except Exception:
+            with contextlib.suppress(Exception):  # the block's own error is the one raised
+                await db.rollback()
+                await write_seen(db)
+            raise
         await commit(db)
 
 

@@ -157,6 +157,27 @@ async def test_status_online_after_authenticating(make_agent: MakeAgent) -> None
     assert seen.status == "online" and seen.last_seen_at is not None
 
 
+async def test_a_refused_request_still_shows_its_agent_seen(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """Last seen is written once the request's transaction ended, in a transaction of its
+    own: a request the route refuses (its own transaction rolled back) still counts."""
+    from sqlalchemy import update
+    from sqlmodel import col
+
+    from app.models import Agent
+
+    bob = await make_agent("bob")
+    await bob.access_token()
+    async with hub.state.session_factory() as db:
+        await db.exec(update(Agent).where(col(Agent.id) == bob.agent_id).values(last_seen_at=None))
+        await db.commit()
+    problem(await bob.request("GET", "/v1/groups/grp-nobody"), 404)
+    async with hub.state.session_factory() as db:
+        agent = await db.get(Agent, bob.agent_id)
+        assert agent is not None and agent.last_seen_at is not None
+
+
 async def test_patch_self_updates_card_and_labels(make_agent: MakeAgent, hub: Any) -> None:
     alice = await make_agent("alice", skills=SKILLS)
     response = await alice.request(
