@@ -9,7 +9,6 @@ NotFound (404)
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -42,8 +41,6 @@ from app.models.types import utcnow
 from app.prepared import Prepared, run
 from app.services.certificates import certified_aic, revoke_certificates_of
 from app.services.events import tell_operator
-
-logger = logging.getLogger(__name__)
 
 AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
 AIC_VENDOR = "1"
@@ -326,32 +323,16 @@ async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
 
 def touch_agent(session: AsyncSession, agent: Agent) -> None:
     """Note that the agent was seen, writing at most every few seconds per agent: one
-    UPDATE once the request's transaction has ended (``write_seen``), in a transaction of
-    its own. At the request's start it would hold SQLite's write lock through the whole
-    route; inside the request's transaction, on PostgreSQL, it would lock the caller's row
-    after the rows the route locked (a deadlock with the writer, which locks the other way)."""
+    UPDATE once the request's transaction has ended, in a transaction of its own
+    (``unit_of_work.write_seen``). At the request's start it would hold SQLite's write lock
+    through the whole route; inside the request's transaction, on PostgreSQL, it would lock
+    the caller's row after the rows the route locked (a deadlock with the writer, which
+    locks the other way)."""
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
         hub_session(session).seen.add(agent.id)
         set_committed_value(agent, "last_seen_at", now)  # not a change of the request's
-
-
-async def write_seen(session: AsyncSession) -> None:
-    """What ``touch_agent`` noted, written and committed in a transaction of its own, after
-    the session's own ended (committed or rolled back: a refused request still shows its
-    agent alive). Presence is best effort: a store that refuses it now is told at debug
-    level, and the agent's next request writes it."""
-    hub = hub_session(session)
-    if not hub.seen:
-        return
-    seen, hub.seen = hub.seen, set()
-    try:
-        await note_seen(await session.connection(), seen)
-        await session.commit()
-    except Exception as exc:
-        await session.rollback()
-        logger.debug("could not note %d agents seen: %s", len(seen), exc)
 
 
 def is_online(agent: Agent, now: datetime | None = None) -> bool:

@@ -24,6 +24,7 @@ committed (ending streams after a deregistration) commits first itself.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -34,10 +35,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.broker import Broker
 from app.db import HubSession, hub_session
 from app.prepared import begin_writing
-from app.services.agents import write_seen
+from app.services.agents import note_seen
 from app.services.events import Outbox, publish_staged
 
 TaskKey = tuple[str, str]  # (task id, session id)
+
+logger = logging.getLogger(__name__)
 
 
 async def commit(db: AsyncSession) -> None:
@@ -46,6 +49,23 @@ async def commit(db: AsyncSession) -> None:
     await db.commit()
     publish_staged(db)
     await write_seen(db)
+
+
+async def write_seen(session: AsyncSession) -> None:
+    """What ``touch_agent`` noted, written and committed in a transaction of its own, after
+    the session's own ended (committed or rolled back: a refused request still shows its
+    agent alive). Presence is best effort: a store that refuses it now is told at debug
+    level, and the agent's next request writes it."""
+    hub = hub_session(session)
+    if not hub.seen:
+        return
+    seen, hub.seen = hub.seen, set()
+    try:
+        await note_seen(await session.connection(), seen)
+        await session.commit()
+    except Exception as exc:
+        await session.rollback()
+        logger.debug("could not note %d agents seen: %s", len(seen), exc)
 
 
 @asynccontextmanager
