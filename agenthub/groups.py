@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
 import httpx
 
 from agenthub.errors import NotRegisteredError
-from agenthub.events import EventStream
+from agenthub.events import EventStream, StreamingHub
 from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.paths import segment
 from agenthub.protocol.data import TextDataItem
@@ -42,21 +41,11 @@ from agenthub.protocol.messages import (
 )
 
 
-class GroupsHub(Protocol):
-    """What the group calls need of their hub client (``agenthub.hub.HubClient`` is one);
-    a group's stream needs what ``StreamingHub`` says too."""
-
-    agent_id: str | None
+class GroupsHub(StreamingHub, Protocol):
+    """What the group calls need of their hub client (``agenthub.hub.HubClient`` is one):
+    what a group's stream needs, and requests."""
 
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response: ...
-
-    def raise_or_json(self, response: httpx.Response) -> Any: ...
-
-    def open_stream(
-        self, path: str, *, last_event_id: int, timeout: httpx.Timeout
-    ) -> AbstractAsyncContextManager[httpx.Response]: ...
-
-    def forget_token(self) -> None: ...
 
 
 POST_BACKOFF = Backoff(0.1, 1.6, attempts=5)

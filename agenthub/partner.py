@@ -110,11 +110,6 @@ class PartnerTask:
         self.live: set[str] | None = None  # its leader's live tasks, left once it is final
 
     @property
-    def published_result(self) -> dict[str, Any] | None:
-        """The latest task-result the task published, decoded afresh."""
-        return None if self.published_bytes is None else orjson.loads(self.published_bytes)
-
-    @property
     def settled(self) -> bool:
         """The published state awaits the leader or is final."""
         return self.published_state in SETTLED_STATES

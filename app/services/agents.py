@@ -322,12 +322,9 @@ async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
 
 
 def touch_agent(session: AsyncSession, agent: Agent) -> None:
-    """Note that the agent was seen, writing at most every few seconds per agent: one
-    UPDATE once the request's transaction has ended, in a transaction of its own
-    (``unit_of_work.write_seen``). At the request's start it would hold SQLite's write lock
-    through the whole route; inside the request's transaction, on PostgreSQL, it would lock
-    the caller's row after the rows the route locked (a deadlock with the writer, which
-    locks the other way)."""
+    """Note that the agent was seen, writing at most every few seconds per agent: noted on
+    the session, written once its transaction has ended (``unit_of_work.write_seen`` says
+    why then)."""
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):

@@ -54,8 +54,11 @@ async def commit(db: AsyncSession) -> None:
 async def write_seen(session: AsyncSession) -> None:
     """What ``touch_agent`` noted, written and committed in a transaction of its own, after
     the session's own ended (committed or rolled back: a refused request still shows its
-    agent alive). Presence is best effort: a store that refuses it now is told at debug
-    level, and the agent's next request writes it."""
+    agent alive). Not at the request's start: that would hold SQLite's write lock through
+    the whole route. Not inside the request's transaction: on PostgreSQL it would lock the
+    caller's row after the rows the route locked, the writer's order reversed (a deadlock).
+    Presence is best effort: a store that refuses it now is told at debug level, and the
+    agent's next request writes it."""
     hub = hub_session(session)
     if not hub.seen:
         return
