@@ -167,8 +167,8 @@ def _days(text: str) -> int:
 
 def _hub_certificate(args: argparse.Namespace) -> None:
     from app.auth.ca import load_or_create_ca, write_server_certificate
+    from app.certificates.names import endpoint_host
     from app.errors import HubError
-    from app.services.certificate_names import endpoint_host
 
     settings = load_settings()
     for name in args.names:  # a plain DNS name or an IP address, never a wildcard

@@ -132,10 +132,10 @@ SessionFactory = async_sessionmaker[AsyncSession]
 
 class HubSession(AsyncSession):
     """The hub's ORM session, with what its transaction will do when it commits kept on it:
-    the events it staged (``services.events.Outbox``, published to ``broker`` by whoever
-    commits, ``services.unit_of_work``), the agents it saw (``touch_agent``), the tasks its
+    the events it staged (``streams.events.Outbox``, published to ``broker`` by whoever
+    commits, ``records.unit_of_work``), the agents it saw (``touch_agent``), the tasks its
     moves may have ended (their triggers are looked up after the COMMIT), and the tasks it
-    holds as last written (``services.tasks``)."""
+    holds as last written (``tasks.service``)."""
 
     def __init__(self, *args: Any, broker: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

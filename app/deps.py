@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.agents.models import Agent
 from app.api.routing import resolves_itself
 from app.auth.ca import HubCA
 from app.auth.current import (
@@ -24,14 +25,13 @@ from app.auth.current import (
 )
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
+from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.models import Agent
-from app.services.ingest import Ingest, Outcome, Record
-from app.services.limits import Admission
-from app.services.presence import Presence
-from app.services.revocation_list import RevocationLists
-from app.services.unit_of_work import transaction
+from app.limits import Admission
+from app.records.ingest import Ingest, Outcome, Record
+from app.records.unit_of_work import transaction
+from app.streams.presence import Presence
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
@@ -57,7 +57,7 @@ async def get_revocation_lists(request: Request) -> RevocationLists:
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's one transaction (``services.unit_of_work``): committed once its route
+    """The request's one transaction (``records.unit_of_work``): committed once its route
     returned and before the answer is sent (the dependency's ``scope="function"``), what it
     staged published then; rolled back when the route raised."""
     async with transaction(request.app.state.session_factory) as session:

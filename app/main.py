@@ -15,47 +15,45 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from agenthub import __version__
+from app.agents import routes as agents
+from app.agents.semantic import SemanticReranker
 from app.api.openapi import install_openapi
 from app.api.problems import install_error_handlers
-from app.api.routes import (
-    agents,
-    auth,
-    certificates,
-    group_messages,
-    groups,
-    hub,
-    inbox,
-    members,
-    operator,
-    sessions,
-    tasks,
-    triggers,
-)
-from app.api.sse import SendWatchdog
+from app.auth import routes as auth
 from app.auth.ca import load_or_create_ca, read_trusted_cas
 from app.auth.keys import HubKeys, load_or_create_hub_keys
+from app.auth.service import purge_expired_jtis
 from app.broker import make_broker
 from app.broker.base import is_redis_url
+from app.certificates import routes as certificates
+from app.certificates.revocation_list import RevocationLists
+from app.certificates.service import purge_expired_certificates
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
 from app.db import make_engine, make_session_factory
-from app.metrics import RATE_SAMPLE_SECONDS, HubMetrics, MetricsMiddleware, Rates
-from app.middleware import BodySizeLimit, RejectNul, StreamHandoff
+from app.groups import message_routes as group_messages
+from app.groups import routes as groups
+from app.groups.flow import fire_due_floors
+from app.inbox import routes as inbox
+from app.limits import Admission
+from app.members import routes as members
+from app.metrics import RATE_SAMPLE_SECONDS, HubMetrics, Rates
+from app.middleware import BodySizeLimit, MetricsMiddleware, RejectNul, StreamHandoff
 from app.models.types import utcnow
+from app.operator import hub_routes as hub
+from app.operator import routes as operator
+from app.operator.feed import OperatorFeed
+from app.records.ingest import Ingest
+from app.records.unit_of_work import transaction
 from app.schema import schema_state
-from app.services.auth import purge_expired_jtis
-from app.services.certificates import purge_expired_certificates
-from app.services.flow import fire_due_floors
-from app.services.ingest import Ingest
-from app.services.limits import Admission
-from app.services.operator_feed import OperatorFeed
-from app.services.presence import Presence
-from app.services.revocation_list import RevocationLists
-from app.services.semantic import SemanticReranker
-from app.services.triggers import fire_due_triggers, fire_ready_sweep
-from app.services.unit_of_work import transaction
+from app.sessions import routes as sessions
 from app.stopping import stop
+from app.streams.presence import Presence
+from app.streams.sse import SendWatchdog
+from app.tasks import routes as tasks
+from app.triggers import routes as triggers
+from app.triggers.service import fire_due_triggers, fire_ready_sweep
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases

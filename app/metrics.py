@@ -1,4 +1,5 @@
-"""Prometheus metrics: one registry per app, a pure-ASGI middleware, the /metrics body."""
+"""Prometheus metrics: one registry per app, the rates the console shows, the /metrics body
+(the middleware that times requests is ``app.middleware.MetricsMiddleware``)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,10 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.middleware import HANDOFF
-
-MAX_LABELLED = 4096  # labelled children the middleware keeps found
 LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
 
 
@@ -122,55 +118,3 @@ class Rates:
             (metrics.deliveries.value - deliveries) / span,
             (metrics.ingested.value - ingested) / span,
         )
-
-
-class MetricsMiddleware:
-    def __init__(self, app: ASGIApp, *, metrics: HubMetrics) -> None:
-        self.app = app
-        self.metrics = metrics
-        # the labelled children, found once (prometheus_client's labels() locks and checks
-        # its arguments on every call); bounded, as a client may send any method
-        self._children: dict[tuple[str, ...], Any] = {}
-
-    def _child(self, metric: Any, *labels: str) -> Any:
-        key = (str(id(metric)), *labels)
-        child = self._children.get(key)
-        if child is None:
-            if len(self._children) >= MAX_LABELLED:
-                self._children.clear()
-            child = self._children[key] = metric.labels(*labels)
-        return child
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 500
-        timed = False
-
-        def respond(code: int) -> None:
-            nonlocal status, timed
-            status = code
-            if not timed:
-                timed = True
-                latency = self._child(self.metrics.latency, scope["method"], _route(scope))
-                latency.observe(time.perf_counter() - start)
-
-        async def observing_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                respond(message["status"])
-            await send(message)
-
-        try:
-            await self.app(scope, receive, observing_send)
-            if not timed and scope.get(HANDOFF) is not None:
-                respond(200)  # an event stream, opened below the middleware (StreamHandoff)
-        finally:
-            self._child(self.metrics.requests, scope["method"], _route(scope), str(status)).inc()
-
-
-def _route(scope: Scope) -> str:
-    route = scope.get("route")
-    path = getattr(route, "path", None)
-    return path if isinstance(path, str) else "<unmatched>"

@@ -1,17 +1,20 @@
 """Pure-ASGI middleware (BaseHTTPMiddleware would break streaming): the body size limit, NUL
-refusal, and the hand-off that writes event streams below all of them."""
+refusal, the hand-off that writes event streams below all of them, and the request metrics."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import time
+from typing import Any, Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.problems import problem_response
+from app.metrics import HubMetrics
 
 HANDOFF = "agenthub.stream"
 """The scope key by which a stream's response hands itself to ``StreamHandoff``."""
+MAX_LABELLED = 4096  # labelled children the metrics middleware keeps found
 KEPT_SCOPE = frozenset(
     {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "root_path"}
     | {"query_string", "headers", "client", "server", "extensions", "state", HANDOFF}
@@ -124,3 +127,55 @@ class StreamHandoff:
         for key in [key for key in scope if key not in KEPT_SCOPE]:
             del scope[key]  # the route, the app, the exit stacks: nothing the stream needs
         await stream.run(scope, receive, send)
+
+
+class MetricsMiddleware:
+    def __init__(self, app: ASGIApp, *, metrics: HubMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+        # the labelled children, found once (prometheus_client's labels() locks and checks
+        # its arguments on every call); bounded, as a client may send any method
+        self._children: dict[tuple[str, ...], Any] = {}
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        key = (str(id(metric)), *labels)
+        child = self._children.get(key)
+        if child is None:
+            if len(self._children) >= MAX_LABELLED:
+                self._children.clear()
+            child = self._children[key] = metric.labels(*labels)
+        return child
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+        timed = False
+
+        def respond(code: int) -> None:
+            nonlocal status, timed
+            status = code
+            if not timed:
+                timed = True
+                latency = self._child(self.metrics.latency, scope["method"], _route(scope))
+                latency.observe(time.perf_counter() - start)
+
+        async def observing_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                respond(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observing_send)
+            if not timed and scope.get(HANDOFF) is not None:
+                respond(200)  # an event stream, opened below the middleware (StreamHandoff)
+        finally:
+            self._child(self.metrics.requests, scope["method"], _route(scope), str(status)).inc()
+
+
+def _route(scope: Scope) -> str:
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "<unmatched>"

@@ -24,7 +24,7 @@ import sys
 
 import uvicorn
 
-from app.api.sse import SendWatchdog
+from app.streams.sse import SendWatchdog
 
 logger = logging.getLogger(__name__)
 

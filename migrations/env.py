@@ -8,9 +8,9 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401  (registers every table)
+import app.tables  # noqa: F401  (registers every table)
+from app.agents.search_tables import include_object
 from app.db import make_engine
-from app.models.search import include_object
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -12,15 +12,15 @@ from pydantic import SecretStr
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.agents.models import Agent
+from app.agents.service import touch_agent
 from app.auth import jws
 from app.auth.keys import HubKeys
 from app.auth.principal import check_token_key
+from app.auth.service import active_agent
 from app.auth.tokens import check_access_token_claims
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.models import Agent
-from app.services.agents import touch_agent
-from app.services.auth import active_agent
 
 
 def bearer_token(request: Request) -> str | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.agents.models import Agent
 from app.errors import Unauthenticated
-from app.models import Agent
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,10 @@
-"""SQLModel tables, one module per aggregate. Importing this package registers them all."""
+"""The store's shared ground: the constraint naming convention every table is made under,
+and the column types (``types``) the tables and the migrations share.
+
+Each domain keeps its own tables (``app/agents/models.py``, ``app/groups/models.py``…), and
+each of them imports ``app.models.types``, so the convention below is in place before any
+table is defined. ``app.tables`` imports them all, for whoever needs the whole schema.
+"""
 
 from sqlmodel import SQLModel
 
@@ -9,38 +15,3 @@ SQLModel.metadata.naming_convention = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-
-# isort: split
-
-from app.models.agent import Agent, AgentKey, AgentLabel  # noqa: E402
-from app.models.auth import UsedJti  # noqa: E402
-from app.models.certificate import Certificate  # noqa: E402
-from app.models.group import (  # noqa: E402
-    Group,
-    GroupEvent,
-    GroupMember,
-    GroupTrigger,
-    GroupTriggerTask,
-)
-from app.models.inbox import InboxEvent  # noqa: E402
-from app.models.message import StoredMessage  # noqa: E402
-from app.models.session import Session, SessionParticipant  # noqa: E402
-from app.models.task import Task  # noqa: E402
-
-__all__ = [
-    "Agent",
-    "AgentKey",
-    "AgentLabel",
-    "Certificate",
-    "Group",
-    "GroupEvent",
-    "GroupMember",
-    "GroupTrigger",
-    "GroupTriggerTask",
-    "InboxEvent",
-    "Session",
-    "SessionParticipant",
-    "StoredMessage",
-    "Task",
-    "UsedJti",
-]

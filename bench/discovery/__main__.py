@@ -22,12 +22,12 @@ from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.agents import Skill
+from app.agents.discovery import AgentFilters, list_agents
+from app.agents.models import Agent
+from app.agents.service import agent_search_text, agent_skills_text
 from app.db import make_engine, make_session_factory
-from app.models import Agent
 from app.models.types import utcnow
 from app.schema import migrate
-from app.services.agents import agent_search_text, agent_skills_text
-from app.services.discovery import AgentFilters, list_agents
 from app.stopping import run_until_signalled
 from bench.discovery.baseline import like_search
 from bench.discovery.corpus import QUERIES, SyntheticAgent, make_agents

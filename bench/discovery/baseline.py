@@ -9,7 +9,7 @@ from sqlalchemy import Float, case, cast, func, select
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.models import Agent
+from app.agents.models import Agent
 
 MAX_TERMS = 10
 NAME_WEIGHT = 2.0

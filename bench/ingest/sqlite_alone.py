@@ -23,8 +23,8 @@ import orjson
 
 from agenthub.protocol.messages import parse_message
 from app.db import WAL_AUTOCHECKPOINT_PAGES
+from app.records.messages import Placement, stored_body, stored_row
 from app.schema import migrate
-from app.services.messages import Placement, stored_body, stored_row
 from bench.harness import machine, publish_report
 from bench.ingest.writer import call_records
 

@@ -1,6 +1,6 @@
 """``python -m bench.ingest.statements``: one of the writer's statements, three ways.
 
-The writer's reads of a batch's standing (``app.services.ingest``: the senders' keys, their
+The writer's reads of a batch's standing (``app.records.ingest``: the senders' keys, their
 memberships, the message ids they used) on a store migrated to the hub's schema, each run
 ``--runs`` times on one connection, by:
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from app.db import make_engine
 from app.prepared import Prepared, rows
+from app.records import ingest
 from app.schema import migrate
-from app.services import ingest
 from bench.harness import machine, publish_report
 
 STATEMENTS: dict[str, tuple[Prepared, dict[str, Any]]] = {

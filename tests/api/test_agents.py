@@ -8,8 +8,8 @@ import httpx
 from sqlalchemy import func, select
 
 from agenthub import AgentKey, HubClient
-from app.models import Agent, AgentLabel
-from app.models import AgentKey as AgentKeyRow
+from app.agents.models import Agent, AgentLabel
+from app.agents.models import AgentKey as AgentKeyRow
 from tests.support.hub import (
     HUB_BASE,
     OPERATOR_TOKEN,
@@ -165,7 +165,7 @@ async def test_a_refused_request_still_shows_its_agent_seen(
     from sqlalchemy import update
     from sqlmodel import col
 
-    from app.models import Agent
+    from app.agents.models import Agent
 
     bob = await make_agent("bob")
     await bob.access_token()

@@ -9,7 +9,8 @@ import orjson
 from sqlalchemy import func, select
 
 from agenthub.signing import sign_answer
-from app.models import StoredMessage, Task
+from app.records.models import StoredMessage
+from app.tasks.models import Task
 from tests.api.test_sessions import open_session
 from tests.api.test_tasks import Pair, pair, started
 from tests.support.groups import count

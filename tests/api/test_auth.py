@@ -11,7 +11,7 @@ from jose import jws as jose_jws
 from sqlalchemy import func, select
 
 from agenthub import AgentKey, HubClient
-from app.models import UsedJti
+from app.auth.models import UsedJti
 from tests.support.hub import ISSUER, MakeAgent, problem
 
 

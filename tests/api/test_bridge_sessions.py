@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import func, select
 
 from agenthub import HubClient
-from app.models import InboxEvent, Session, SessionParticipant, Task
+from app.inbox.models import InboxEvent
+from app.sessions.models import Session, SessionParticipant
+from app.tasks.models import Task
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result, text
 

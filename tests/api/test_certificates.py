@@ -19,8 +19,8 @@ from agenthub import AgentKey, HubClient
 from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jwk import ec_public_jwk
 from agenthub.tls import aic_of
-from app.models import Certificate
-from app.services.certificate_names import NamePolicy, endpoint_host, why_not
+from app.certificates.models import Certificate
+from app.certificates.names import NamePolicy, endpoint_host, why_not
 from tests.support.hub import MakeAgent, hub_settings, problem
 
 
@@ -360,9 +360,9 @@ async def test_an_agent_asking_for_certificates_too_fast_is_told_when_to_come_ba
 async def test_certificates_long_expired_are_purged(hub: Any, make_agent: MakeAgent) -> None:
     from datetime import timedelta
 
-    from app.models import Certificate
+    from app.certificates.models import Certificate
+    from app.certificates.service import purge_expired_certificates
     from app.models.types import utcnow
-    from app.services.certificates import purge_expired_certificates
 
     kit = await make_agent("tls")
     serial = (await _issue(kit)).json()["serial"]

@@ -31,14 +31,16 @@ from app.broker import Delivery
 from app.config import Settings
 from app.db import make_engine, make_session_factory
 from app.errors import HubError, MessageIdReused
-from app.models import InboxEvent, StoredMessage, Task
-from app.services.conversation import move_conversation
-from app.services.events import group_channel, inbox_channel
-from app.services.group_access import load_group
-from app.services.group_messages import write_group_message
-from app.services.ingest import Outcome, Record
-from app.services.messages import Participation, write_session_message
-from app.services.operator_events import OPERATOR_CHANNEL
+from app.groups.access import load_group
+from app.groups.conversation import move_conversation
+from app.groups.messages import write_group_message
+from app.inbox.models import InboxEvent
+from app.operator.events import OPERATOR_CHANNEL
+from app.records.ingest import Outcome, Record
+from app.records.messages import Participation, write_session_message
+from app.records.models import StoredMessage
+from app.streams.events import group_channel, inbox_channel
+from app.tasks.models import Task
 from tests.api.test_sessions import open_session
 from tests.support.groups import team
 from tests.support.hub import MakeAgent

@@ -1,4 +1,4 @@
-"""The write pipeline (``app.services.ingest``): records of several kinds, from several
+"""The write pipeline (``app.records.ingest``): records of several kinds, from several
 senders, in one transaction, each with the outcome it would have alone."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from agenthub import HubClient
 from agenthub.protocol.messages import parse_message
 from agenthub.protocol.sessions import RelayedAnswer
 from app.errors import HubError
-from app.services.ingest import Record
+from app.records.ingest import Record
 from tests.api.test_sessions import open_session
 from tests.support.hub import MakeAgent
 from tests.support.messages import chat, result
@@ -70,7 +70,7 @@ async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent
     from sqlalchemy import event
     from sqlmodel import col, select
 
-    from app.models import InboxEvent
+    from app.inbox.models import InboxEvent
     from tests.support.messages import command
 
     leader, partner = await make_agent("leader"), await make_agent("partner")

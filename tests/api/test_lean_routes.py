@@ -15,7 +15,7 @@ import pytest
 from app.api import routing
 from app.config import Settings
 from app.main import create_app
-from app.models import StoredMessage
+from app.records.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.messages import chat
 from tests.support.sessions import new_session, p2p

@@ -14,7 +14,7 @@ import pytest
 from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
-from app.models import StoredMessage
+from app.records.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
 from tests.support.live import LiveServer
@@ -55,7 +55,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
-    monkeypatch.setattr("app.services.limits.time", clock)
+    monkeypatch.setattr("app.limits.time", clock)
     return clock
 
 

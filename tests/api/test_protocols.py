@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from agenthub import AgentKey, HubClient
 from agenthub.a2a.card import a2a_card, card_json
 from agenthub.protocol.agents import AgentCard
-from app.models import Agent, AgentLabel
+from app.agents.models import Agent, AgentLabel
 from tests.support.hub import REGISTRATION_TOKEN, MakeAgent, card, problem
 
 ENDPOINT = "http://127.0.0.1:9001/aip"

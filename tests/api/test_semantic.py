@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from agenthub import AgentKey, HubClient
+from app.agents.discovery import AgentFilters, list_agents
 from app.config import Settings
 from app.main import create_app
-from app.services.discovery import AgentFilters, list_agents
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables
 
 pytest.importorskip("sentence_transformers", reason="the semantic extra is not installed")

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from app.api.sse import SendWatchdog
 from app.middleware import HANDOFF, StreamHandoff
+from app.streams.sse import SendWatchdog
 
 
 class Writer:

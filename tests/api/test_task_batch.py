@@ -1,4 +1,4 @@
-"""The record engine's in-memory path for task records (``app.services.task_batch``) against
+"""The record engine's in-memory path for task records (``app.records.task_batch``) against
 the full path it stands in for: every random batch of point-to-point records (any sender,
 command, report, state, order, replay or variant, in p2p, group-mode and closed sessions)
 gives the same outcomes, stored bodies and rows, tasks, inbox events, operator events (in
@@ -16,10 +16,12 @@ from sqlmodel import col, select
 
 from agenthub.protocol.messages import parse_message
 from app.errors import HubError
-from app.models import InboxEvent, StoredMessage, Task
-from app.services import events as ev
-from app.services import task_batch
-from app.services.ingest import Ingest, Record
+from app.inbox.models import InboxEvent
+from app.records import task_batch
+from app.records.ingest import Ingest, Record
+from app.records.models import StoredMessage
+from app.streams import events as ev
+from app.tasks.models import Task
 from tests.support.hub import MakeAgent
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

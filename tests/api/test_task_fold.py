@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agenthub.protocol.messages import parse_message
-from app.services.task_projection import AnyTaskMessage, Outcome, fold, fold_on
+from app.tasks.projection import AnyTaskMessage, Outcome, fold, fold_on
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -204,7 +204,7 @@ def test_a_time_without_its_offset_is_aip_beijing_time_beside_aware_ones() -> No
 @given(st.datetimes(timezones=st.timezones()))
 def test_the_sort_key_writes_the_sent_time_as_strftime_does(sent: datetime) -> None:
     """The keys stored as a task's ``last_key`` compare with the ones made now."""
-    from app.services.task_projection import sort_key
+    from app.tasks.projection import sort_key
 
     try:
         at = sent.astimezone(UTC)

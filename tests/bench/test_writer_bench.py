@@ -23,7 +23,7 @@ async def test_every_record_of_every_call_is_taken_and_counted() -> None:
 def test_sqlite_alone_stores_every_row_in_the_hubs_schema() -> None:
     from sqlmodel import SQLModel
 
-    import app.models  # noqa: F401 (the tables)
+    import app.tables  # noqa: F401 (the tables)
     from bench.ingest import sqlite_alone
 
     report = sqlite_alone.run(calls=20, per_transaction=31)

@@ -8,9 +8,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401
+import app.tables  # noqa: F401
+from app.agents.search_tables import include_object
 from app.db import make_engine
-from app.models.search import include_object
 from app.schema import migrate
 
 

@@ -11,13 +11,25 @@ ROOT = Path(__file__).parents[2]
 PACKAGES = ("app", "agenthub")
 
 
+def _somewhere(name: str) -> list[str]:
+    found = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob(name)]
+    return [str(found[0].relative_to(ROOT))] if found else [name]
+
+
 def test_every_path_the_architecture_names_exists() -> None:
     text = (ROOT / "ARCHITECTURE.md").read_text()
-    named = {
-        token
-        for token in re.findall(r"`([^`\s]+)`", text) + re.findall(r"<br/>([\w/]+\.py)", text)
-        if "/" in token or token.endswith((".py", ".md"))
-    }
+    named: set[str] = set()
+    for line in text.splitlines():
+        tokens = re.findall(r"`([^`\s]+)`", line) + re.findall(r"<br/>([\w/]+\.py)", line)
+        folders = re.findall(r"^\| `(app/\w+/)`(?:, `(app/\w+/)`)?", line)
+        homes = [f for pair in folders for f in pair if f]
+        for token in tokens:
+            if "/" in token:
+                named.add(token)
+            elif token.endswith((".py", ".md")):
+                # a table row names its folder first, then that folder's files by name;
+                # elsewhere a bare name is a kind of file the nouns have (`routes.py`)
+                named.update([f"{home}{token}" for home in homes] or _somewhere(token))
     assert len(named) > 30, named  # the walk-throughs name their files
     missing = sorted(
         p
@@ -77,3 +89,59 @@ def test_no_module_of_the_house_imports_one_that_imports_it_back() -> None:
         if module not in state:
             visit(module)
     assert cycles == []
+
+
+# The hub's layers, top down, as ARCHITECTURE.md tells them: a file imports only files of its
+# own layer or lower ones.
+ENTRY, HTTP, SERVICES, TABLES, CORE = 4, 3, 2, 1, 0
+_HTTP = {
+    "app.deps",
+    "app.auth.current",
+    "app.checks",
+    "app.console",
+    "app.limits",
+    "app.middleware",
+}
+_CORE = {"app", "app.config", "app.db", "app.errors", "app.pages", "app.prepared", "app.logs"}
+_CORE |= {"app.stopping", "app.schema", "app.metrics", "app.http_protocol"}
+_CORE |= {f"app.auth.{name}" for name in ("jws", "keys", "tokens", "ca")} | {"app.auth"}
+
+
+def _layer(module: str) -> int:
+    if module in ("app.cli", "app.main", "app.server") or module.startswith("app.demo"):
+        return ENTRY
+    if module.endswith("routes") or module in _HTTP or module.startswith("app.api"):
+        return HTTP
+    if module == "app.streams.sse":
+        return HTTP
+    if module.endswith((".models", "_tables")) or module.startswith("app.models"):
+        return TABLES
+    if module in ("app.tables",):
+        return TABLES
+    if module in _CORE or module.startswith("app.broker"):
+        return CORE
+    return SERVICES
+
+
+def test_no_file_of_the_hub_imports_one_of_a_higher_layer() -> None:
+    files = {_module_of(p): p for p in (ROOT / "app").rglob("*.py")}
+    known = set(files)
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, path in files.items()
+        for target in _imports(path, module, known)
+        if _layer(target) > _layer(module)
+    )
+    assert upward == []
+    # the layers are real: each holds files, and the routes sit above the services
+    assert {_layer(m) for m in files} == {ENTRY, HTTP, SERVICES, TABLES, CORE}
+    assert _layer("app.groups.routes") > _layer("app.groups.service") > _layer("app.groups.models")
+
+
+def test_a_noun_keeps_its_route_service_and_tables_together() -> None:
+    for noun in ("agents", "certificates", "groups", "sessions", "tasks"):
+        assert {"routes.py", "service.py", "models.py"} <= {
+            p.name for p in (ROOT / "app" / noun).glob("*.py")
+        }, noun
+    assert not (ROOT / "app" / "services").exists()
+    assert not (ROOT / "app" / "api" / "routes").exists()

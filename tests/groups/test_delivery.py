@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from app.broker import Delivery, MemoryBroker
-from app.services.events import encode_frame
-from app.services.streams import WRITE_BYTES, StreamPlan, event_stream
+from app.streams.events import encode_frame
+from app.streams.service import WRITE_BYTES, StreamPlan, event_stream
 
 
 def delivery(seq: int, sender: str = "someone", ends_for: str | None = None) -> Delivery:

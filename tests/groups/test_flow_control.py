@@ -12,7 +12,8 @@ from sqlmodel import col
 from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
 from agenthub.protocol.groups import POSTING, ConversationState, PostKind
-from app.models import GroupEvent, StoredMessage
+from app.groups.models import GroupEvent
+from app.records.models import StoredMessage
 from tests.support.groups import MakeMember, count, team
 from tests.support.hub import problem
 from tests.support.live import LiveServer, streams_open
@@ -233,7 +234,7 @@ async def test_a_post_admitted_before_the_conclusion_is_not_stored_after_it(
     the conclusion's state event, the group's last."""
     import pytest
 
-    from app.services import ingest
+    from app.records import ingest
 
     if live.app.state.settings.database_url.startswith("sqlite"):
         pytest.skip("SQLite's BEGIN IMMEDIATE holds the write lock from the first read")

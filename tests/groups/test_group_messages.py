@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from sqlmodel import col
 
+from app.groups.models import GroupEvent, GroupTrigger
 from app.main import create_app
-from app.models import GroupEvent, GroupTrigger, StoredMessage
+from app.records.models import StoredMessage
 from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result
@@ -431,7 +432,7 @@ async def test_concurrent_moves_of_one_task_are_each_stored_or_409_never_500(
 
 
 async def test_triggers_are_capped_per_task(make_agent: MakeAgent, hub: Any) -> None:
-    from app.services.triggers import MAX_TRIGGERS_PER_TASK
+    from app.triggers.service import MAX_TRIGGERS_PER_TASK
 
     leader, a = await make_agent("leader"), await make_agent("a")
     group = await team(leader, a)
@@ -457,8 +458,8 @@ async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
     assert hub.state.settings.trigger_poll_seconds == 60  # made with the fixture's settings
     from sqlalchemy import update
 
-    from app.models import Task
-    from app.services.triggers import fire_ready_sweep
+    from app.tasks.models import Task
+    from app.triggers.service import fire_ready_sweep
 
     leader, a = await make_agent("leader"), await make_agent("a")
     group = await team(leader, a)
@@ -556,8 +557,8 @@ async def test_a_pending_trigger_does_not_fire_into_a_concluded_group(
     tasks' end fires them after the conclusion's state event, the group's last."""
     from sqlalchemy import update
 
-    from app.models import Task
-    from app.services.triggers import fire_due_triggers, fire_ready_sweep
+    from app.tasks.models import Task
+    from app.triggers.service import fire_due_triggers, fire_ready_sweep
 
     leader, a = await make_agent("leader"), await make_agent("a")
     gid = (await team(leader, a))["id"]

@@ -6,7 +6,8 @@ from typing import Any
 
 from sqlmodel import col
 
-from app.models import GroupEvent, GroupMember, InboxEvent
+from app.groups.models import GroupEvent, GroupMember
+from app.inbox.models import InboxEvent
 from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 

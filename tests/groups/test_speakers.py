@@ -17,9 +17,10 @@ from agenthub.events import EventStream, HubEvent
 from agenthub.protocol.messages import MAX_NEXT_SPEAKERS, parse_message
 from app.config import Settings
 from app.errors import HubError
+from app.groups.models import GroupEvent
 from app.main import create_app
-from app.models import GroupEvent, StoredMessage
-from app.services.ingest import Record
+from app.records.ingest import Record
+from app.records.models import StoredMessage
 from tests.support.groups import STREAM_SETTINGS, MakeMember, count, team
 from tests.support.hub import empty_tables, problem
 from tests.support.live import LiveServer

@@ -603,7 +603,7 @@ async def test_a_command_the_partner_ignored_is_no_409_at_the_hub(
     """A kit leader completes too early (the partner works: ignored) and records it; the
     partner's later moves are not refused for it. The hub's clock-skew allowance is set low
     so the test need not wait 5 s."""
-    monkeypatch.setattr("app.services.task_projection.CLOCK_SKEW_SECONDS", 0.5)
+    monkeypatch.setattr("app.tasks.projection.CLOCK_SKEW_SECONDS", 0.5)
     gated = Gated()
     leader = await make_live_agent("leader")
     partner = await make_live_agent("partner", gated)

@@ -6,9 +6,9 @@ import asyncio
 import contextlib
 
 from app.broker.memory import MemoryBroker
-from app.services.operator_events import OPERATOR_CHANNEL, message_summary, operator_delivery
-from app.services.operator_feed import OperatorFeed
-from app.services.streams import StreamPlan, event_stream
+from app.operator.events import OPERATOR_CHANNEL, message_summary, operator_delivery
+from app.operator.feed import OperatorFeed
+from app.streams.service import StreamPlan, event_stream
 
 
 def say(broker: MemoryBroker, n: int) -> None:

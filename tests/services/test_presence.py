@@ -1,4 +1,4 @@
-"""``app.services.presence``: a deregistration waits, bounded, until the agent's streams here
+"""``app.streams.presence``: a deregistration waits, bounded, until the agent's streams here
 have let their leases go."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import time
 from typing import Any
 
-from app.services.presence import Presence
+from app.streams.presence import Presence
 
 
 async def test_gone_waits_for_the_agents_last_stream_here(hub: Any) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agenthub.protocol.messages import parse_message
-from app.services.messages import Placement, as_received, received_wire, stored_body
+from app.records.messages import Placement, as_received, received_wire, stored_body
 
 SENT = "2026-12-03T16:00:00+08:00"
 TEXT = [{"type": "text", "text": "hi"}]

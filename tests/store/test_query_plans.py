@@ -9,12 +9,12 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.dialects import sqlite
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db import make_engine
-from app.models import SQLModel
-from app.services import tasks
-from app.services.events import group_backlog
+from app.streams.events import group_backlog
+from app.tasks import service as tasks
 
 
 async def test_a_tasks_messages_are_found_by_session_and_task(tmp_path: Path) -> None:

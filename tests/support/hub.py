@@ -11,7 +11,7 @@ import httpx
 from sqlalchemy import text
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401
+import app.tables  # noqa: F401
 from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.db import make_engine

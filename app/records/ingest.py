@@ -1,0 +1,598 @@
+"""The write pipeline: every message recorded at the hub goes in through here.
+
+A group post, a point-to-point record (one, or a batch of them) and a relayed answer are
+each a ``Record``. The routes hand their records to the process's ``Ingest`` and wait; one
+writer task takes every record waiting, in arrival order, and writes them in one
+transaction (group commit):
+
+1. **Standing**, one SELECT each for the whole batch: the senders (still registered, with
+   the key their token is bound to), their memberships of the groups posted to, their
+   places in the sessions recorded to, and which of the message ids they used before.
+2. **Admission**, pure (``Record.verdict``): a record is refused there with the answer its
+   route documents, or found *plain* (a row, and nothing else: no task, no mention, no
+   speak grant, no replay), or sent down the full path.
+3. **Plain records** in bulk: per group, one ``UPDATE … RETURNING`` takes the seqs; one
+   multi-row INSERT stores them.
+4. **Point-to-point task records folded in memory** (``task_batch``): the batch's tasks read
+   in one SELECT, each record stepped with the pure task fold, their rows written with the
+   plain ones and their tasks and inboxes with a few statements for the whole batch.
+5. **Full path**, for the rest, one record at a time, each in its own SAVEPOINT, with the
+   service that knows its kind (``group_messages.write_group_message``,
+   ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
+   moved under it, or an id taken at the same time rolls back that record alone.
+6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then what the batch staged in
+   its outbox (group frames, inbox and operator events) is handed to the broker
+   (``UnitOfWork.publish``), in the order written, and the callers are answered: first the
+   answers when nothing more is to happen, so the callers hear back while the streams
+   write; else, first the frames and the triggers the batch's task moves may have made
+   ready (looked up in one query, one transaction each), so a caller that ended a task
+   reads what that fired.
+
+A batch is one ``UnitOfWork`` (``records.unit_of_work``): a connection of its own whose
+transaction the writer begins and commits; the full path's services get an ORM session on
+that connection only when a record of the batch takes it.
+
+Plain and in-memory records are flushed (one savepoint) before every full-path record, so
+a batch's rows keep their order. On SQLite the transaction starts ``BEGIN IMMEDIATE``: the
+writer holds the write lock from its first read, so what it read is what it writes against,
+and the flush needs no savepoint there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.messages import Message
+from agenthub.protocol.sessions import RelayedAnswer
+from agenthub.protocol.tokens import AccessTokenClaims
+from app.agents.service import CURRENT_KEYS, LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
+from app.auth.principal import check_token_key
+from app.broker import Broker
+from app.db import SessionFactory
+from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
+from app.groups import messages as group_messages
+from app.groups.flow import FloorState
+from app.groups.messages import Membership, write_group_message
+from app.groups.models import Group, GroupMember
+from app.models.types import utcnow
+from app.prepared import Prepared, rows, run_many
+from app.records import messages
+from app.records.answers import write_answer
+from app.records.messages import (
+    INSERT_MESSAGE,
+    Participation,
+    Placement,
+    as_received,
+    encodable,
+    received_wire,
+    stored_body,
+    stored_row,
+    write_session_message,
+)
+from app.records.models import StoredMessage
+from app.records.task_batch import TaskBatch
+from app.records.unit_of_work import UnitOfWork
+from app.sessions.models import Session, SessionParticipant
+from app.stopping import stop
+from app.streams.events import group_channel, message_delivery, take_post_seqs
+from app.tasks.service import AnyTaskMessage, StaleTask
+from app.triggers.service import fire_ready_triggers
+
+logger = logging.getLogger(__name__)
+
+MAX_BATCH = 256
+MAX_NOTED = 10_000  # senders whose last note this writer remembers
+MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as task-busy
+Outcome = tuple[dict[str, Any], int]  # the stored body and its status (200, 201 or 202)
+
+
+class Path(Enum):
+    PLAIN = "plain"  # one row; written in bulk
+    FULL = "full"  # the kind's own service, in a savepoint
+
+
+@dataclass(eq=False)
+class Record:
+    """One message to record, as its route received it, with the caller's token facts."""
+
+    sender_id: str  # the access token's subject
+    key_thumbprint: str | None  # and its cnf.jkt
+    message: AnyTaskMessage | None  # None for a relayed answer: it is in ``answer``
+    group_id: str | None = None  # a post to this group
+    session_id: str | None = None  # a point-to-point record in this session
+    answer: RelayedAnswer | None = None  # a partner's answer the caller relays
+    received_at: datetime = field(default_factory=utcnow)
+    outcome: Outcome | None = None
+    error: BaseException | None = None
+    membership: Membership | None = None  # a group post's standing, once found active
+    place: Participation | None = None  # a point-to-point record's, once found
+    row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
+    told: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # and its operator events
+    wire: dict[str, Any] | None = None  # the message's wire object, as received (``many``)
+
+    @classmethod
+    def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
+        """The record of ``message`` from the token's agent, at ``place`` (``group_id`` or
+        ``session_id``, and a relayed ``answer``)."""
+        return cls(claims.sub, claims.cnf.get("jkt"), message, **place)
+
+    def verdict(self, standing: Standing) -> HubError | Path:
+        """Why the record is refused, or the path it takes: the route's documented checks,
+        in the order the full path makes them, from the batch's standing alone (the checks
+        are the services' own: ``check_token_key``, ``check_post``, ``check_open``)."""
+        try:
+            check_token_key(self.key_thumbprint, standing.keys.get(self.sender_id))
+            if self.group_id is not None:
+                return self._group_path(standing)
+            return self._session_path(standing)
+        except HubError as refused:
+            return refused
+
+    def _group_path(self, standing: Standing) -> Path:
+        at = standing.memberships.get((self.group_id or "", self.sender_id))
+        message = self.message
+        assert message is not None and self.group_id is not None
+        if at is None or not at.active:
+            return Path.FULL  # the full path tells a group one may not see (404) from 403
+        group_messages.check_post(message, self.sender_id, self.group_id, at)
+        self.membership = at
+        if (self.sender_id, message.id) in standing.used_ids:
+            return Path.FULL  # a replay, or an id used elsewhere
+        group_messages.check_open(at)
+        deeper, floor_move = group_messages.check_in_flow(message, self.sender_id, at, standing.now)
+        plain = isinstance(message, Message) and message.task_id is None and not message.mentions
+        plain = plain and not message.next_speaker and not deeper and floor_move is None
+        return Path.PLAIN if plain and not at.muted else Path.FULL
+
+    def _session_path(self, standing: Standing) -> Path:
+        at = self.place = standing.participations.get((self.session_id or "", self.sender_id))
+        if at is None:
+            raise NotFound(f"No session {self.session_id!r}.")
+        message = self.message
+        if message is None:
+            return Path.FULL  # a relayed answer: its checks need the partner's key
+        messages.check_post(message, self.sender_id, at)
+        if (self.sender_id, message.id) in standing.used_ids:
+            return Path.FULL
+        messages.check_open(message, at)
+        plain = isinstance(message, Message) and message.task_id is None
+        return Path.PLAIN if plain else Path.FULL
+
+    def reset(self) -> None:
+        """Forget what a rolled-back attempt at writing it decided."""
+        self.outcome, self.error, self.row, self.told = None, None, None, []
+        self.membership, self.place = None, None
+
+    @property
+    def stored_session_id(self) -> str:
+        """The session the record is stored in, once admitted."""
+        at = self.membership or self.place
+        assert at is not None
+        return at.session_id
+
+    async def write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
+        """The full path: the kind's own service, uncommitted (``fresh``: the sender has
+        stored no message with this id)."""
+        if self.group_id is not None:
+            assert self.message is not None
+            return await write_group_message(
+                db,
+                sender_id=self.sender_id,
+                group_id=self.group_id,
+                message=self.message,
+                at=self.membership,
+                fresh=fresh,
+            )
+        assert self.place is not None
+        if self.answer is not None:
+            return await write_answer(db, caller_id=self.sender_id, body=self.answer, at=self.place)
+        assert self.message is not None
+        return await write_session_message(
+            db, sender_id=self.sender_id, message=self.message, at=self.place, fresh=fresh
+        )
+
+
+@dataclass
+class Standing:
+    """What the batch's admission reads: one query each, for every record in it."""
+
+    keys: dict[str, str]  # registered senders → their key thumbprints
+    memberships: dict[tuple[str, str], Membership]  # (group, sender)
+    participations: dict[tuple[str, str], Participation]  # (session, sender)
+    used_ids: set[tuple[str, str]]  # (sender, message id) stored before
+    now: datetime = field(default_factory=utcnow)  # when the batch was admitted
+
+    @classmethod
+    async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
+        senders = list({r.sender_id for r in batch})
+        keys = {agent_id: key for agent_id, key in await rows(conn, _KEYS, {"ids": senders})}
+        groups = list({r.group_id for r in batch if r.group_id is not None})
+        memberships = {}
+        if groups:
+            params = {"groups": groups, "senders": senders}
+            floors: dict[str, FloorState] = {}  # one a group: a post that moves it, moves it
+            for row in await rows(conn, _MEMBERSHIPS, params):
+                floor = floors.setdefault(row[0], FloorState(row[8], row[9], row[10], row[11]))
+                session_id, role, state, muted, conversation, session_state = row[2:8]
+                memberships[(row[0], row[1])] = Membership(
+                    session_id, role, state, muted, conversation, session_state, floor
+                )
+        sessions = list({r.session_id for r in batch if r.group_id is None and r.session_id})
+        participations = {}
+        if sessions:
+            params = {"sessions": sessions, "senders": senders}
+            for p in await rows(conn, _PARTICIPATIONS, params):
+                session_id, sender, leader, state, closed_at, mode, bridge = p
+                participations[(session_id, sender)] = Participation(
+                    session_id, leader, state, closed_at, mode, bridged=bridge is not None
+                )
+        ids = list({r.message.id for r in batch if r.message is not None})
+        used = set()
+        if ids:
+            for sender, message_id in await rows(conn, _USED_IDS, {"ids": ids, "senders": senders}):
+                used.add((sender, message_id))
+        return cls(keys, memberships, participations, used)
+
+    def stored(self, record: Record) -> None:
+        """Mark the id a full-path record was stored as used by whom it was stored for: a
+        signed relay is stored as its partner's own record, so the partner's record of the
+        same answer later in the batch must find it (the full path), not be flushed beside
+        it (a constraint would refuse the flush, and the batch be written again)."""
+        if record.outcome is not None:
+            body = record.outcome[0]
+            self.used_ids.add((body["senderId"], body["id"]))
+
+    def use(self, record: Record) -> bool:
+        """Mark the record's id as used by its sender; whether it was before (stored, or
+        earlier in this batch)."""
+        if record.message is None:
+            return True
+        key = (record.sender_id, record.message.id)
+        used = key in self.used_ids
+        self.used_ids.add(key)
+        return used
+
+
+_KEYS = Prepared(CURRENT_KEYS)
+_MEMBERSHIPS = Prepared(
+    select(
+        col(Group.id),
+        col(GroupMember.agent_id),
+        col(Group.session_id),
+        col(GroupMember.role),
+        col(GroupMember.state),
+        col(GroupMember.muted),
+        col(Group.conversation_state),
+        col(Session.state),
+        col(Group.speaking_policy),
+        col(Group.floor),
+        col(Group.floor_deadline),
+        col(Group.turn_timeout_seconds),
+    )
+    .join(GroupMember, col(GroupMember.group_id) == col(Group.id))
+    .join(Session, col(Session.id) == col(Group.session_id))
+    .where(
+        col(Group.id).in_(bindparam("groups", expanding=True)),
+        col(GroupMember.agent_id).in_(bindparam("senders", expanding=True)),
+    )
+)
+_PARTICIPATIONS = Prepared(
+    select(
+        col(Session.id),
+        col(SessionParticipant.agent_id),
+        col(Session.leader_id),
+        col(Session.state),
+        col(Session.closed_at),
+        col(SessionParticipant.mode),
+        col(Session.bridge),
+    )
+    .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
+    .where(
+        col(Session.id).in_(bindparam("sessions", expanding=True)),
+        col(SessionParticipant.agent_id).in_(bindparam("senders", expanding=True)),
+    )
+)
+_USED_IDS = Prepared(
+    select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
+        col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
+        col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
+    )
+)
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+@dataclass(eq=False)
+class _Submission:
+    records: list[Record]
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Ingest:
+    """The process's one writer of messages (see the module's docstring)."""
+
+    def __init__(
+        self,
+        factory: SessionFactory,
+        *,
+        broker: Broker | None = None,
+        max_batch: int = MAX_BATCH,
+        on_written: Callable[[int], None] | None = None,
+    ) -> None:
+        self.factory = factory  # the triggers' sessions, after a batch
+        self.engine: AsyncEngine = factory.kw["bind"]
+        self.broker = broker
+        self.max_batch = max_batch
+        self.on_written = on_written  # how many a batch recorded (the metrics' tally)
+        self._queue: list[_Submission] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.written = 0
+        self._noted: dict[str, float] = {}  # sender → when this writer last noted it seen
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="ingest")
+
+    async def close(self) -> None:
+        await stop(self._task)
+        for submission in self._queue:  # nothing was written for these
+            if not submission.done.done():
+                submission.done.set_exception(RuntimeError("The hub is stopping."))
+        self._queue.clear()
+
+    async def one(self, record: Record) -> Outcome:
+        """Record one message: its outcome, or its refusal raised."""
+        (outcome,) = await self.many([record])
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    async def many(self, records: list[Record]) -> list[Outcome | HubError]:
+        """Record the messages in order, each on its own: each one's outcome or refusal.
+        A store failure is raised for all of them."""
+        for record in records:
+            if record.message is not None:  # a body that cannot be stored is refused here
+                try:
+                    record.wire = received_wire(encodable(record.message.to_wire()))
+                except HubError as refused:
+                    record.error = refused
+        if self._task is None or self._task.done():
+            raise RuntimeError("The hub's writer is not running.")
+        submission = _Submission(records)
+        self._queue.append(submission)
+        self._wake.set()
+        await asyncio.shield(submission.done)
+        outcomes: list[Outcome | HubError] = []
+        for record in records:
+            if isinstance(record.error, HubError):
+                outcomes.append(record.error)
+            elif record.error is not None:
+                raise record.error
+            else:
+                assert record.outcome is not None
+                outcomes.append(record.outcome)
+        return outcomes
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            # one turn of the event loop first: the requests whose data arrived with the one
+            # that woke the writer reach it too, and share its transaction (at 32 connections
+            # 10.7 -> 14.3 posts a commit; each commit costs a session, its reads and SQLite's
+            # COMMIT, a sixth of the hub's CPU there). One request alone waits one turn.
+            await asyncio.sleep(0)
+            while self._queue:
+                taken, size = 0, 0
+                while taken < len(self._queue) and size < self.max_batch:
+                    size += len(self._queue[taken].records)
+                    taken += 1
+                submissions = self._queue[:taken]
+                del self._queue[:taken]
+                await self._write(submissions)
+
+    async def _write(self, submissions: list[_Submission]) -> None:
+        batch = [r for s in submissions for r in s.records if r.error is None]
+        work: UnitOfWork | None = None
+        try:
+            if batch:
+                try:
+                    work = await self._commit(batch, guarded=False)
+                except IntegrityError:  # an unguarded flush met one after all: again, guarded
+                    for record in batch:
+                        record.reset()
+                    work = await self._commit(batch, guarded=True)
+                self.batches += 1
+                written = sum(1 for r in batch if r.outcome is not None)
+                self.written += written
+                if self.on_written is not None:
+                    self.on_written(written)
+        except Exception as exc:  # the store failed: every record in it fails the same way
+            logger.warning("a batch of %d messages failed: %s", len(batch), exc)
+            for record in batch:
+                record.outcome, record.error = None, exc
+        if work is not None and work.ended:
+            # a caller whose record may have ended a task hears back once the triggers that
+            # made ready have fired: what it reads next shows them
+            work.publish()
+            await self._fire_ready(work.ended)
+        # The callers' answers, then what the batch staged (nothing left if published above):
+        # both only schedule, so the answers' handlers run first and the callers hear back while the
+        # streams write the batch's frames (at N = 10 members ten frames a post; writing
+        # them before the answers held every publisher through them).
+        for submission in submissions:
+            if not submission.done.done():
+                submission.done.set_result(None)
+        if work is not None:
+            work.publish()
+
+    async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:
+        """Write the batch in one transaction, committed: its unit of work, whose outbox is
+        to publish. ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
+        async with UnitOfWork.begin(self.engine, self.broker) as work:
+            guarded = guarded or not work.locked
+            standing = await Standing.read(work.conn, batch)
+            tasks = TaskBatch(work)
+            tasks.forget(batch)  # read on the first task record offered
+            plain: list[Record] = []
+            for n, record in enumerate(batch):
+                verdict = record.verdict(standing)
+                used = standing.use(record)
+                if isinstance(verdict, HubError):
+                    record.error = verdict
+                elif verdict is Path.PLAIN:
+                    plain.append(record)
+                elif not used and (row := await tasks.take(record)) is not None:
+                    record.row = row  # decided in memory: written with the plain rows
+                    plain.append(record)
+                else:
+                    await self._flush(work, plain, tasks, guarded)
+                    await self._full(work, record, fresh=not used)
+                    tasks.forget(batch[n + 1 :])
+                    standing.stored(record)
+            await self._flush(work, plain, tasks, guarded)
+            due = self._seen_due({r.sender_id for r in batch if r.outcome})
+            await note_seen(work.conn, due)
+            await work.commit()
+        return work
+
+    def _seen_due(self, senders: set[str]) -> list[str]:
+        """The senders whose ``last_seen_at`` this writer has not written for half the
+        interval ``note_seen`` keeps (a row is written at most that often anyway): most
+        batches then skip the statement, and a sender's time is never more than one and a
+        half intervals old."""
+        now = time.monotonic()
+        half = LAST_SEEN_WRITE_INTERVAL_SECONDS / 2
+        due = [s for s in senders if now - self._noted.get(s, -half) >= half]
+        if len(self._noted) > MAX_NOTED:
+            self._noted.clear()
+        self._noted.update(dict.fromkeys(due, now))
+        return due
+
+    async def _flush(
+        self, work: UnitOfWork, plain: list[Record], tasks: TaskBatch, guarded: bool
+    ) -> None:
+        """Write the plain records waiting and the task records taken in memory, in one
+        savepoint; any id or task taken meanwhile (by another replica) sends them down the
+        full path instead.
+
+        On SQLite, unless ``guarded``, without the savepoint (two of a plain batch's nine
+        statements): the batch holds the write lock from its first read (``BEGIN
+        IMMEDIATE``), so nothing else can take an id or a task between its read and its
+        flush, and what the batch's own full-path records stored is marked used
+        (``Standing.stored``). Should a constraint refuse the flush all the same, the whole
+        batch is written again, guarded (``_write``)."""
+        if not plain:
+            return
+        records = plain[:]
+        plain.clear()
+        if not guarded:
+            work.ended |= await tasks.flush()
+            await _write_plain(work, records)
+            work.forget_tasks()
+            return
+        mark = work.outbox.mark()
+        try:
+            async with work.conn.begin_nested():
+                ended = await tasks.flush()
+                await _write_plain(work, records)
+            work.ended |= ended
+            work.forget_tasks()
+        except IntegrityError:
+            work.outbox.undo(mark)
+            tasks.discard()
+            work.forget_tasks()
+            for record in records:  # a refusal made in the savepoint went with it
+                record.outcome, record.error, record.row, record.told = None, None, None, []
+                await self._full(work, record, fresh=False)
+
+    async def _full(self, work: UnitOfWork, record: Record, *, fresh: bool) -> None:
+        db = await work.session()
+        for attempt in range(MAX_MOVE_ATTEMPTS):
+            mark, ended = work.outbox.mark(), set(work.ended)
+            try:
+                async with db.begin_nested():
+                    record.outcome = await record.write(db, fresh=fresh and attempt == 0)
+                return
+            except (StaleTask, IntegrityError):  # moved, or taken, meanwhile: again
+                pass  # (a retry's own lookup replays an id stored meanwhile)
+            except HubError as refused:
+                record.error = refused
+                return
+            finally:
+                if record.outcome is None:
+                    work.outbox.undo(mark)
+                    work.ended.intersection_update(ended)
+                    work.forget_tasks()  # as rolled back: read them again
+        record.error = TaskBusy("The task kept changing under this message; send it again.")
+
+    async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:
+        """Fire the triggers the committed moves made ready: one transaction a trigger, so a
+        task with many triggers stalls no batch for long. Should this fail, or the process
+        stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``); the
+        batch itself is committed and answered either way."""
+        if not tasks:
+            return
+        try:
+            await fire_ready_triggers(self.factory, tasks)
+        except Exception:
+            logger.exception("firing the triggers of %d tasks failed; the sweep will", len(tasks))
+
+
+async def _write_plain(work: UnitOfWork, records: list[Record]) -> None:
+    """Per group, one UPDATE takes the records' seqs; one INSERT stores every row; each
+    group frame is staged, in seq order."""
+    by_group: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.group_id is not None:
+            by_group[record.group_id].append(record)
+    seqs: dict[int, int] = {}
+    for group_id, posts in by_group.items():
+        last = await take_post_seqs(work.conn, group_id, len(posts))
+        if last is None:  # concluded since the batch read its state: none of them goes in
+            for post in posts:
+                post.error = GroupConcluded("The group has concluded.")
+            continue
+        for n, post in enumerate(posts, start=last - len(posts) + 1):
+            seqs[id(post)] = n
+    stored = []
+    outbox = work.outbox
+    for record in records:
+        assert record.message is not None
+        if record.row is not None:  # a task record, decided in memory (``task_batch``)
+            stored.append(record.row)
+            for kind, data in record.told:  # in the order written, with the plain ones'
+                outbox.tell_operator(kind, data)
+            continue
+        if record.error is not None:
+            continue
+        message = as_received(record.message)
+        seq = seqs.get(id(record))
+        at = Placement(
+            record.stored_session_id, record.received_at, group_id=record.group_id, seq=seq
+        )
+        body = stored_body(message, at, record.wire)
+        stored.append(stored_row(message, body, at))
+        record.outcome = (body, 201)
+        if record.group_id is not None and seq is not None:
+            delivery = message_delivery(seq, record.sender_id, body)
+            outbox.stage(group_channel(record.group_id), delivery)
+        outbox.tell_operator_message(body)
+    if stored:
+        await run_many(work.conn, INSERT_MESSAGE, stored)

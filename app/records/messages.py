@@ -1,0 +1,421 @@
+"""Recording messages in a session's history; the task projection rides along.
+
+Point-to-point messages are recorded here; group messages (``app.groups.messages``) share
+the insert, the retry loop and what a task move sets off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+from pydantic_core import to_jsonable_python
+from sqlalchemy import bindparam, insert
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
+
+from agenthub.protocol.messages import (
+    Message,
+    ProductChunk,
+    TaskCommand,
+    TaskCommandType,
+    TaskResult,
+    TaskStatusUpdate,
+    parse_message,
+)
+from agenthub.protocol.sessions import MessagePage
+from app.auth.principal import Principal
+from app.db import hub_session
+from app.errors import (
+    Forbidden,
+    InvalidInput,
+    MessageIdReused,
+    MessageWithoutData,
+    SessionClosed,
+)
+from app.models.types import utcnow
+from app.pages import decode_cursor, encode_cursor
+from app.prepared import Prepared, run
+from app.records.models import StoredMessage
+from app.sessions.modes import check_p2p_report, p2p_partners
+from app.sessions.service import readable_session
+from app.streams.events import append_inbox_event, tell_operator_message
+from app.tasks.service import (
+    NO_MOVE_COMMANDS,
+    AnyTaskMessage,
+    Outcome,
+    TaskMove,
+    apply_task_message,
+)
+
+HUB_FIELDS = ("seq", "received_at", "relayed_by", "verified")
+
+
+_FIND = select(StoredMessage).where(
+    col(StoredMessage.sender_id) == bindparam("sender_id"),
+    col(StoredMessage.message_id) == bindparam("message_id"),
+)
+INSERT_MESSAGE = Prepared(insert(StoredMessage))
+"""Built once: building a statement costs more than running it on SQLite."""
+
+
+async def find_message(db: AsyncSession, sender_id: str, message_id: str) -> StoredMessage | None:
+    params = {"sender_id": sender_id, "message_id": message_id}
+    return (await db.exec(_FIND, params=params)).first()
+
+
+MAX_RECORD_ID = 200  # the ``messages.message_id`` column's length
+
+
+async def find_record(
+    db: AsyncSession,
+    sender_id: str,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    group_id: str | None = None,
+    record_id: str | None = None,
+) -> tuple[StoredMessage | None, str]:
+    """The stored record ``message`` repeats, if any, and the id it is recorded under
+    (``record_id``: the id its sender's records are kept under, when not its own: an
+    unsigned relay's, ``answers.relayed_ids``).
+
+    A record is its sender, its id **and its content**: the same message again is the
+    record stored before (a retry), and another message under an id the sender used in
+    the same place is a record of its own, kept under a *variant id* made from its content
+    (``variant_id``). acps-sdk's ``TaskManager`` answers every command of a task with one
+    mutated ``TaskResult``, so each answer of a task carries the same id: each distinct one
+    is recorded, the same one again is not. An id used elsewhere (another session or group)
+    is returned as found, for the caller's 409."""
+    record_id = record_id or message.id
+    existing = await find_message(db, sender_id, record_id)
+    if existing is None or _same_content(existing, message):
+        return existing, record_id
+    if (existing.session_id, existing.group_id) != (session_id, group_id):
+        return existing, record_id
+    variant = variant_id(message, record_id)
+    return await find_message(db, sender_id, variant), variant
+
+
+_SET_BY_HUB = ("receivedAt", "seq", "relayedBy", "verified")
+
+
+def _same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
+    """Whether ``message`` is the one stored as ``existing``: placed where it was, the
+    stored body, but for what the hub set when it stored it."""
+    at = Placement(
+        existing.session_id,
+        existing.received_at,
+        existing.task_id,
+        existing.group_id,
+        existing.seq,
+    )
+    again = stored_body(message, at)
+    stored = existing.body
+    return all(again.get(k) == stored.get(k) for k in {*again, *stored} - set(_SET_BY_HUB))
+
+
+_PLACE = ("sessionId", "groupId")  # checked apart: a variant is of the same place
+
+
+def variant_id(message: AnyTaskMessage, record_id: str | None = None) -> str:
+    """The id a message is recorded under when its sender used its id (``record_id``, when
+    its records are kept under another) for other content: the id and a digest of the
+    content (what ``_same_content`` compares: not what the hub sets, so a partner's own
+    post and its leader's signed relay of it are one record), or a digest of both when that
+    would not fit."""
+    content = {k: v for k, v in message.to_wire().items() if k not in (*_SET_BY_HUB, *_PLACE)}
+    wire = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    digest = hashlib.sha256(wire).hexdigest()
+    used = record_id or message.id
+    variant = f"{used}~{digest[:16]}"
+    if len(variant) <= MAX_RECORD_ID:
+        return variant
+    return "~" + hashlib.sha256(f"{used}~{digest}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Participation:
+    """A sender's place in a session it records to, as one read gives it."""
+
+    session_id: str
+    leader_id: str | None
+    state: str
+    closed_at: datetime | None
+    mode: str | None = None  # the sender's as a receiver (None: the leader)
+    bridged: bool = False  # a bridge session: the leader is its own tasks' partner too
+
+
+def check_has_data(message: AnyTaskMessage) -> None:
+    """GB/Z 185.6 Table 1 #4 and Table 3: a message is its data. Task commands and results
+    may carry none, as AIP allows (a ``complete`` has nothing more to say)."""
+    if isinstance(message, Message) and not message.data_items:
+        raise MessageWithoutData("A plain message needs at least one data item (dataItems).")
+
+
+def check_post(message: AnyTaskMessage, sender_id: str, at: Participation) -> None:
+    """The message fits the session and its sender's part in it."""
+    check_has_data(message)
+    if message.sender_id != sender_id:
+        raise Forbidden("senderId must be the authenticated agent.")
+    if message.session_id not in (None, at.session_id):
+        raise InvalidInput("The message's sessionId is not this session.")
+    if message.group_id is not None or message.next_speaker:
+        raise InvalidInput("Group messages (and nextSpeaker) go to /v1/groups/{groupId}/messages.")
+    check_sender_role(message, may_lead=at.leader_id == sender_id)
+
+
+def check_open(message: AnyTaskMessage, at: Participation) -> None:
+    """The session takes the message: open, or it records a move made before it closed."""
+    if at.state == "closed" and not late_record(message, at.closed_at):
+        raise SessionClosed("The session is closed.")
+
+
+def check_sender_role(message: AnyTaskMessage, *, may_lead: bool) -> None:
+    """``senderRole`` is the sender's part, not a claim: task commands come from leaders
+    and reports from partners (AIP), and a plain message says ``leader`` only from the
+    session's leader (or, in a group, its owner or an admin)."""
+    if isinstance(message, TaskCommand):
+        wanted: str | None = "leader"
+    elif isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk):
+        wanted = "partner"
+    else:
+        wanted = None if may_lead else "partner"
+    role = getattr(message.sender_role, "value", message.sender_role)
+    if wanted is not None and role != wanted:
+        raise Forbidden(f"senderRole must be {wanted!r} for this message from this sender.")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where and when the hub stores a message: what it adds to the sender's wire object."""
+
+    session_id: str
+    received_at: datetime
+    task_id: str | None = None
+    group_id: str | None = None
+    seq: int | None = None
+
+
+def stored_body(
+    message: AnyTaskMessage, at: Placement, wire: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The message as the hub keeps and serves it: what the hub adds is in the body too.
+    ``wire``: the message's ``to_wire()``, when the caller has it already.
+
+    What ``message.model_copy(update=<the placement>).to_wire()`` gives, keys in the
+    model's order, without the copy (and, given ``wire``, without serializing it again)."""
+    placed: dict[str, Any] = {
+        "sessionId": at.session_id,
+        "receivedAt": to_jsonable_python(at.received_at),
+    }
+    if at.task_id is not None:
+        placed["taskId"] = at.task_id
+    if at.group_id is not None:
+        placed["groupId"] = at.group_id
+        placed["seq"] = at.seq
+    merged = {**(message.to_wire() if wire is None else wire), **placed}
+    order = _wire_order(type(message))
+    return encodable({k: merged[k] for k in order if merged.get(k) is not None})
+
+
+_WIRE_ORDERS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _wire_order(kind: type[AnyTaskMessage]) -> tuple[str, ...]:
+    """The wire names of a message class's fields, in the order it serializes them."""
+    order = _WIRE_ORDERS.get(kind)
+    if order is None:
+        fields = kind.model_fields.items()
+        order = _WIRE_ORDERS[kind] = tuple(f.alias or name for name, f in fields)
+    return order
+
+
+def received_wire(wire: dict[str, Any]) -> dict[str, Any]:
+    """A message's wire object without what only the hub sets (``as_received``'s)."""
+    return {k: v for k, v in wire.items() if k not in _SET_BY_HUB}
+
+
+def encodable(body: dict[str, Any]) -> dict[str, Any]:
+    """``body``, if it encodes as JSON: it is stored, framed and served so. Validation
+    refuses what cannot be (see ``agenthub.protocol.base.json_problem``); this makes sure
+    nothing else slips into a row that every later read would fail on."""
+    try:
+        orjson.dumps(body)
+    except (TypeError, orjson.JSONEncodeError) as exc:
+        raise InvalidInput(f"The message cannot be stored as JSON: {exc}.") from exc
+    return body
+
+
+def stored_row(message: AnyTaskMessage, body: dict[str, Any], at: Placement) -> dict[str, Any]:
+    """The ``messages`` row for ``message`` stored as ``body``."""
+    return {
+        "message_id": message.id,
+        "sender_id": message.sender_id,
+        "session_id": at.session_id,
+        "group_id": at.group_id,
+        "task_id": at.task_id,
+        "type": message.type,
+        "seq": at.seq,
+        "body": body,
+        "received_at": at.received_at,
+        "waiting": False,
+    }
+
+
+async def insert_message(
+    db: AsyncSession,
+    message: AnyTaskMessage,
+    *,
+    session_id: str,
+    task_id: str | None,
+    group_id: str | None = None,
+    seq: int | None = None,
+    sender_id: str | None = None,
+    record_id: str | None = None,
+    waiting: bool = False,
+) -> dict[str, Any]:
+    """One Core INSERT of the message as stored; returns its stored body. ``sender_id``:
+    whose record the row is, when not the message's sender (a relayed answer's leader);
+    ``record_id``: the id it is recorded under, when not its own (``find_record``);
+    ``waiting``: its task move waits for one that allows it."""
+    at = Placement(session_id, utcnow(), task_id, group_id, seq)
+    body = stored_body(message, at)
+    row = stored_row(message, body, at)
+    row["waiting"] = waiting
+    if sender_id is not None:
+        row["sender_id"] = sender_id
+    if record_id is not None:
+        row["message_id"] = record_id
+    await run(await db.connection(), INSERT_MESSAGE, row)
+    tell_operator_message(db, body)
+    return body
+
+
+async def after_task_move(
+    db: AsyncSession, message: AnyTaskMessage, move: TaskMove, session_id: str
+) -> None:
+    """What a task message sets off: the partner's inbox copy now, and, once the move is
+    committed, the triggers it may have made ready (``records.ingest`` fires them)."""
+    if move.task_id is None:
+        return
+    if (
+        isinstance(message, TaskCommand)
+        and message.command not in NO_MOVE_COMMANDS
+        and move.partner_id is not None
+        and move.partner_id != message.sender_id  # a bridge's record of its caller's command
+    ):
+        await append_inbox_event(db, move.partner_id, "task", message.to_wire())
+    if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
+        hub_session(db).ended.add((move.task_id, session_id))  # their triggers: after COMMIT
+
+
+def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
+    """A record of a task's move sent before its session closed: what happened then still
+    belongs in the record (the other side's records trail its answers)."""
+    late = isinstance(message, TaskCommand | TaskResult | TaskStatusUpdate | ProductChunk)
+    if isinstance(message, TaskCommand) and message.command == TaskCommandType.START:
+        return False
+    return late and closed_at is not None and message.sent_at <= closed_at
+
+
+def as_received(message: AnyTaskMessage) -> AnyTaskMessage:
+    """The message without the fields only the hub sets (a sender's values are dropped)."""
+    if all(getattr(message, name) is None for name in HUB_FIELDS):
+        return message  # as senders send them
+    return message.model_copy(update=dict.fromkeys(HUB_FIELDS))
+
+
+def as_record(message: AnyTaskMessage, record_id: str) -> AnyTaskMessage:
+    """The message as the task fold knows it: by the id it is recorded under (a fold tells
+    records apart by sender and id; ``find_record``)."""
+    return message if record_id == message.id else message.model_copy(update={"id": record_id})
+
+
+async def write_session_message(
+    db: AsyncSession,
+    *,
+    sender_id: str,
+    message: AnyTaskMessage,
+    at: Participation,
+    fresh: bool = False,
+) -> tuple[dict[str, Any], int]:
+    """Store the message (moving its task), uncommitted: the body and its status, ``201``
+    for a new message, ``202`` for a new one whose task move waits (for the task, or for a
+    move that allows it), ``200`` for one stored before. Raises the refusal otherwise.
+    ``at``: the sender's place in the session, read in this transaction, with ``check_post``
+    passed; ``fresh``: the caller knows this sender has stored no message with this id."""
+    message = as_received(message)
+    existing, record_id = None, message.id
+    if not fresh:
+        existing, record_id = await find_record(db, sender_id, message, session_id=at.session_id)
+    if existing is not None:
+        return replayed_session_message(existing, at.session_id), 200
+    check_open(message, at)
+    # who takes part matters to a start and to plain talk about a task, not to a report
+    reports = isinstance(message, TaskResult | TaskStatusUpdate | ProductChunk)
+    if reports:
+        members: set[str] = set()
+        await check_p2p_report(db, message, at.session_id, at.mode)
+    else:
+        members = await p2p_partners(db, message, at.session_id)
+    move = await apply_task_message(
+        db,
+        as_record(message, record_id),
+        session_id=at.session_id,
+        group_id=None,
+        members=members,
+        session_leader_id=at.leader_id,
+        self_partner=at.bridged,
+    )
+    body = await insert_message(
+        db,
+        message,
+        session_id=at.session_id,
+        task_id=move.task_id,
+        record_id=record_id,
+        waiting=move.outcome is Outcome.NOT_YET,
+    )
+    await after_task_move(db, message, move, at.session_id)
+    return body, move_status(move.outcome)
+
+
+def move_status(outcome: Outcome) -> int:
+    return 202 if outcome is Outcome.NOT_YET else 201
+
+
+def replayed_session_message(existing: StoredMessage, session_id: str) -> dict[str, Any]:
+    """The body stored the first time, for a message sent again to the same session."""
+    if existing.session_id != session_id or existing.group_id is not None:
+        raise MessageIdReused("This message id was already used elsewhere by this sender.")
+    return existing.body
+
+
+async def list_session_messages(
+    db: AsyncSession, *, principal: Principal, session_id: str, after: str | None, limit: int
+) -> MessagePage:
+    """The session's point-to-point messages, to a participant or the operator."""
+    await readable_session(db, session_id, principal)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
+    )
+    return await message_page(db, stmt, after=after, limit=limit)
+
+
+async def message_page(
+    db: AsyncSession, stmt: SelectOfScalar[StoredMessage], *, after: str | None, limit: int
+) -> MessagePage:
+    """One page of the stored messages ``stmt`` selects, in the order they were stored."""
+    if after:
+        (last_pk,) = decode_cursor(after, types=(int,))
+        stmt = stmt.where(col(StoredMessage.pk) > last_pk)
+    rows = list((await db.exec(stmt.order_by(col(StoredMessage.pk)).limit(limit + 1))).all())
+    page = rows[:limit]
+    next_cursor = encode_cursor([page[-1].pk]) if len(rows) > limit else None
+    return MessagePage.model_validate(
+        {"items": [parse_message(r.body) for r in page], "nextCursor": next_cursor}
+    )

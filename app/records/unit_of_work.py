@@ -1,0 +1,138 @@
+"""Who owns a transaction: the writer's unit of work (one transaction of ``Ingest``, from
+BEGIN to COMMIT), and ``transaction``/``commit`` for every other write (the request path's
+session, ``deps.get_session``, and the background jobs'). Services flush, never commit.
+
+It holds the transaction's connection (the batch path runs its statements there, at the
+driver: ``app.prepared``), the ``Outbox`` of what the batch will publish, the tasks whose
+moves may have ended them (their triggers are looked up after COMMIT), and, only when a
+record takes the full path, an ORM session on that same connection for the services that
+write one record at a time. ``commit`` is the one place a batch commits; ``publish`` hands
+the outbox to the broker, in the order staged, once it has (``Ingest._write`` answers the
+batch's callers first); a unit of work left without ``commit`` rolls back and publishes
+nothing.
+
+On SQLite the transaction starts ``BEGIN IMMEDIATE`` (``begin_writing``): the writer holds
+the write lock from its first read, so what it read is what it writes against.
+
+Any other write is an ORM session's: ``transaction`` commits it when its block ends without
+an error and then publishes what it staged (``commit``); an error lets the session go, rolled
+back, its staged events with it. A request's session is one transaction for its route
+(``deps.get_session``), committed before the answer is sent; a route that acts on what it
+committed (ending streams after a deregistration) commits first itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.agents.service import note_seen
+from app.broker import Broker
+from app.db import HubSession, hub_session
+from app.prepared import begin_writing
+from app.streams.events import Outbox, publish_staged
+
+TaskKey = tuple[str, str]  # (task id, session id)
+
+logger = logging.getLogger(__name__)
+
+
+async def commit(db: AsyncSession) -> None:
+    """Commit the session's transaction, publish what it staged, then note the agents it
+    saw (``touch_agent``, a transaction of its own)."""
+    await db.commit()
+    publish_staged(db)
+    await write_seen(db)
+
+
+async def write_seen(session: AsyncSession) -> None:
+    """What ``touch_agent`` noted, written and committed in a transaction of its own, after
+    the session's own ended (committed or rolled back: a refused request still shows its
+    agent alive). Not at the request's start: that would hold SQLite's write lock through
+    the whole route. Not inside the request's transaction: on PostgreSQL it would lock the
+    caller's row after the rows the route locked, the writer's order reversed (a deadlock).
+    Presence is best effort: a store that refuses it now is told at debug level, and the
+    agent's next request writes it."""
+    hub = hub_session(session)
+    if not hub.seen:
+        return
+    seen, hub.seen = hub.seen, set()
+    try:
+        await note_seen(await session.connection(), seen)
+        await session.commit()
+    except Exception as exc:
+        await session.rollback()
+        logger.debug("could not note %d agents seen: %s", len(seen), exc)
+
+
+@asynccontextmanager
+async def transaction(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """An ORM session whose transaction is this block: committed (and published) when the
+    block ends, rolled back with everything it staged when the block raises (the agents it
+    saw are noted either way)."""
+    async with factory() as db:
+        try:
+            yield db
+        except Exception:
+            with contextlib.suppress(Exception):  # the block's own error is the one raised
+                await db.rollback()
+                await write_seen(db)
+            raise
+        await commit(db)
+
+
+@dataclass(eq=False)
+class UnitOfWork:
+    conn: AsyncConnection
+    broker: Broker | None
+    locked: bool  # SQLite's write lock taken at BEGIN: nothing else writes until COMMIT
+    outbox: Outbox = field(default_factory=Outbox)
+    ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
+    committed: bool = False
+    _session: AsyncSession | None = None
+
+    @classmethod
+    @asynccontextmanager
+    async def begin(cls, engine: AsyncEngine, broker: Broker | None) -> AsyncIterator[UnitOfWork]:
+        """A transaction on a connection of its own; rolled back unless ``commit`` ran."""
+        async with engine.connect() as conn:
+            locked = await begin_writing(conn)
+            work = cls(conn, broker, locked)
+            try:
+                yield work
+            finally:
+                if work._session is not None:
+                    await work._session.close()
+
+    async def session(self) -> AsyncSession:
+        """An ORM session in this transaction, for the full path's services (made on first
+        use): what they stage goes to this outbox, the tasks they may end to ``ended``."""
+        if self._session is None:
+            session = HubSession(bind=self.conn, expire_on_commit=False, broker=self.broker)
+            session.outbox, session.ended = self.outbox, self.ended
+            self._session = session
+        return self._session
+
+    def forget_tasks(self) -> None:
+        """The batch path moved tasks: the full path reads them again, not its copies."""
+        if self._session is not None:
+            hub_session(self._session).tasks.clear()
+
+    async def commit(self) -> None:
+        """COMMIT: what it staged may be published now (``publish``)."""
+        if self._session is not None:
+            await self._session.flush()
+        await self.conn.commit()
+        self.committed = True
+
+    def publish(self) -> None:
+        """Hand what the committed transaction staged since the last ``publish`` to the
+        broker, in order."""
+        assert self.committed, "nothing is published before its COMMIT"
+        self.outbox.publish(self.broker)

@@ -1,0 +1,150 @@
+"""Reading tasks (the ones the caller leads or executes), a task's messages (GB/Z Table 4
+``messages``) and a session's context (GB/Z Table 5 ``context``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import ColumnElement, and_, or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
+
+from agenthub.protocol.groups import MemberState
+from agenthub.protocol.sessions import (
+    SUBMITTED,
+    MessagePage,
+    SessionContext,
+    TaskPage,
+    TaskView,
+    TaskViewState,
+)
+from app.agents.models import Agent
+from app.auth.principal import Principal
+from app.groups.models import GroupMember
+from app.pages import cursor_time, decode_cursor, encode_cursor
+from app.records.messages import message_page
+from app.records.models import StoredMessage
+from app.sessions.service import participant_session
+from app.tasks.models import Task
+from app.tasks.service import to_view, visible_task
+
+
+async def get_task(
+    db: AsyncSession, *, task_id: str, agent_id: str | None, session_id: str | None = None
+) -> TaskView:
+    """The task, as ``visible_task`` finds it (``agent_id`` None: the operator)."""
+    return to_view(await visible_task(db, task_id, agent_id, session_id=session_id))
+
+
+async def list_tasks(
+    db: AsyncSession,
+    *,
+    agent_id: str,
+    session_id: str | None,
+    group_id: str | None,
+    state: TaskViewState | None,
+    role: str | None,
+    limit: int,
+    cursor: str | None,
+) -> TaskPage:
+    if role == "leader":
+        stmt = select(Task).where(col(Task.leader_id) == agent_id)
+    elif role == "partner":
+        stmt = select(Task).where(col(Task.partner_id) == agent_id)
+    else:
+        stmt = select(Task).where(_takes_part(agent_id))
+    if session_id:
+        stmt = stmt.where(col(Task.session_id) == session_id)
+    if group_id:
+        stmt = stmt.where(col(Task.group_id) == group_id)
+    if state == SUBMITTED:
+        stmt = stmt.where(col(Task.state).is_(None))
+    elif state:
+        stmt = stmt.where(col(Task.state) == state)
+    return await _task_page(db, stmt, cursor=cursor, limit=limit)
+
+
+def _takes_part(agent_id: str) -> ColumnElement[bool]:
+    """The tasks an agent may list: those it leads or works on."""
+    return or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id)
+
+
+async def _task_page(
+    db: AsyncSession, stmt: SelectOfScalar[Task], *, cursor: str | None, limit: int
+) -> TaskPage:
+    """One page of the tasks ``stmt`` selects, oldest first."""
+    if cursor:
+        created, last_id, last_session = decode_cursor(cursor, types=(str, str, str))
+        when = cursor_time(created)
+        stmt = stmt.where(
+            or_(
+                col(Task.created_at) > when,
+                and_(
+                    col(Task.created_at) == when,
+                    or_(
+                        col(Task.id) > last_id,
+                        and_(col(Task.id) == last_id, col(Task.session_id) > last_session),
+                    ),
+                ),
+            )
+        )
+    order = (col(Task.created_at), col(Task.id), col(Task.session_id))
+    rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
+    page = rows[:limit]
+    next_cursor = None
+    if len(rows) > limit:
+        last = page[-1]
+        next_cursor = encode_cursor([last.created_at.isoformat(), last.id, last.session_id])
+    return TaskPage(items=[to_view(t) for t in page], next_cursor=next_cursor)
+
+
+async def list_task_messages(
+    db: AsyncSession,
+    *,
+    principal: Principal,
+    session_id: str,
+    task_id: str,
+    after: str | None,
+    limit: int,
+) -> MessagePage:
+    """The task's messages, as stored, to whoever sees the task: its point-to-point ones,
+    and, of a group's task, its group messages to the group's active members (and to the
+    operator, who reads them all)."""
+    caller = principal.agent_id
+    task = await visible_task(db, task_id, caller, session_id=session_id)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == task.session_id, col(StoredMessage.task_id) == task.id
+    )
+    member = None
+    if task.group_id is not None and caller is not None:
+        member = await db.get(GroupMember, (task.group_id, caller))
+    active = member is not None and member.state == MemberState.ACTIVE
+    reads_group = principal.is_operator or active
+    if not reads_group:
+        stmt = stmt.where(col(StoredMessage.group_id).is_(None))
+    else:  # its group's posts, never another group's (rows stored before the check)
+        stmt = stmt.where(
+            or_(col(StoredMessage.group_id).is_(None), col(StoredMessage.group_id) == task.group_id)
+        )
+    return await message_page(db, stmt, after=after, limit=limit)
+
+
+async def session_context(
+    db: AsyncSession,
+    *,
+    caller: Agent,
+    session_id: str,
+    messages_after: str | None,
+    tasks_after: str | None,
+    limit: int,
+) -> SessionContext:
+    """The session's history: its point-to-point messages and the tasks of it the caller
+    may list (``GET /v1/tasks``: those it leads or works on), each paged."""
+    await participant_session(db, session_id, caller.id)
+    stmt = select(StoredMessage).where(
+        col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
+    )
+    messages = await message_page(db, stmt, after=messages_after, limit=limit)
+    tasks = select(Task).where(col(Task.session_id) == session_id, _takes_part(caller.id))
+    return SessionContext(
+        messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
+    )
