@@ -1,5 +1,8 @@
 """One object for one agent: its hub client, its endpoint (partner and leader roles), its
-record keeping. The pieces stay usable on their own."""
+record keeping. The pieces stay usable on their own.
+
+Kept whole: ``Agent`` is the module, and says why it is one class.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +38,8 @@ from agenthub.protocol.agents import AgentCard, AgentUpdate
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
 from agenthub.state import AgentState
-from agenthub.tls import AgentTls, TlsHttpProtocol
+from agenthub.tls import AgentTls
+from agenthub.tls_server import TlsHttpProtocol
 from agenthub.transport import http_client
 
 logger = logging.getLogger(__name__)
@@ -77,6 +81,10 @@ class Agent:
 
     ``a2a`` (``True`` or ``A2AOptions``, with the ``a2a`` extra): the partner answers A2A
     callers too, at the same URL, and registers both protocols (``agenthub.a2a``).
+
+    Kept whole: it is the one object a developer makes, and registering, joining, serving
+    and closing share its state (key, TLS, clients, state file) and their order of steps; the
+    parts it holds live apart (``Leader``, ``AgentEndpoint``, ``AgentTls``, ``HubRecorder``).
     """
 
     def __init__(

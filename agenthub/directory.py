@@ -26,7 +26,7 @@ class PeerDirectory:
         return card
 
     async def key_of(self, agent_id: str, refresh: bool = False) -> dict[str, Any]:
-        """The agent's registered public JWK (``agenthub.tls.CardKey``)."""
+        """The agent's registered public JWK (``agenthub.peers.CardKey``)."""
         return (await self.card(agent_id, refresh=refresh)).public_jwk
 
     def forget(self, agent_id: str) -> None:

@@ -1,6 +1,8 @@
 """The agent's endpoint: JSON-RPC ``rpc`` / ``stream`` / ``notification/*`` for its partner
 role, and ``/notifications`` for pushes to its leader role. Every call is authenticated by
 its call token or by its verified client certificate (mutual TLS); every answer is signed.
+
+Kept whole: ``AgentEndpoint`` is the module, and says why it is one class.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner_rpc import PartnerMethods
+from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
 from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
-from agenthub.tls import AgentTls, PeerCertificateError, authenticate_peer, client_certificate
+from agenthub.tls import AgentTls
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +131,11 @@ class _OpenStreams:
 
 
 class AgentEndpoint:
+    """Kept whole: each route authenticates its caller the same way and answers signed by the
+    same key, over the same open-stream bookkeeping; what a call does is elsewhere
+    (``PartnerMethods``, ``PartnerRuntime``, ``NotificationInbox``).
+    """
+
     def __init__(
         self,
         *,

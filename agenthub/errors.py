@@ -11,7 +11,7 @@
     ├── CallTokenError                   a call to this agent, refused (answered 401)
     │   ├── CallTokenMissing             ... carrying no call token (and no certificate)
     │   └── CallTokenUnverified          ... whose token the caller's key does not verify
-    ├── PeerCertificateError             agenthub.tls: a peer's certificate, refused
+    ├── PeerCertificateError             agenthub.peers: a peer's certificate, refused
     ├── AnswerSignatureError             a partner's answer, unsigned or tampered with
     ├── CallFailed                       a call this agent made, failed (``.status``, ``.code``)
     │   ├── AnswerMismatchError          ... answered for another call or by another agent

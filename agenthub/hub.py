@@ -41,6 +41,10 @@ class HubClient:
 
     ``hub_ca`` (a PEM file) pins the CA of an https hub's certificate, e.g. the agents' CA
     that ``agenthub hub-certificate`` signs with; without it the system's CAs are trusted.
+
+    Kept whole: one method per hub route the kit calls, each a few lines over ``request``,
+    which holds the access token (and its one renewal on a 401) and the bound on calls in
+    flight that they all share.
     """
 
     def __init__(

@@ -1,33 +1,36 @@
-"""The leader's side: sessions at the hub, tasks at partners by rpc, stream or notification.
+"""The leader's side: sessions at the hub, tasks at partners by rpc, stream or notification,
+each command recorded at the hub before it is sent.
 
-Every call carries a call token. Every answer is proved to be the partner's: by its signature,
-checked against the partner's registered key, or, over HTTPS, by the partner's certificate
-from the hub's CA (mutual TLS: the leader presents its own), which must name the partner and
-hold its registered key. A peer that cannot sign (an acps-sdk server) is called over HTTPS.
+Every call carries a call token, and every answer is proved to be the partner's
+(``agenthub.aip_calls``: by its signature, or over HTTPS by the partner's certificate from
+the hub's CA, mutual TLS). A peer that cannot sign (an acps-sdk server) is called over HTTPS,
+and its answers are recorded for it. A partner that speaks only A2A is called through
+``agenthub.a2a.calls``.
+
+Kept whole: ``Leader`` is the module, and says why it is one class.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import orjson
 
+from agenthub.aip_calls import AipCalls
+from agenthub.commands import leader_command, text_items
 from agenthub.directory import PeerDirectory
-from agenthub.errors import AnswerMismatchError, AnswerSignatureError, CallFailed, KitError
+from agenthub.errors import CallFailed, KitError
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.paths import segment
-from agenthub.protocol.aic import aic_host
-from agenthub.protocol.messages import TaskCommand, TaskState
+from agenthub.protocol.messages import TaskCommand
 from agenthub.protocol.sessions import SessionView
-from agenthub.protocol.tasks import FINAL_STATES
 from agenthub.recorder import HubRecorder
-from agenthub.signing import SIGNATURE_HEADER, check_answer, mint_call_token
-from agenthub.tls import AgentTls, authenticate_peer, peer_certificate
+from agenthub.signing import SIGNATURE_HEADER
+from agenthub.tls import AgentTls
 from agenthub.transport import http_client
 
 if TYPE_CHECKING:
@@ -35,48 +38,21 @@ if TYPE_CHECKING:
 
 RECORD_FLUSH_SECONDS = 2.0
 CALL_TIMEOUT_SECONDS = 60.0
-STREAM_SIGNED_HEADER = "X-Agent-Signature-Covers"  # agenthub.endpoint's, said again: the
-# leader imports nothing of the partner's side
-LEADERS_TURN = frozenset({TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION} | FINAL_STATES)
-"""States where a stream not followed to its end stops: the task waits for the leader."""
-ANSWERED_BY_TASK_RESULT = frozenset({"rpc", "notification/start"})
-
-
-def _text(text: str | None) -> list[dict[str, Any]] | None:
-    return [{"type": "text", "text": text}] if text else None
-
-
-def leader_command(
-    name: str,
-    *,
-    sender_id: str,
-    session_id: str,
-    task_id: str | None,
-    partner_id: str | None = None,
-    data_items: list[dict[str, Any]] | None = None,
-    params: dict[str, Any] | None = None,
-    **extra: Any,
-) -> TaskCommand:
-    """A leader's command, sent now with a fresh id (the A2A bridge's, on its caller's
-    behalf, too)."""
-    return TaskCommand.model_validate(
-        {
-            "id": f"cmd-{uuid.uuid4().hex}",
-            "sentAt": datetime.now(UTC),
-            "senderRole": "leader",
-            "senderId": sender_id,
-            "sessionId": session_id,
-            "command": name,
-            "taskId": task_id,
-            "partnerId": partner_id,
-            "dataItems": data_items,
-            "commandParams": params,
-            **extra,
-        }
-    )
 
 
 class Leader:
+    """An agent's leader side: what a developer holds as ``agent.leader``.
+
+    Its public methods are the AIP task methods spelled out (``start``, ``continue_task``,
+    ``complete``, ``cancel``, ``get``, the streamed and notified starts), each a few lines
+    over ``send`` and ``stream``.
+
+    Kept whole: it is the one object a developer calls for every task method, each a few
+    lines. The concerns under them live apart: the wire and the proof of each answer in
+    ``AipCalls`` (``agenthub.aip_calls``), A2A partners in ``A2ACalls``
+    (``agenthub.a2a.calls``), the records in the ``HubRecorder``.
+    """
+
     def __init__(
         self,
         hub: HubClient,
@@ -103,6 +79,7 @@ class Leader:
         self.verify_answers = verify_answers
         self.endpoints = dict(endpoints or {})
         self._a2a: A2ACalls | None = None
+        self.aip = AipCalls(self)
 
     async def aclose(self) -> None:
         """Close the HTTP client the leader made (one passed in is left to its owner), and
@@ -205,7 +182,7 @@ class Leader:
             session_id=session_id,
             task_id=task_id,
             partner_id=partner_id,
-            data_items=data_items or _text(text),
+            data_items=data_items or text_items(text),
             params=params,
             **extra,
         )
@@ -220,153 +197,9 @@ class Leader:
 
     # -- calls -----------------------------------------------------------------------------
 
-    async def _endpoint(self, partner_id: str) -> str:
-        if partner_id in self.endpoints:
-            return self.endpoints[partner_id]
-        card = await self.directory.card(partner_id)
-        if not card.endpoint_url:
-            raise KitError(f"agent {partner_id} has no endpointUrl")
-        return card.endpoint_url
-
-    async def _before_call(self, url: str) -> None:
-        if url.startswith("http:") and not self.plain_http:
-            raise KitError(
-                f"{url} is plain http: the leader calls partners over https (pass "
-                "plain_http=True for development, or behind a proxy that ends TLS)"
-            )
-        if self.tls is not None and url.startswith("https:"):
-            await self.tls.ensure()  # the certificate this leader presents
-
-    def _handshake(self, partner_id: str, url: str) -> dict[str, Any]:
-        """Over https, TLS must verify the partner's own name (``{aic}.aic.invalid``, in
-        every certificate of the hub's CA): an impostor fails the handshake, before the
-        request is sent."""
-        if self.tls is None or not url.startswith("https:"):
-            return {}
-        return {"sni_hostname": aic_host(partner_id)}
-
-    async def _certified(self, partner_id: str, response: httpx.Response) -> bool:
-        """Whether the answer came over TLS from the partner's own certificate (a
-        certificate of anyone else is ``PeerCertificateError``)."""
-        peer = peer_certificate(response)
-        if peer is None or self.tls is None:
-            return False
-        await authenticate_peer(
-            peer,
-            revocations=self.tls.revocations,
-            card_key=self.directory.key_of,
-            expected=partner_id,
-        )
-        return True
-
-    async def _check(
-        self,
-        partner_id: str,
-        signature: str | None,
-        nonce: str,
-        signed: bytes,
-        certified: bool = False,
-    ) -> None:
-        if not self.verify_answers or (signature is None and certified):
-            return
-        card = await self.directory.card(partner_id)
-        try:
-            check_answer(
-                signature,
-                card.public_jwk,
-                callee_id=partner_id,
-                caller_id=self.agent_id,
-                nonce=nonce,
-                signed_bytes=signed,
-            )
-        except AnswerSignatureError:
-            fresh = await self.directory.card(partner_id, refresh=True)
-            if fresh.public_jwk == card.public_jwk:
-                raise
-            check_answer(
-                signature,
-                fresh.public_jwk,
-                callee_id=partner_id,
-                caller_id=self.agent_id,
-                nonce=nonce,
-                signed_bytes=signed,
-            )
-
-    def _prepare(
-        self, partner_id: str, url: str, method: str, params: dict[str, Any]
-    ) -> tuple[bytes, dict[str, str], str, str]:
-        request_id = uuid.uuid4().hex
-        body = orjson.dumps(
-            {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
-        )
-        call = mint_call_token(
-            self.hub.key,
-            caller_id=self.agent_id,
-            callee_id=partner_id,
-            method="POST",
-            url=url,
-            body=body,
-        )
-        headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
-        return body, headers, call.nonce, request_id
-
     async def call(self, partner_id: str, method: str, params: dict[str, Any]) -> Any:
         """One JSON-RPC call to the partner; the checked ``result``."""
-        return (await self._call(partner_id, method, params))[0]
-
-    async def _call(
-        self, partner_id: str, method: str, params: dict[str, Any]
-    ) -> tuple[Any, httpx.Response, str]:
-        """The checked ``result``, the answer itself and the call's nonce."""
-        url = await self._endpoint(partner_id)
-        await self._before_call(url)
-        body, headers, nonce, request_id = self._prepare(partner_id, url, method, params)
-        response = await self.http.post(
-            url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
-        )
-        certified = await self._certified(partner_id, response)
-        if response.status_code != 200:
-            raise CallFailed(
-                f"{partner_id} refused the call: HTTP {response.status_code} {response.text[:200]}",
-                status=response.status_code,
-            )
-        await self._check(
-            partner_id, response.headers.get(SIGNATURE_HEADER), nonce, response.content, certified
-        )
-        answer = orjson.loads(response.content)
-        sender = partner_id if method in ANSWERED_BY_TASK_RESULT else None
-        result = self._result(answer, request_id, sender)
-        return result, response, nonce
-
-    @staticmethod
-    def _result(answer: Any, request_id: str, sender_id: str | None) -> Any:
-        """The ``result`` of the answer to request ``request_id``, whose payload must be
-        ``sender_id``'s (AIP 6.0), if given; the error it carries raised."""
-        if not isinstance(answer, dict):
-            raise CallFailed("The answer is not a JSON-RPC response.")
-        if answer.get("id") not in (request_id, None) or (
-            answer.get("id") is None and not answer.get("error")
-        ):
-            raise AnswerMismatchError(
-                f"The answer is to request {answer.get('id')!r}, not to {request_id!r}."
-            )
-        if answer.get("error"):
-            error = answer["error"]
-            raise CallFailed(
-                f"JSON-RPC error {error.get('code')}: {error.get('message')}",
-                code=error.get("code"),
-                data=error.get("data"),
-            )
-        result = answer.get("result")
-        if sender_id is not None:
-            payload = result.get("eventData", result) if isinstance(result, dict) else None
-            if not isinstance(payload, dict) or payload.get("senderId") != sender_id:
-                got = payload.get("senderId") if isinstance(payload, dict) else None
-                raise AnswerMismatchError(
-                    f"The answer's senderId is {got!r}, not the partner called ({sender_id}).",
-                    data={"senderId": got},
-                )
-        return result
+        return (await self.aip.exchange(partner_id, method, params))[0]
 
     async def send(
         self, partner_id: str, command: TaskCommand, *, record: bool = True, method: str = "rpc"
@@ -377,7 +210,7 @@ class Leader:
             return await self.a2a.send(partner_id, command, record=record)
         await self.record_command(command, record)
         params = {"command" if method == "rpc" else "message": command.to_wire()}
-        result, answer, nonce = await self._call(partner_id, method, params)
+        result, answer, nonce = await self.aip.exchange(partner_id, method, params)
         if not isinstance(result, dict):
             raise CallFailed("The rpc result is not a TaskResult.")
         signature = answer.headers.get(SIGNATURE_HEADER)
@@ -406,41 +239,8 @@ class Leader:
                 yield event
             return
         await self.record_command(command, record)
-        url = await self._endpoint(partner_id)
-        await self._before_call(url)
-        body, headers, nonce, request_id = self._prepare(
-            partner_id, url, "stream", {"message": command.to_wire()}
-        )
-        headers["Accept"] = "text/event-stream"
-        async with self.http.stream(
-            "POST", url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
-        ) as response:
-            certified = await self._certified(partner_id, response)
-            if response.status_code != 200:
-                await response.aread()
-                raise CallFailed(
-                    f"{partner_id} refused the stream: HTTP {response.status_code}",
-                    status=response.status_code,
-                )
-            signature = response.headers.get(SIGNATURE_HEADER)
-            if not response.headers.get("content-type", "").startswith("text/event-stream"):
-                content = await response.aread()
-                await self._check(partner_id, signature, nonce, content, certified)
-                self._result(orjson.loads(content), request_id, None)
-                raise CallFailed("The partner answered a stream call without a stream.")
-            unchecked = True
-            if response.headers.get(STREAM_SIGNED_HEADER) == "nothing":
-                await self._check(partner_id, signature, nonce, b"", certified)
-                unchecked = False
-            async for data in _sse_data(response.aiter_lines()):
-                if unchecked:
-                    await self._check(partner_id, signature, nonce, data, certified)
-                    unchecked = False
-                event = dict(self._result(orjson.loads(data), request_id, partner_id))
-                yield event
-                state = (event.get("eventData") or {}).get("status", {}).get("state")
-                if not follow and state in LEADERS_TURN:
-                    return
+        async for event in self.aip.stream(partner_id, command, follow=follow):
+            yield event
 
     # -- the three methods, spelled out ---------------------------------------------------
 
@@ -572,17 +372,3 @@ class Leader:
             params={"lastEventSeq": last_event_seq},
         )
         return self.stream(partner_id, command, record=False, follow=follow)
-
-
-async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[bytes]:
-    """The ``data`` of each server-sent event, as the bytes the partner signed."""
-    data: list[str] = []
-    async for line in lines:
-        if not line:
-            if data:
-                yield "\n".join(data).encode()
-                data = []
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-    if data:
-        yield "\n".join(data).encode()

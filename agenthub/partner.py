@@ -2,6 +2,10 @@
 
 A developer subclasses :class:`TaskHandler` and reports through :class:`TaskContext`; the kit
 keeps each task's state machine, its events (for streams) and its record at the hub.
+
+Kept whole: the handler a developer writes (``TaskHandler``), the context it reports
+through (``TaskContext``) and the task they move (``PartnerTask``) are one API, read
+together; the runtime that drives them is ``agenthub.runtime``.
 """
 
 from __future__ import annotations

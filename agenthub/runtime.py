@@ -1,4 +1,7 @@
-"""The partner's task runtime: applies the leader's commands, runs handlers, emits events."""
+"""The partner's task runtime: applies the leader's commands, runs handlers, emits events.
+
+Kept whole: ``PartnerRuntime`` is the module, and says why it is one class.
+"""
 
 from __future__ import annotations
 
@@ -54,6 +57,11 @@ class RpcFault(KitError):
 
 
 class PartnerRuntime:
+    """Kept whole: starting, cancelling, time-waiting, making room and the notification configs
+    all read and write the same maps of live tasks and callers, on one event loop with no lock;
+    apart, each would reach into the others' maps.
+    """
+
     def __init__(
         self,
         *,

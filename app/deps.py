@@ -23,13 +23,14 @@ from app.auth.current import (
     bearer_token,
     is_operator_token,
 )
+from app.auth.errors import TokenMissing
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
 from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
-from app.errors import Unauthenticated
 from app.limits import Admission
-from app.records.ingest import Ingest, Outcome, Record
+from app.records.ingest import Ingest
+from app.records.record import Outcome, Record
 from app.records.unit_of_work import transaction
 from app.streams.presence import Presence
 
@@ -100,7 +101,7 @@ async def get_access_claims(
 ) -> AccessTokenClaims:
     """An agent's verified access token, before anything is read from the store."""
     if token is None:
-        raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
+        raise TokenMissing("This route needs 'Authorization: Bearer <access token>'.")
     return access_token_claims(token, keys=keys, issuer=settings.issuer)
 
 
@@ -130,7 +131,7 @@ class Recorder:
 async def get_recorder(request: Request, token: AccessTokenDep) -> Recorder:
     state = request.app.state
     if token is None:
-        raise Unauthenticated("This route needs 'Authorization: Bearer <access token>'.")
+        raise TokenMissing("This route needs 'Authorization: Bearer <access token>'.")
     claims = access_token_claims(token, keys=state.keys, issuer=state.settings.issuer)
     return Recorder(claims, state.ingest, state.admission)
 
@@ -156,7 +157,7 @@ async def get_principal(
 ) -> Principal:
     """An agent (by its access token) or the operator (by the operator token)."""
     if token is None:
-        raise Unauthenticated("This route needs 'Authorization: Bearer <token>'.")
+        raise TokenMissing("This route needs 'Authorization: Bearer <token>'.")
     if is_operator_token(settings, token):
         return Principal(agent=None, is_operator=True)
     agent = await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)

@@ -1,6 +1,126 @@
 """The HubError tree: every error a client may cause or see, with its HTTP status and a
 stable code (the last segment of its problem ``type``). Free of the web framework: the
-handlers that render these as ``application/problem+json`` are ``app.api.problems``."""
+handlers that render these as ``application/problem+json`` are ``app.api.problems``.
+
+The generic classes (one per status) are the bases; what the hub raises is always one of
+their subclasses, each with a code of its own, kept beside the noun it belongs to (the last
+column: ``app.<noun>.errors``; none is here). A client decides by the code, never by the
+detail, which is for people. The whole tree, by status then code::
+
+    HubError
+    ├── BadRequest                    400 bad-request
+    │   ├── BadCursor                 400 bad-cursor
+    │   ├── BadLastEventId            400 bad-last-event-id           streams.errors
+    │   └── EmptyPatch                400 empty-patch
+    ├── Unauthenticated               401 unauthenticated
+    │   ├── AssertionExpired          401 assertion-expired           auth.errors
+    │   ├── AssertionReplayed         401 assertion-replayed          auth.errors
+    │   ├── BadAuthorizationHeader    401 bad-authorization-header    auth.errors
+    │   ├── BadTokenSignature         401 bad-token-signature         auth.errors
+    │   ├── ForeignToken              401 foreign-token               auth.errors
+    │   ├── InvalidAssertion          401 invalid-assertion           auth.errors
+    │   ├── KeyReplaced               401 key-replaced                auth.errors
+    │   ├── MalformedToken            401 malformed-token             auth.errors
+    │   ├── MetricsTokenNeeded        401 metrics-token-needed        auth.errors
+    │   ├── OperatorTokenNeeded       401 operator-token-needed       auth.errors
+    │   ├── RegistrationTokenNeeded   401 registration-token-needed   auth.errors
+    │   ├── TokenExpired              401 token-expired               auth.errors
+    │   ├── TokenMissing              401 token-missing               auth.errors
+    │   └── UnknownAgent              401 unknown-agent               auth.errors
+    ├── Forbidden                     403 forbidden
+    │   ├── InviteOnly                403 invite-only                 members.errors
+    │   ├── Muted                     403 muted                       members.errors
+    │   ├── NotAManager               403 not-a-manager               groups.errors
+    │   ├── NotAMember                403 not-a-member                groups.errors
+    │   ├── NotSessionLeader          403 not-session-leader          sessions.errors
+    │   ├── NotTheInvitee             403 not-the-invitee             members.errors
+    │   ├── NotYourAgent              403 not-your-agent              agents.errors
+    │   ├── OperatorConfigures        403 operator-configures         groups.errors
+    │   ├── OperatorOnly              403 operator-only               auth.errors
+    │   ├── OwnerOnly                 403 owner-only                  members.errors
+    │   ├── RemovedFromGroup          403 removed-from-group          members.errors
+    │   ├── SenderNotCaller           403 sender-not-caller           records.errors
+    │   └── WrongSenderRole           403 wrong-sender-role           records.errors
+    ├── NotFound                      404 not-found
+    │   ├── AgentNotFound             404 agent-not-found             agents.errors
+    │   ├── ApplicationNotFound       404 application-not-found       members.errors
+    │   ├── CertificateNotFound       404 certificate-not-found       certificates.errors
+    │   ├── GroupNotFound             404 group-not-found             groups.errors
+    │   ├── InvitationNotFound        404 invitation-not-found        members.errors
+    │   ├── MemberNotFound            404 member-not-found            members.errors
+    │   ├── NoA2aBinding              404 no-a2a-binding              agents.errors
+    │   ├── SessionNotFound           404 session-not-found           sessions.errors
+    │   └── TaskNotFound              404 task-not-found              tasks.errors
+    ├── Conflict                      409 conflict
+    │   ├── AicTaken                  409 aic-taken                   agents.errors
+    │   ├── AlreadyApplied            409 already-applied             members.errors
+    │   ├── AlreadyInvited            409 already-invited             members.errors
+    │   ├── AlreadyMember             409 already-member              members.errors
+    │   ├── AmbiguousTask             409 ambiguous-task-id           tasks.errors
+    │   ├── GroupConcluded            409 group-concluded             groups.errors
+    │   ├── IllegalConversationMove   409 illegal-conversation-move   groups.errors
+    │   ├── IllegalTaskMove           409 illegal-task-move           tasks.errors
+    │   ├── KeyRetired                409 key-retired                 agents.errors
+    │   ├── MessageIdReused           409 message-id-reused           records.errors
+    │   ├── NotAllowedInState         409 not-allowed-in-state        groups.errors
+    │   ├── NotYourTurn               409 not-your-turn               groups.errors
+    │   ├── OwnerFixed                409 owner-fixed                 members.errors
+    │   ├── PublicKeyTaken            409 public-key-taken            agents.errors
+    │   ├── SessionClosed             409 session-closed              sessions.errors
+    │   ├── SessionIdTaken            409 session-id-taken            sessions.errors
+    │   ├── TaskBusy                  409 task-busy                   tasks.errors
+    │   ├── TaskElsewhere             409 task-elsewhere              tasks.errors
+    │   ├── TaskExists                409 task-exists                 tasks.errors
+    │   ├── TooManyCertificates       409 too-many-certificates       certificates.errors
+    │   ├── TooManyTriggers           409 too-many-triggers           triggers.errors
+    │   ├── WrongMemberState          409 wrong-member-state          members.errors
+    │   └── WrongTaskRole             409 wrong-task-role             tasks.errors
+    ├── PayloadTooLarge               413 payload-too-large
+    ├── InvalidInput                  422 invalid-input
+    │   ├── AnswerNotYours            422 answer-not-yours            records.errors
+    │   ├── BadAnswer                 422 bad-answer                  records.errors
+    │   ├── BadCertificateRequest     422 bad-csr                     certificates.errors
+    │   ├── BadReceivers              422 bad-receivers               sessions.errors
+    │   ├── BridgeReceivers           422 bridge-receivers            sessions.errors
+    │   ├── CertificateNotTrusted     422 certificate-not-trusted     certificates.errors
+    │   ├── CsrKeyMismatch            422 csr-key-mismatch            certificates.errors
+    │   ├── DuplicateProtocolBinding  422 duplicate-protocol-binding  agents.errors
+    │   ├── UncertifiableEndpoint     422 endpoint-not-certifiable    certificates.errors
+    │   ├── GroupTooDeep              422 group-too-deep              groups.errors
+    │   ├── InvalidPublicKey          422 invalid-public-key          agents.errors
+    │   ├── InvitedAndMember          422 invited-and-member          groups.errors
+    │   ├── MessageWithoutData        422 message-without-data        records.errors
+    │   ├── MisaddressedMessage       422 misaddressed-message        records.errors
+    │   ├── NotAGroupReceiver         422 not-a-group-receiver        sessions.errors
+    │   ├── NotAP2pReceiver           422 not-a-p2p-receiver          sessions.errors
+    │   ├── NullField                 422 null-field
+    │   ├── OwnAnswer                 422 own-answer                  records.errors
+    │   ├── OwnerUnnamed              422 owner-unnamed               groups.errors
+    │   ├── PartnerNotHere            422 partner-not-here            tasks.errors
+    │   ├── PartnerUnnamed            422 partner-unnamed             tasks.errors
+    │   ├── ProtocolWithoutUrl        422 protocol-without-url        agents.errors
+    │   ├── SelfNamedSpeaker          422 self-named-speaker          groups.errors
+    │   ├── SelfPartner               422 self-partner                tasks.errors
+    │   ├── SpeakerNotMember          422 speaker-not-member          groups.errors
+    │   ├── SubGroupElsewhere         422 sub-group-elsewhere         groups.errors
+    │   ├── TaskIdMissing             422 task-id-missing             tasks.errors
+    │   ├── UnknownTask               422 unknown-task                tasks.errors
+    │   ├── UnregisteredAgent         422 unregistered-agent          agents.errors
+    │   └── UnstorableMessage         422 unstorable-message          records.errors
+    ├── RateLimited                   429 rate-limited
+    │   ├── CertificateRateExceeded   429 certificate-rate-exceeded
+    │   ├── PostRateExceeded          429 post-rate-exceeded
+    │   ├── TokenRateExceeded         429 token-rate-exceeded
+    │   └── TooManyStreams            429 too-many-streams            streams.errors
+    └── Unavailable                   503 unavailable
+        ├── BrokerUnavailable         503 broker-unavailable
+        ├── ReplicaFull               503 replica-full                streams.errors
+        ├── SchemaNotMigrated         503 schema-not-migrated
+        ├── StoreUnavailable          503 store-unavailable
+        └── StreamsOpening            503 streams-opening             streams.errors
+
+A test holds this drawing to the classes (``tests/api/test_error_tree.py``).
+"""
 
 from __future__ import annotations
 
@@ -31,38 +151,6 @@ class InvalidInput(HubError):
     status, code, title = 422, "invalid-input", "Invalid input"
 
 
-class BadCertificateRequest(InvalidInput):
-    """A CSR that is no PEM PKCS#10 request, or whose signature does not check."""
-
-    code = "bad-csr"
-
-
-class CsrKeyMismatch(InvalidInput):
-    """A CSR for another key than the agent's registered one."""
-
-    code = "csr-key-mismatch"
-
-
-class UncertifiableEndpoint(InvalidInput):
-    """The agent's endpointUrl names a host no certificate may carry (a wildcard, a name
-    that is no DNS name, or one under ``.invalid``, where the agents' own names live)."""
-
-    code = "endpoint-not-certifiable"
-
-
-class CertificateNotTrusted(InvalidInput):
-    """A registration's certificate that no CA the hub trusts vouches for (or that names no
-    AIC, or another key)."""
-
-    code = "certificate-not-trusted"
-
-
-class MessageWithoutData(InvalidInput):
-    """A plain message with no data items: GB/Z 185.6 Table 3 makes its data mandatory."""
-
-    code = "message-without-data"
-
-
 class Unauthenticated(HubError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 
@@ -70,20 +158,8 @@ class Unauthenticated(HubError):
         super().__init__(detail, headers={"WWW-Authenticate": "Bearer"})
 
 
-class UnknownAgent(Unauthenticated):
-    """A token names an agent the hub does not know (never registered, or deregistered)."""
-
-    code = "unknown-agent"
-
-
 class Forbidden(HubError):
     status, code, title = 403, "forbidden", "Not allowed"
-
-
-class OperatorOnly(Forbidden):
-    """An agent's access token on a route of the operator's (``/v1/operator/…``)."""
-
-    code = "operator-only"
 
 
 class NotFound(HubError):
@@ -92,87 +168,6 @@ class NotFound(HubError):
 
 class Conflict(HubError):
     status, code, title = 409, "conflict", "Conflict"
-
-
-class AicTaken(Conflict):
-    """A registration under an AIC some agent holds, or held."""
-
-    code = "aic-taken"
-
-
-class TooManyCertificates(Conflict):
-    code = "too-many-certificates"
-
-
-class TooManyTriggers(Conflict):
-    code = "too-many-triggers"
-
-
-class AmbiguousTask(Conflict):
-    code = "ambiguous-task-id"
-
-
-class TaskElsewhere(Conflict):
-    """The message names a task of another place: another group, the session's
-    point-to-point part, or a group (a task is posted about where it lives)."""
-
-    code = "task-elsewhere"
-
-
-class TaskExists(Conflict):
-    """A start for a task id the session already has, with another partner."""
-
-    code = "task-exists"
-
-
-class IllegalTaskMove(Conflict):
-    """A move the AIP state table can never allow now: the task is final. Not retryable."""
-
-    code = "illegal-task-move"
-
-
-class WrongTaskRole(Conflict):
-    """A command from someone other than the task's leader, a report from other than its
-    partner."""
-
-    code = "wrong-task-role"
-
-
-class SessionClosed(Conflict):
-    code = "session-closed"
-
-
-class GroupConcluded(Conflict):
-    code = "group-concluded"
-
-
-class NotAllowedInState(Conflict):
-    """The group's conversation state does not take this post from this sender
-    (``agenthub.protocol.groups.POSTING``)."""
-
-    code = "not-allowed-in-state"
-
-
-class NotYourTurn(Conflict):
-    """Under the ``turns`` speaking policy, the floor is another member's."""
-
-    code = "not-your-turn"
-
-
-class MessageIdReused(Conflict):
-    """The sender used this message id before, for another session or group."""
-
-    code = "message-id-reused"
-
-
-class TaskBusy(Conflict):
-    """The task kept moving under this message: send it again (retryable)."""
-
-    code = "task-busy"
-
-
-class KeyRetired(Conflict):
-    code = "key-retired"
 
 
 class PayloadTooLarge(HubError):
@@ -189,6 +184,54 @@ class Unavailable(HubError):
 
 class SchemaNotMigrated(Unavailable):
     code, title = "schema-not-migrated", "The store is not migrated"
+
+
+class BadCursor(BadRequest):
+    """A list cursor this hub (or this search) did not issue."""
+
+    code = "bad-cursor"
+
+
+class EmptyPatch(BadRequest):
+    """A PATCH that changes nothing."""
+
+    code = "empty-patch"
+
+
+class NullField(InvalidInput):
+    """A PATCH that sets to null a field that cannot be null."""
+
+    code = "null-field"
+
+
+class PostRateExceeded(RateLimited):
+    """The agent posts faster than its post rate (``AGENTHUB_POST_RATE``)."""
+
+    code = "post-rate-exceeded"
+
+
+class TokenRateExceeded(RateLimited):
+    """Token requests from one address faster than the hub takes them."""
+
+    code = "token-rate-exceeded"
+
+
+class CertificateRateExceeded(RateLimited):
+    """The agent asks for certificates faster than the hub issues them."""
+
+    code = "certificate-rate-exceeded"
+
+
+class StoreUnavailable(Unavailable):
+    """The SQL store does not answer, or is too busy to: nothing changed, retry later."""
+
+    code = "store-unavailable"
+
+
+class BrokerUnavailable(Unavailable):
+    """The broker (Redis) does not answer (readiness)."""
+
+    code = "broker-unavailable"
 
 
 _STATUS_CODES: dict[int, tuple[str, str]] = {

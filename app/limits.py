@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 
 from app.config import Settings
-from app.errors import RateLimited, Unavailable
+from app.errors import CertificateRateExceeded, PostRateExceeded, TokenRateExceeded
+from app.streams.errors import StreamsOpening
 
 MAX_KEYS = 100_000  # buckets kept; full (idle) ones go first when there are more
 
@@ -89,7 +90,7 @@ class Admission:
         counts none."""
         wait = self.posts.take(agent_id, count)
         if wait:
-            raise RateLimited(
+            raise PostRateExceeded(
                 "This agent posts faster than the hub takes; slow down.",
                 headers=_retry_after(wait),
             )
@@ -100,7 +101,7 @@ class Admission:
                 continue
             wait = bucket.take(key)
             if wait:
-                raise RateLimited(
+                raise TokenRateExceeded(
                     "Too many token requests; an access token lasts, reuse it.",
                     headers=_retry_after(wait),
                 )
@@ -108,7 +109,7 @@ class Admission:
     def certificate(self, agent_id: str) -> None:
         wait = self.certificates.take(agent_id)
         if wait:
-            raise RateLimited(
+            raise CertificateRateExceeded(
                 "This agent asks for certificates faster than the hub issues them; a "
                 "certificate lasts days, reuse it.",
                 headers=_retry_after(wait),
@@ -117,7 +118,7 @@ class Admission:
     def open_stream(self) -> None:
         wait = self.stream_opens.take("")
         if wait:
-            raise Unavailable(
+            raise StreamsOpening(
                 "The hub is opening as many streams as it can; resume a little later.",
                 headers=_retry_after(wait),
             )

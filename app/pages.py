@@ -14,7 +14,7 @@ import orjson
 from sqlalchemy import ColumnElement, and_, or_
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.errors import BadRequest
+from app.errors import BadCursor
 
 CURSOR_INT_LIMIT = 2**62  # ids, offsets and seqs; an SQL BIGINT holds it on every store
 
@@ -28,13 +28,13 @@ def decode_cursor(cursor: str, *, types: tuple[Any, ...]) -> list[Any]:
     try:
         values = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (binascii.Error, ValueError, orjson.JSONDecodeError) as exc:
-        raise BadRequest("The cursor is not one this hub issued.") from exc
+        raise BadCursor("The cursor is not one this hub issued.") from exc
     if (
         not isinstance(values, list)
         or len(values) != len(types)
         or not all(_fits(v, t) for v, t in zip(values, types, strict=True))
     ):
-        raise BadRequest("The cursor is not one this hub issued.")
+        raise BadCursor("The cursor is not one this hub issued.")
     return values
 
 
@@ -54,9 +54,9 @@ def cursor_time(text: str) -> datetime:
     try:
         when = datetime.fromisoformat(text)
     except ValueError as exc:
-        raise BadRequest("The cursor is not one this hub issued.") from exc
+        raise BadCursor("The cursor is not one this hub issued.") from exc
     if when.tzinfo is None or when.utcoffset() is None:
-        raise BadRequest("The cursor is not one this hub issued.")
+        raise BadCursor("The cursor is not one this hub issued.")
     return when
 
 

@@ -15,6 +15,8 @@ the leader's ``complete`` ends it as it ends an AIP task (``agenthub.a2a.convert
 ``complete`` goes nowhere but the hub. A ``cancel`` is recorded once the agent has answered
 it, as what it did (``A2ACalls._cancel``); a2a-sdk's errors reach the caller as the kit's
 ``A2ACallFailed``.
+
+Kept whole: ``A2ACalls`` is the module, and says why it is one class.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlencode
 
 import httpx
@@ -50,33 +52,13 @@ from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, A2AError, TaskNotCancelabl
 from google.protobuf.json_format import Parse, ParseError
 
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
-from agenthub.directory import PeerDirectory
 from agenthub.errors import A2ACallFailed, CallFailed
-from agenthub.hub import HubClient
+from agenthub.leader_side import LeaderSide
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
-from agenthub.recorder import HubRecorder
 from agenthub.signing import CallTokenAuth
-from agenthub.tls import AgentTls
 from agenthub.transport import http_client
-
-
-class LeaderSide(Protocol):
-    """What the A2A calls need of their leader (``agenthub.leader.Leader`` is one): its
-    identity, clients and TLS, and the recording every call makes before it is sent."""
-
-    hub: HubClient
-    directory: PeerDirectory
-    recorder: HubRecorder | None
-    tls: AgentTls | None
-    http: httpx.AsyncClient
-
-    @property
-    def agent_id(self) -> str: ...
-
-    async def record_command(self, command: TaskCommand, record: bool = True) -> None: ...
-
 
 MAX_TASKS = 10_000
 """A2A tasks whose AIP ids the leader remembers; the oldest go first."""
@@ -117,6 +99,12 @@ def _a2a_errors() -> Iterator[None]:
 
 
 class A2ACalls:
+    """Kept whole: every call shape (send, stream, cancel, the notified start) shares the
+    per-partner clients and the map of A2A tasks to the AIP ids the leader chose, and each is a
+    few lines over the same conversion (``agenthub.a2a.convert``) and recording; apart, each
+    would pass both maps around.
+    """
+
     def __init__(self, leader: LeaderSide) -> None:
         self.leader = leader
         self.card_urls: dict[str, str] = {}

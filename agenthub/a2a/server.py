@@ -47,7 +47,7 @@ from agenthub.a2a.push import PinnedPushSender
 from agenthub.a2a.relay import Speakers, relay
 from agenthub.a2a.task_store import BoundedTaskStore
 from agenthub.callbacks import CallbackPolicy
-from agenthub.leader import leader_command
+from agenthub.commands import leader_command
 from agenthub.partner import PartnerTask
 from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.protocol.messages import TaskCommandType

@@ -20,11 +20,12 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.agents import AgentPage
+from app.agents.last_seen import ONLINE_WINDOW_SECONDS
 from app.agents.models import Agent, AgentLabel
 from app.agents.search import Ranking
 from app.agents.semantic import SemanticReranker
-from app.agents.service import ONLINE_WINDOW_SECONDS, to_card
-from app.errors import BadRequest
+from app.agents.service import to_card
+from app.errors import BadCursor
 from app.models.types import utcnow
 from app.pages import decode_cursor, encode_cursor
 
@@ -148,7 +149,7 @@ async def _reranked_page(
     if cursor:
         tag, offset = decode_cursor(cursor, types=(str, int))
         if tag != "semantic" or offset < 0:
-            raise BadRequest("The cursor is not one of this search's.")
+            raise BadCursor("The cursor is not one of this search's.")
     candidates = await _ranked_rows(
         session, ranking, conditions, None, SEMANTIC_CANDIDATES - 1, None
     )

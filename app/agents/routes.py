@@ -20,6 +20,7 @@ from app.api.params import AgentIdPath, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import may_register
+from app.auth.errors import RegistrationTokenNeeded
 from app.deps import (
     CaDep,
     CurrentAgent,
@@ -30,7 +31,6 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
-from app.errors import Unauthenticated
 from app.records.unit_of_work import commit
 
 STREAMS_END_SECONDS = 2.0
@@ -69,7 +69,7 @@ async def require_registrar(
 ) -> None:
     """Checked before the body is validated, so strangers learn nothing from 422s."""
     if not may_register(settings, token):
-        raise Unauthenticated("Registration needs a registration or operator token.")
+        raise RegistrationTokenNeeded("Registration needs a registration or operator token.")
 
 
 @router.post(

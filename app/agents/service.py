@@ -9,15 +9,12 @@ NotFound (404)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from cryptography import x509
-from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -33,19 +30,31 @@ from agenthub.protocol.agents import (
 )
 from agenthub.protocol.aic import new_aic
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
+from app.agents.errors import (
+    AgentNotFound,
+    AicTaken,
+    DuplicateProtocolBinding,
+    InvalidPublicKey,
+    KeyRetired,
+    NoA2aBinding,
+    NotYourAgent,
+    ProtocolWithoutUrl,
+    PublicKeyTaken,
+    UnregisteredAgent,
+)
+from app.agents.last_seen import is_online
 from app.agents.models import Agent, AgentKey, AgentLabel
 from app.auth.jws import check_public_jwk
 from app.certificates.service import certified_aic, revoke_certificates_of
-from app.db import hub_session
-from app.errors import AicTaken, BadRequest, Conflict, Forbidden, InvalidInput, KeyRetired, NotFound
+from app.errors import (
+    EmptyPatch,
+    NullField,
+)
 from app.models.types import utcnow
-from app.prepared import Prepared, run
 from app.streams.events import tell_operator
 
 AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
 AIC_VENDOR = "1"
-ONLINE_WINDOW_SECONDS = 60
-LAST_SEEN_WRITE_INTERVAL_SECONDS = 10
 
 
 def new_agent_id() -> str:
@@ -66,24 +75,6 @@ def agent_skills_text(skills: list[Skill]) -> str:
     for skill in skills:
         parts += [skill.id, skill.name, skill.description, *skill.tags]
     return " ".join(parts)
-
-
-class ProtocolWithoutUrl(InvalidInput):
-    """A protocol binding without a url, on an agent without an endpointUrl to default to."""
-
-    code = "protocol-without-url"
-
-
-class DuplicateProtocolBinding(InvalidInput):
-    """Two bindings of the same protocol at the same url (once defaults are filled in)."""
-
-    code = "duplicate-protocol-binding"
-
-
-class NoA2aBinding(NotFound):
-    """The agent declares no A2A binding: it has no A2A Agent Card."""
-
-    code = "no-a2a-binding"
 
 
 IMPLICIT_PROTOCOL = "aip"  # what an agent that declared nothing answers at its endpoint
@@ -130,13 +121,15 @@ def _labels(agent_id: str, skills: list[Skill], protocols: list[BoundProtocol]) 
 async def _usable_key(session: AsyncSession, jwk: PublicJwk, *, owner: str | None) -> str:
     public = jwk.public_dict()
     if not check_public_jwk(public):
-        raise InvalidInput("publicJwk is not a valid P-256 public key (point not on the curve).")
+        raise InvalidPublicKey(
+            "publicJwk is not a valid P-256 public key (point not on the curve)."
+        )
     thumbprint = jwk_thumbprint(public)
     taken = await session.scalar(
         select(Agent.id).where(Agent.key_thumbprint == thumbprint, col(Agent.deleted_at).is_(None))
     )
     if taken is not None and taken != owner:
-        raise Conflict("Another agent is registered with this public key.")
+        raise PublicKeyTaken("Another agent is registered with this public key.")
     return thumbprint
 
 
@@ -191,7 +184,7 @@ async def register_agent(
 async def get_agent(session: AsyncSession, agent_id: str) -> Agent:
     agent = await session.get(Agent, agent_id)
     if agent is None or agent.deleted_at is not None:
-        raise NotFound(f"No agent {agent_id!r}.")
+        raise AgentNotFound(f"No agent {agent_id!r}.")
     return agent
 
 
@@ -199,16 +192,16 @@ async def update_agent(
     session: AsyncSession, *, agent: Agent, caller_id: str, body: AgentUpdate
 ) -> Agent:
     if agent.id != caller_id:
-        raise Forbidden("An agent may change only its own card.")
+        raise NotYourAgent("An agent may change only its own card.")
     fields = body.model_fields_set
     if not fields:
-        raise BadRequest("The patch changes nothing.")
+        raise EmptyPatch("The patch changes nothing.")
     now = utcnow()
     for name in ("name", "description", "version", "provider"):
         if name in fields:
             value = getattr(body, name)
             if name in ("name", "description") and value is None:
-                raise InvalidInput(f"{name} cannot be null.")
+                raise NullField(f"{name} cannot be null.")
             setattr(agent, name, value)
     if "endpoint_url" in fields:
         agent.endpoint_url = str(body.endpoint_url) if body.endpoint_url else None
@@ -270,7 +263,7 @@ async def retire_agent(
     """The registry's part of a deregistration (``agents.deregistration`` commits)."""
     agent = await get_agent(session, agent_id)
     if not is_operator and agent.id != caller_id:
-        raise Forbidden("Only the agent itself or the operator may deregister it.")
+        raise NotYourAgent("Only the agent itself or the operator may deregister it.")
     now = utcnow()
     agent.deleted_at = now
     agent.updated_at = now
@@ -295,47 +288,13 @@ async def require_registered(db: AsyncSession, ids: list[str], *, purpose: str =
     found = set(rows.all())
     unknown = [i for i in ids if i not in found]
     if unknown:
-        raise InvalidInput(f"No registered agent {unknown[0]!r}{purpose}.")
+        raise UnregisteredAgent(f"No registered agent {unknown[0]!r}{purpose}.")
 
 
 CURRENT_KEYS = select(col(Agent.id), col(Agent.key_thumbprint)).where(
     col(Agent.id).in_(bindparam("ids", expanding=True)), col(Agent.deleted_at).is_(None)
 )
 """The registered agents among ``ids``, with the thumbprints of their keys."""
-_SEEN = Prepared(
-    update(Agent)
-    .where(
-        col(Agent.id).in_(bindparam("ids", expanding=True)),
-        or_(col(Agent.last_seen_at).is_(None), col(Agent.last_seen_at) < bindparam("stale")),
-    )
-    .values(last_seen_at=bindparam("now"))
-)
-
-
-async def note_seen(conn: AsyncConnection, agent_ids: Iterable[str]) -> None:
-    """``touch_agent`` for many agents in one statement, inside the caller's transaction."""
-    ids = list(agent_ids)
-    if ids:
-        now = utcnow()
-        stale = now - timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS)
-        await run(conn, _SEEN, {"ids": ids, "stale": stale, "now": now})
-
-
-def touch_agent(session: AsyncSession, agent: Agent) -> None:
-    """Note that the agent was seen, writing at most every few seconds per agent: noted on
-    the session, written once its transaction has ended (``unit_of_work.write_seen`` says
-    why then)."""
-    now = utcnow()
-    last = agent.last_seen_at
-    if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
-        hub_session(session).seen.add(agent.id)
-        set_committed_value(agent, "last_seen_at", now)  # not a change of the request's
-
-
-def is_online(agent: Agent, now: datetime | None = None) -> bool:
-    if agent.last_seen_at is None:
-        return False
-    return (now or utcnow()) - agent.last_seen_at < timedelta(seconds=ONLINE_WINDOW_SECONDS)
 
 
 def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = None) -> AgentCard:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.errors import (
     PROBLEM_CONTENT_TYPE,
     HubError,
-    Unavailable,
+    StoreUnavailable,
     problem_body,
     status_code_and_title,
 )
@@ -113,7 +113,7 @@ async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, DBAPIError) and not _store_away(exc):
         return await _unexpected_error(request, exc)  # a statement the store refused: a bug
     logger.warning("the SQL store is unavailable: %s", exc)
-    busy = Unavailable(
+    busy = StoreUnavailable(
         "The store is busy or unreachable; nothing was changed. Retry shortly.",
         headers={"Retry-After": str(STORE_BUSY_RETRY_SECONDS)},
     )

@@ -12,15 +12,15 @@ from pydantic import SecretStr
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
+from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
-from app.agents.service import touch_agent
 from app.auth import jws
+from app.auth.errors import BadAuthorizationHeader, ForeignToken, TokenExpired
 from app.auth.keys import HubKeys
 from app.auth.principal import check_token_key
 from app.auth.service import active_agent
 from app.auth.tokens import check_access_token_claims
 from app.config import Settings
-from app.errors import Unauthenticated
 
 
 def bearer_token(request: Request) -> str | None:
@@ -29,7 +29,7 @@ def bearer_token(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
+        raise BadAuthorizationHeader("The Authorization header must be 'Bearer <token>'.")
     return token.strip()
 
 
@@ -109,11 +109,11 @@ def access_token_claims(token: str, *, keys: HubKeys, issuer: str) -> AccessToke
     cached = _verified.get((keys.kid, issuer, token))
     if cached is not None:
         if cached.exp <= int(time.time()):
-            raise Unauthenticated("The access token has expired.")
+            raise TokenExpired("The access token has expired.")
         return cached
     header = jws.unverified_header(token)
     if header["kid"] != keys.kid:
-        raise Unauthenticated("The token was not signed by this hub's key.")
+        raise ForeignToken("The token was not signed by this hub's key.")
     claims = check_access_token_claims(jws.verify(token, keys.verifying_key), issuer=issuer)
     if len(_verified) >= VERIFIED_CACHE_SIZE:
         _verified.clear()

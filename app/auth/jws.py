@@ -10,7 +10,7 @@ from jose import jwk, jws
 from jose.backends.base import Key
 from jose.exceptions import JOSEError
 
-from app.errors import Unauthenticated
+from app.auth.errors import BadTokenSignature, MalformedToken
 
 ALGORITHM = "ES256"
 MAX_TOKEN_CHARS = 8192
@@ -23,16 +23,16 @@ def sign(claims: dict[str, Any], key: Key, *, kid: str, typ: str = "JWT") -> str
 
 def unverified_header(token: str) -> dict[str, Any]:
     if len(token) > MAX_TOKEN_CHARS:
-        raise Unauthenticated("The token is too long.")
+        raise MalformedToken("The token is too long.")
     try:
         header: dict[str, Any] = jws.get_unverified_header(token)
     except (JOSEError, ValueError, TypeError, UnicodeDecodeError) as exc:
-        raise Unauthenticated("The token is not a compact JWS.") from exc
+        raise MalformedToken("The token is not a compact JWS.") from exc
     if header.get("alg") != ALGORITHM:
-        raise Unauthenticated("The token must be signed with ES256.")
+        raise MalformedToken("The token must be signed with ES256.")
     kid = header.get("kid")
     if not isinstance(kid, str) or not kid:
-        raise Unauthenticated("The token's header has no kid.")
+        raise MalformedToken("The token's header has no kid.")
     return header
 
 
@@ -42,9 +42,9 @@ def verify(token: str, key: Key) -> dict[str, Any]:
         payload = jws.verify(token, key, algorithms=[ALGORITHM])
         claims = json.loads(payload)
     except (JOSEError, ValueError, TypeError, UnicodeDecodeError) as exc:
-        raise Unauthenticated("The token's signature does not verify.") from exc
+        raise BadTokenSignature("The token's signature does not verify.") from exc
     if not isinstance(claims, dict):
-        raise Unauthenticated("The token's payload is not a JSON object.")
+        raise MalformedToken("The token's payload is not a JSON object.")
     return claims
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.agents.models import Agent
-from app.errors import Unauthenticated
+from app.auth.errors import KeyReplaced, UnknownAgent
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,6 @@ def check_token_key(token_thumbprint: str | None, registered_thumbprint: str | N
     """The token's agent is registered (``registered_thumbprint``: its key's thumbprint,
     ``None`` when it is not) with the key the token was bound to (its ``cnf.jkt``)."""
     if registered_thumbprint is None:
-        raise Unauthenticated("The token's agent is not registered (any more).")
+        raise UnknownAgent("The token's agent is not registered (any more).")
     if token_thumbprint != registered_thumbprint:
-        raise Unauthenticated("The token was issued for a key the agent has since replaced.")
+        raise KeyReplaced("The token was issued for a key the agent has since replaced.")

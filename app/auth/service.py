@@ -13,10 +13,10 @@ from agenthub.protocol.auth import TokenResponse
 from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
 from app.agents.models import Agent
 from app.auth import jws
+from app.auth.errors import AssertionReplayed, UnknownAgent
 from app.auth.keys import HubKeys
 from app.auth.models import UsedJti
 from app.auth.tokens import check_assertion_claims, issue_access_token
-from app.errors import Unauthenticated, UnknownAgent
 from app.models.types import utcnow
 
 
@@ -34,7 +34,7 @@ async def remember_jti(session: AsyncSession, *, issuer: str, jti: str, exp: int
     try:
         await session.flush()
     except IntegrityError as exc:
-        raise Unauthenticated("The assertion was already used (replay).") from exc
+        raise AssertionReplayed("The assertion was already used (replay).") from exc
 
 
 async def exchange_assertion(

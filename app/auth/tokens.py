@@ -14,9 +14,15 @@ from agenthub.protocol.tokens import (
     AccessTokenClaims,
     AssertionClaims,
 )
+from app.auth.errors import (
+    AssertionExpired,
+    ForeignToken,
+    InvalidAssertion,
+    MalformedToken,
+    TokenExpired,
+)
 from app.auth.jws import sign
 from app.auth.keys import HubKeys
-from app.errors import Unauthenticated
 
 
 def issue_access_token(
@@ -48,20 +54,22 @@ def check_assertion_claims(raw: dict[str, Any], *, kid: str, issuer: str) -> Ass
         claims = AssertionClaims.model_validate(raw)
     except ValidationError as exc:
         missing = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})
-        raise Unauthenticated(
+        raise InvalidAssertion(
             f"The assertion's claims are missing or malformed: {missing}."
         ) from exc
     if claims.iss != kid or claims.sub != kid:
-        raise Unauthenticated("The assertion's iss and sub must equal the header's kid (agent id).")
+        raise InvalidAssertion(
+            "The assertion's iss and sub must equal the header's kid (agent id)."
+        )
     if claims.aud != issuer:
-        raise Unauthenticated(f"The assertion's aud must be the hub's issuer {issuer!r}.")
+        raise InvalidAssertion(f"The assertion's aud must be the hub's issuer {issuer!r}.")
     now = int(time.time())
     if claims.exp <= now:
-        raise Unauthenticated("The assertion has expired.")
+        raise AssertionExpired("The assertion has expired.")
     if claims.iat > now + CLOCK_SKEW_SECONDS:
-        raise Unauthenticated("The assertion was issued in the future.")
+        raise InvalidAssertion("The assertion was issued in the future.")
     if claims.exp - claims.iat > MAX_ASSERTION_LIFETIME_SECONDS:
-        raise Unauthenticated(
+        raise InvalidAssertion(
             f"The assertion lives longer than {MAX_ASSERTION_LIFETIME_SECONDS} s (exp - iat)."
         )
     return claims
@@ -71,9 +79,9 @@ def check_access_token_claims(raw: dict[str, Any], *, issuer: str) -> AccessToke
     try:
         claims = AccessTokenClaims.model_validate(raw)
     except ValidationError as exc:
-        raise Unauthenticated("The access token's claims are malformed.") from exc
+        raise MalformedToken("The access token's claims are malformed.") from exc
     if claims.iss != issuer or claims.aud != issuer:
-        raise Unauthenticated("The access token was not issued by this hub for this hub.")
+        raise ForeignToken("The access token was not issued by this hub for this hub.")
     if claims.exp <= int(time.time()):
-        raise Unauthenticated("The access token has expired.")
+        raise TokenExpired("The access token has expired.")
     return claims

@@ -34,7 +34,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.agents.models import Agent
-from app.errors import UncertifiableEndpoint
+from app.certificates.errors import UncertifiableEndpoint
 
 logger = logging.getLogger(__name__)
 

@@ -22,22 +22,22 @@ from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.peers import aic_of
 from agenthub.protocol.aic import is_aic
 from agenthub.protocol.certificates import IssuedCertificate
 from agenthub.protocol.jwk import ec_public_jwk, jwk_thumbprint
-from agenthub.tls import aic_of
+from app.agents.errors import AgentNotFound, NotYourAgent
 from app.agents.models import Agent
 from app.auth.ca import HubCA
-from app.certificates.models import Certificate
-from app.certificates.names import NamePolicy, endpoint_name
-from app.errors import (
+from app.certificates.errors import (
     BadCertificateRequest,
+    CertificateNotFound,
     CertificateNotTrusted,
     CsrKeyMismatch,
-    Forbidden,
-    NotFound,
     TooManyCertificates,
 )
+from app.certificates.models import Certificate
+from app.certificates.names import NamePolicy, endpoint_name
 from app.models.types import utcnow
 from app.pages import Keyset
 
@@ -79,9 +79,9 @@ def to_wire(
 async def _own_agent(db: AsyncSession, agent_id: str, caller_id: str | None) -> Agent:
     agent = await db.get(Agent, agent_id)
     if agent is None or agent.deleted_at is not None:
-        raise NotFound("No such agent.")
+        raise AgentNotFound("No such agent.")
     if agent.id != caller_id:
-        raise Forbidden("Only the agent itself may ask for or revoke its certificates.")
+        raise NotYourAgent("Only the agent itself may ask for or revoke its certificates.")
     return agent
 
 
@@ -191,7 +191,7 @@ async def revoke_certificate(
     await _own_agent(db, agent_id, caller_id)
     row = await db.get(Certificate, format(int(serial, 16), "x"))
     if row is None or row.agent_id != agent_id:
-        raise NotFound("The agent holds no certificate with this serial.")
+        raise CertificateNotFound("The agent holds no certificate with this serial.")
     if row.revoked_at is None:
         row.revoked_at = utcnow()
         row.revoked_reason = "revoked by its agent"

@@ -17,7 +17,7 @@ from agenthub.protocol.groups import (
     MemberView,
 )
 from app.auth.principal import Principal
-from app.errors import Forbidden, NotFound
+from app.groups.errors import GroupNotFound, NotAManager, NotAMember
 from app.groups.flow import floor_view
 from app.groups.models import Group, GroupMember
 from app.models.types import utcnow
@@ -31,7 +31,7 @@ async def load_group(db: AsyncSession, group_id: str, *, for_update: bool = Fals
         stmt = stmt.with_for_update()
     group = (await db.exec(stmt)).first()
     if group is None:
-        raise NotFound(f"No group {group_id!r}.")
+        raise GroupNotFound(f"No group {group_id!r}.")
     return group
 
 
@@ -70,7 +70,7 @@ async def visible_group(
     current = member is not None and member.state in CURRENT_STATES
     if principal.is_operator or current or group.join_policy == "open":
         return group, member
-    raise NotFound(f"No group {group_id!r}.")
+    raise GroupNotFound(f"No group {group_id!r}.")
 
 
 async def active_group(
@@ -80,7 +80,7 @@ async def active_group(
     group released (its record, to its end; a post is ``group-concluded``). 403 for others."""
     group, member = await visible_group(db, group_id, principal)
     if member is None or member.state not in READERS:
-        raise Forbidden("Only active members of the group may do this.")
+        raise NotAMember("Only active members of the group may do this.")
     return group, member
 
 
@@ -98,7 +98,7 @@ async def require_manager(
     group, member = await visible_group(db, group_id, principal, for_update=for_update)
     if principal.is_operator or is_manager(member):
         return group, member
-    raise Forbidden("Only the group's owner or admins may do this.")
+    raise NotAManager("Only the group's owner or admins may do this.")
 
 
 def member_view(member: GroupMember) -> MemberView:

@@ -11,7 +11,7 @@ from agenthub.protocol.groups import (
     ConversationState,
     StateEvent,
 )
-from app.errors import Conflict
+from app.groups.errors import IllegalConversationMove
 from app.groups.models import Group
 from app.members.service import release_members
 from app.models.types import utcnow
@@ -33,7 +33,9 @@ async def move_conversation(
     if target == current:
         return
     if target not in CONVERSATION_MOVES[current]:
-        raise Conflict(f"The conversation cannot move from {current.value} to {target.value}.")
+        raise IllegalConversationMove(
+            f"The conversation cannot move from {current.value} to {target.value}."
+        )
     now = utcnow()
     if target == ConversationState.CONCLUSION:
         await release_open_tasks(db, session_id=group.session_id, group_id=group.id, at=now)

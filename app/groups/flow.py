@@ -3,7 +3,7 @@ what in each conversation state), the floor of the ``turns`` speaking policy, it
 and the release of a concluded group's members.
 
 The pure checks (``check_flow``) run on the standing the batch writer's one admission query
-reads (``group_messages.Membership``, which carries the group's ``FloorState``). What needs
+reads (``app.groups.messages.Membership``, which carries the group's ``FloorState``). What needs
 more than those rows (is the sender an assignee, is the task one a trigger waits for, are the
 named next speakers active members) runs on the full path only, which a plain message in
 ``discussion`` under the ``free`` policy never takes: the common case costs no query more.
@@ -31,7 +31,7 @@ from agenthub.protocol.groups import (
 from agenthub.protocol.messages import Message, TaskCommand
 from agenthub.protocol.tasks import FINAL_STATES
 from app.db import SessionFactory
-from app.errors import InvalidInput, NotAllowedInState, NotYourTurn
+from app.groups.errors import NotAllowedInState, NotYourTurn, SelfNamedSpeaker, SpeakerNotMember
 from app.groups.models import Group, GroupMember, GroupTrigger, GroupTriggerTask
 from app.models.types import utcnow
 from app.records.unit_of_work import transaction
@@ -44,12 +44,6 @@ SPEAKING_FIELDS = frozenset({"speaking_policy", "turn_timeout_seconds"})
 TURNS = "turns"
 CHAIR = "owner"  # under turns the owner may always speak (and name the next speakers)
 _FINAL = [s.value for s in FINAL_STATES]
-
-
-class SelfNamedSpeaker(InvalidInput):
-    """Under turns, the sender named itself the next speaker."""
-
-    code = "self-named-speaker"
 
 
 @dataclass
@@ -205,7 +199,7 @@ async def check_speakers(db: AsyncSession, group_id: str, speakers: list[str]) -
     )
     missing = set(speakers) - set(rows.all())
     if missing:
-        raise InvalidInput(f"nextSpeaker names {sorted(missing)[0]!r}, no active member here.")
+        raise SpeakerNotMember(f"nextSpeaker names {sorted(missing)[0]!r}, no active member here.")
 
 
 async def move_floor(db: AsyncSession, group_id: str, move: FloorMove, *, by: str | None) -> None:

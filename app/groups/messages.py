@@ -14,31 +14,26 @@ from agenthub.protocol.groups import ConversationState, GroupMessagePage, Member
 from agenthub.protocol.messages import Message, parse_message
 from app.agents.models import Agent
 from app.auth.principal import Principal
-from app.errors import (
-    Forbidden,
-    GroupConcluded,
-    InvalidInput,
-    MessageIdReused,
-    NotFound,
-    SessionClosed,
-)
 from app.groups.access import MANAGERS, active_group, load_group
+from app.groups.errors import GroupConcluded, GroupNotFound
 from app.groups.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.groups.flow import move_floor as store_floor_move
 from app.groups.models import GroupMember
 from app.members.service import grant_mentions, use_speak_grant
 from app.models.types import utcnow
+from app.records.errors import MessageIdReused, MisaddressedMessage, SenderNotCaller
 from app.records.messages import (
     after_task_move,
     as_received,
     as_record,
     check_has_data,
     check_sender_role,
-    find_record,
     insert_message,
     move_status,
 )
 from app.records.models import StoredMessage
+from app.records.stored import find_record
+from app.sessions.errors import SessionClosed
 from app.sessions.models import Session
 from app.streams.events import group_channel, message_delivery, stage, take_post_seqs
 from app.tasks.service import AnyTaskMessage, Outcome, TaskMove, apply_task_message
@@ -65,11 +60,11 @@ def check_post(message: AnyTaskMessage, sender_id: str, group_id: str, at: Membe
     """The message fits the group and its sender's part there (an active member's)."""
     check_has_data(message)
     if message.sender_id != sender_id:
-        raise Forbidden("senderId must be the authenticated agent.")
+        raise SenderNotCaller("senderId must be the authenticated agent.")
     if message.group_id not in (None, group_id):
-        raise InvalidInput("The message's groupId is not this group.")
+        raise MisaddressedMessage("The message's groupId is not this group.")
     if message.session_id not in (None, at.session_id):
-        raise InvalidInput("The message's sessionId is not this group's session.")
+        raise MisaddressedMessage("The message's sessionId is not this group's session.")
     check_sender_role(message, may_lead=at.role in MANAGERS)
 
 
@@ -100,7 +95,7 @@ async def _membership(db: AsyncSession, sender_id: str, group_id: str) -> Member
     no active member (404 for a group it may not see, else 403)."""
     caller = await db.get(Agent, sender_id)
     if caller is None or caller.deleted_at is not None:
-        raise NotFound(f"No group {group_id!r}.")
+        raise GroupNotFound(f"No group {group_id!r}.")
     group, member = await active_group(db, group_id, Principal(agent=caller, is_operator=False))
     session = await db.get(Session, group.session_id)
     return Membership(

@@ -17,7 +17,7 @@ from agenthub.protocol.groups import (
 )
 from app.agents.service import require_registered
 from app.auth.principal import Principal
-from app.errors import Forbidden, InvalidInput, NotFound, SessionClosed
+from app.errors import NullField
 from app.groups.access import (
     group_view,
     load_group,
@@ -25,11 +25,20 @@ from app.groups.access import (
     visible_group,
 )
 from app.groups.conversation import move_conversation
+from app.groups.errors import (
+    GroupTooDeep,
+    InvitedAndMember,
+    NotAMember,
+    OperatorConfigures,
+    OwnerUnnamed,
+    SubGroupElsewhere,
+)
 from app.groups.flow import SPEAKING_FIELDS, set_speaking
 from app.groups.models import Group
 from app.members.service import set_member
 from app.models.types import utcnow
 from app.operator.events import group_summary
+from app.sessions.errors import NotSessionLeader, SessionClosed, SessionNotFound
 from app.sessions.models import Session
 from app.sessions.service import participant_session
 from app.streams.events import tell_operator
@@ -47,14 +56,14 @@ async def _owner_and_session(
 ) -> tuple[str, Session]:
     if principal.agent is not None:
         if body.owner_id is not None or body.member_ids:
-            raise Forbidden("Only the operator pre-configures owners and members.")
+            raise OperatorConfigures("Only the operator pre-configures owners and members.")
         session = await participant_session(db, body.session_id, principal.agent.id)
         return principal.agent.id, session
     if body.owner_id is None:
-        raise InvalidInput("An operator-configured group names its ownerId.")
+        raise OwnerUnnamed("An operator-configured group names its ownerId.")
     session_row = await db.get(Session, body.session_id)
     if session_row is None:
-        raise NotFound(f"No session {body.session_id!r}.")
+        raise SessionNotFound(f"No session {body.session_id!r}.")
     await require_registered(db, [body.owner_id])
     return body.owner_id, session_row
 
@@ -66,11 +75,11 @@ async def _parent(
         return None, 0
     parent, member = await visible_group(db, body.parent_group_id, principal)
     if not principal.is_operator and (member is None or member.state != MemberState.ACTIVE):
-        raise Forbidden("Only active members of the parent group open sub-groups in it.")
+        raise NotAMember("Only active members of the parent group open sub-groups in it.")
     if parent.session_id != body.session_id:
-        raise InvalidInput("A sub-group belongs to its parent group's session.")
+        raise SubGroupElsewhere("A sub-group belongs to its parent group's session.")
     if parent.depth + 1 > MAX_GROUP_DEPTH:
-        raise InvalidInput(f"Groups nest at most {MAX_GROUP_DEPTH} levels deep.")
+        raise GroupTooDeep(f"Groups nest at most {MAX_GROUP_DEPTH} levels deep.")
     return parent.id, parent.depth + 1
 
 
@@ -80,11 +89,13 @@ async def create_group(db: AsyncSession, *, principal: Principal, body: GroupCre
         raise SessionClosed("The session is closed.")
     parent_id, depth = await _parent(db, body, principal)
     if parent_id is None and principal.agent is not None and session.leader_id != owner_id:
-        raise Forbidden("Only the session's leader forms its groups; members open sub-groups.")
+        raise NotSessionLeader(
+            "Only the session's leader forms its groups; members open sub-groups."
+        )
     invited = list(dict.fromkeys(i for i in body.invite_ids if i != owner_id))
     members = list(dict.fromkeys(i for i in body.member_ids if i != owner_id))
     if set(invited) & set(members):
-        raise InvalidInput("An agent is either invited or made a member, not both.")
+        raise InvitedAndMember("An agent is either invited or made a member, not both.")
     await require_registered(db, invited + members)
     now = utcnow()
     group = Group(
@@ -121,7 +132,7 @@ async def update_group(
     group, _ = await require_manager(db, group_id, principal, for_update=True)
     patch = body.model_dump(exclude_unset=True, exclude={"conversation_state"})
     if any(v is None for v in patch.values()):
-        raise InvalidInput("Only conversationState may be null.")
+        raise NullField("Only conversationState may be null.")
     await set_speaking(db, group, body, by=principal.agent_id)
     fields = {k: v for k, v in patch.items() if k not in SPEAKING_FIELDS}
     if fields:

@@ -11,9 +11,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState, MemberEvent, MemberState, MemberView
+from app.agents.errors import UnregisteredAgent
 from app.agents.models import Agent
 from app.auth.principal import Principal
-from app.errors import Conflict, Forbidden, GroupConcluded, InvalidInput, NotFound
 from app.groups.access import (
     MANAGERS,
     is_manager,
@@ -24,8 +24,24 @@ from app.groups.access import (
     require_manager,
     visible_group,
 )
+from app.groups.errors import GroupConcluded, GroupNotFound, NotAManager, OperatorConfigures
 from app.groups.flow import off_the_floor
 from app.groups.models import Group, GroupMember
+from app.members.errors import (
+    AlreadyApplied,
+    AlreadyInvited,
+    AlreadyMember,
+    ApplicationNotFound,
+    InvitationNotFound,
+    InviteOnly,
+    MemberNotFound,
+    Muted,
+    NotTheInvitee,
+    OwnerFixed,
+    OwnerOnly,
+    RemovedFromGroup,
+    WrongMemberState,
+)
 from app.models.types import utcnow
 from app.sessions.modes import check_group_receiver
 from app.streams.events import append_group_event, append_inbox_event
@@ -115,12 +131,12 @@ async def invite(
     _open(group)
     agent = await db.get(Agent, agent_id)
     if agent is None or agent.deleted_at is not None:
-        raise InvalidInput(f"No registered agent {agent_id!r}.")
+        raise UnregisteredAgent(f"No registered agent {agent_id!r}.")
     current = await membership(db, group_id, agent_id)
     if current is not None and current.state == S.ACTIVE:
-        raise Conflict(f"{agent_id!r} is a member already.")
+        raise AlreadyMember(f"{agent_id!r} is a member already.")
     if current is not None and current.state == S.INVITED:
-        raise Conflict(f"{agent_id!r} is invited already.")
+        raise AlreadyInvited(f"{agent_id!r} is invited already.")
     # an applicant who is invited has both sides' consent: it joins
     state = S.ACTIVE if current is not None and current.state == S.APPLIED else S.INVITED
     member = await set_member(db, group, agent_id, state, by=principal.agent_id)
@@ -131,12 +147,12 @@ async def _own_pending(
     db: AsyncSession, group_id: str, principal: Principal, agent_id: str, expected: MemberState
 ) -> tuple[Group, GroupMember]:
     if principal.agent_id != agent_id:
-        raise Forbidden("Only the invited agent answers its invitation.")
+        raise NotTheInvitee("Only the invited agent answers its invitation.")
     group, member = await visible_group(db, group_id, principal)
     if member is None:
-        raise NotFound(f"No invitation for {agent_id!r}.")
+        raise InvitationNotFound(f"No invitation for {agent_id!r}.")
     if member.state != expected:
-        raise Conflict(f"{agent_id!r} is {member.state}, not {expected.value}.")
+        raise WrongMemberState(f"{agent_id!r} is {member.state}, not {expected.value}.")
     return group, member
 
 
@@ -155,22 +171,22 @@ async def apply(
     db: AsyncSession, *, group_id: str, principal: Principal, note: str | None
 ) -> MemberView:
     if principal.agent is None:
-        raise Forbidden("Agents apply to groups; the operator configures them.")
+        raise OperatorConfigures("Agents apply to groups; the operator configures them.")
     agent_id = principal.agent.id
     group = await load_group(db, group_id)
     current = await membership(db, group_id, agent_id)
     if group.join_policy == "invite" and current is None:
-        raise NotFound(f"No group {group_id!r}.")
+        raise GroupNotFound(f"No group {group_id!r}.")
     _open(group)
     if group.join_policy == "invite":
-        raise Forbidden("This group takes members by invitation only.")
+        raise InviteOnly("This group takes members by invitation only.")
     if current is not None:
         if current.state == S.ACTIVE:
-            raise Conflict("You are a member already.")
+            raise AlreadyMember("You are a member already.")
         if current.state == S.APPLIED:
-            raise Conflict("You have applied already.")
+            raise AlreadyApplied("You have applied already.")
         if current.state == S.REMOVED and group.join_policy == "open":
-            raise Forbidden("You were removed from this group; ask its owner to invite you.")
+            raise RemovedFromGroup("You were removed from this group; ask its owner to invite you.")
     joins = group.join_policy == "open" or (current is not None and current.state == S.INVITED)
     state = S.ACTIVE if joins else S.APPLIED
     member = await set_member(db, group, agent_id, state, by=agent_id, note=note)
@@ -183,9 +199,9 @@ async def review_application(
     group, _ = await require_manager(db, group_id, principal)
     member = await membership(db, group_id, agent_id)
     if member is None:
-        raise NotFound(f"No application from {agent_id!r}.")
+        raise ApplicationNotFound(f"No application from {agent_id!r}.")
     if member.state != S.APPLIED:
-        raise Conflict(f"{agent_id!r} is {member.state}, not applied.")
+        raise WrongMemberState(f"{agent_id!r} is {member.state}, not applied.")
     if approve:
         _open(group)
     state = S.ACTIVE if approve else S.REJECTED
@@ -196,7 +212,7 @@ async def review_application(
 async def _active_target(db: AsyncSession, group_id: str, agent_id: str) -> GroupMember:
     member = await membership(db, group_id, agent_id)
     if member is None or member.state != S.ACTIVE:
-        raise NotFound(f"{agent_id!r} is not an active member.")
+        raise MemberNotFound(f"{agent_id!r} is not an active member.")
     return member
 
 
@@ -206,7 +222,7 @@ async def set_muted(
     group, _ = await require_manager(db, group_id, principal)
     target = await _active_target(db, group_id, agent_id)
     if target.role == "owner" and muted:
-        raise Conflict("The owner cannot be muted.")
+        raise OwnerFixed("The owner cannot be muted.")
     member = await set_member(db, group, agent_id, S.ACTIVE, by=principal.agent_id, muted=muted)
     return await _done(db, member)
 
@@ -216,10 +232,10 @@ async def set_role(
 ) -> MemberView:
     group, caller = await require_manager(db, group_id, principal)
     if not principal.is_operator and (caller is None or caller.role != "owner"):
-        raise Forbidden("Only the owner (or the operator) appoints admins.")
+        raise OwnerOnly("Only the owner (or the operator) appoints admins.")
     target = await _active_target(db, group_id, agent_id)
     if target.role == "owner":
-        raise Conflict("The owner's role does not change.")
+        raise OwnerFixed("The owner's role does not change.")
     member = await set_member(db, group, agent_id, S.ACTIVE, by=principal.agent_id, role=role)
     return await _done(db, member)
 
@@ -233,11 +249,11 @@ async def remove(
     target = await membership(db, group_id, agent_id)
     leaving = principal.agent_id == agent_id
     if not leaving and not (principal.is_operator or is_manager(caller)):
-        raise Forbidden("Only the group's owner or admins remove members.")
+        raise NotAManager("Only the group's owner or admins remove members.")
     if target is None or target.state not in {S.ACTIVE, *PENDING}:
-        raise NotFound(f"{agent_id!r} is not in this group.")
+        raise MemberNotFound(f"{agent_id!r} is not in this group.")
     if target.role == "owner":
-        raise Conflict("The owner cannot leave or be removed; conclude the group instead.")
+        raise OwnerFixed("The owner cannot leave or be removed; conclude the group instead.")
     if leaving and target.state in PENDING:
         state = S.DECLINED if target.state == S.INVITED else S.LEFT
     else:
@@ -271,7 +287,7 @@ async def use_speak_grant(db: AsyncSession, group_id: str, agent_id: str) -> Non
         .values(speak_grants=col(GroupMember.speak_grants) - 1)
     )
     if result.rowcount != 1:
-        raise Forbidden("You are muted in this group: you may post only when mentioned.")
+        raise Muted("You are muted in this group: you may post only when mentioned.")
 
 
 async def list_members(

@@ -11,8 +11,9 @@ from agenthub.protocol.auth import HubMetadata
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import bearer_token, may_read_metrics
+from app.auth.errors import MetricsTokenNeeded
 from app.deps import KeysDep, SettingsDep
-from app.errors import SchemaNotMigrated, Unauthenticated, Unavailable
+from app.errors import BrokerUnavailable, SchemaNotMigrated, StoreUnavailable
 from app.schema import schema_state
 
 router = hub_router(tags=["hub"])
@@ -45,7 +46,7 @@ async def readyz(request: Request) -> dict[str, str]:
             await conn.execute(text("SELECT 1"))
         schema = None if state.schema_ready else await schema_state(state.engine)
     except Exception as exc:
-        raise Unavailable("The SQL store does not answer.") from exc
+        raise StoreUnavailable("The SQL store does not answer.") from exc
     if schema is not None:
         if not schema.at_head:
             raise SchemaNotMigrated(f"The store's {schema.describe()}.")
@@ -53,7 +54,7 @@ async def readyz(request: Request) -> dict[str, str]:
     try:
         await request.app.state.broker.ping()
     except Exception as exc:
-        raise Unavailable("The broker does not answer.") from exc
+        raise BrokerUnavailable("The broker does not answer.") from exc
     return {"status": "ready"}
 
 
@@ -109,7 +110,7 @@ async def get_metrics(request: Request, settings: SettingsDep) -> Response:
     scrape the replicas.
     """
     if not may_read_metrics(settings, bearer_token(request)):
-        raise Unauthenticated("/metrics needs the metrics token (AGENTHUB_METRICS_TOKEN).")
+        raise MetricsTokenNeeded("/metrics needs the metrics token (AGENTHUB_METRICS_TOKEN).")
     return Response(
         request.app.state.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
     )

@@ -23,9 +23,9 @@ from app.api.params import ID_CHARS, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import access_token_claims, is_operator_token
+from app.auth.errors import OperatorOnly, OperatorTokenNeeded
 from app.config import Settings
 from app.deps import KeysDep, OperatorTokenDep, SessionDep, SettingsDep
-from app.errors import OperatorOnly, Unauthenticated
 from app.operator import service
 from app.operator.events import OPERATOR_CHANNEL
 from app.operator.feed import OperatorFeed
@@ -39,7 +39,7 @@ async def require_operator(token: OperatorTokenDep, settings: SettingsDep, keys:
     """The operator's token; an agent's access token is refused as such (403), anything
     else is no token at all (401)."""
     if token is None:
-        raise Unauthenticated("This route needs 'Authorization: Bearer <operator token>'.")
+        raise OperatorTokenNeeded("This route needs 'Authorization: Bearer <operator token>'.")
     if is_operator_token(settings, token):
         return
     access_token_claims(token, keys=keys, issuer=settings.issuer)  # 401 unless the hub's

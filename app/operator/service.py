@@ -36,7 +36,7 @@ from app.pages import Keyset
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.service import session_views
 from app.tasks.models import Task
-from app.tasks.service import to_view
+from app.tasks.queries import to_view
 
 NO_CERTIFICATE = CertificateSummary(state="none")
 

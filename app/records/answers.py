@@ -24,21 +24,21 @@ from agenthub.protocol.messages import TaskResult, parse_message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.signing import check_answer
 from app.agents.models import Agent
-from app.errors import InvalidInput
+from app.records.errors import AnswerNotYours, BadAnswer, OwnAnswer
 from app.records.messages import (
-    MAX_RECORD_ID,
     Participation,
     after_task_move,
     as_received,
     as_record,
     check_open,
-    find_record,
     insert_message,
     move_status,
     replayed_session_message,
 )
+from app.records.stored import MAX_RECORD_ID, find_record
 from app.sessions.models import SessionParticipant
 from app.sessions.modes import check_p2p_report
+from app.tasks.errors import PartnerNotHere
 from app.tasks.service import Outcome, apply_task_message
 
 RELAYED = "relayed:"  # an unsigned relay's id: its leader's record, not the partner's own
@@ -48,16 +48,14 @@ def _result_of(answer: bytes) -> TaskResult:
     try:
         rpc = orjson.loads(answer)
     except orjson.JSONDecodeError as exc:
-        raise InvalidInput("The answer is not JSON.") from exc
+        raise BadAnswer("The answer is not JSON.") from exc
     result = rpc.get("result") if isinstance(rpc, dict) else None
     if not isinstance(result, dict) or result.get("type") != "task-result":
-        raise InvalidInput("The answer is not a JSON-RPC response whose result is a TaskResult.")
+        raise BadAnswer("The answer is not a JSON-RPC response whose result is a TaskResult.")
     try:
         message = parse_message(result)
     except ValidationError as exc:
-        raise InvalidInput(
-            f"The answer's TaskResult does not fit: {exc.errors()[0]['msg']}."
-        ) from exc
+        raise BadAnswer(f"The answer's TaskResult does not fit: {exc.errors()[0]['msg']}.") from exc
     assert isinstance(message, TaskResult)
     return message
 
@@ -101,16 +99,16 @@ async def write_answer(
     partner = await db.get(Agent, body.partner_id)
     taking_part = await db.get(SessionParticipant, (session_id, body.partner_id))
     if partner is None or partner.deleted_at is not None or taking_part is None:
-        raise InvalidInput(f"The partner {body.partner_id!r} does not take part here.")
+        raise PartnerNotHere(f"The partner {body.partner_id!r} does not take part here.")
     if partner.id == caller_id:
-        raise InvalidInput("An agent records its own answers with POST …/messages.")
+        raise OwnAnswer("An agent records its own answers with POST …/messages.")
     answer = body.answer.encode()
     result = _result_of(answer)
     if result.session_id not in (None, session_id) or result.task_id is None:
-        raise InvalidInput("The answer is for another session, or names no task.")
+        raise BadAnswer("The answer is for another session, or names no task.")
     verified = _signed_by(partner, body, caller_id, answer)
     if verified and result.sender_id != partner.id:
-        raise InvalidInput("The signed answer's senderId is not the partner.")
+        raise BadAnswer("The signed answer's senderId is not the partner.")
     # the partner's report, in its name (an unsigned one says which partner the leader meant)
     message = as_received(result.model_copy(update={"sender_id": partner.id}))
     marked: dict[str, Any] = {"relayed_by": caller_id, "verified": verified}
@@ -135,7 +133,7 @@ async def write_answer(
         session_leader_id=at.leader_id,
     )
     if (move.leader_id, move.partner_id) != (caller_id, partner.id):
-        raise InvalidInput(
+        raise AnswerNotYours(
             f"Task {message.task_id!r} here is not one the caller leads with {partner.id!r}."
         )
     stored = await insert_message(

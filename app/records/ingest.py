@@ -17,7 +17,7 @@ transaction (group commit):
    in one SELECT, each record stepped with the pure task fold, their rows written with the
    plain ones and their tasks and inboxes with a few statements for the whole batch.
 5. **Full path**, for the rest, one record at a time, each in its own SAVEPOINT, with the
-   service that knows its kind (``group_messages.write_group_message``,
+   service that knows its kind (``app.groups.messages.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
 6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then what the batch staged in
@@ -44,52 +44,27 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
-from enum import Enum
-from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-from sqlmodel import col
-from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from agenthub.protocol.messages import Message
-from agenthub.protocol.sessions import RelayedAnswer
-from agenthub.protocol.tokens import AccessTokenClaims
-from app.agents.service import CURRENT_KEYS, LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
-from app.auth.principal import check_token_key
+from app.agents.last_seen import LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.broker import Broker
 from app.db import SessionFactory
-from app.errors import GroupConcluded, HubError, NotFound, TaskBusy
-from app.groups import messages as group_messages
-from app.groups.flow import FloorState
-from app.groups.messages import Membership, write_group_message
-from app.groups.models import Group, GroupMember
-from app.models.types import utcnow
-from app.prepared import Prepared, rows, run_many
-from app.records import messages
-from app.records.answers import write_answer
-from app.records.messages import (
-    INSERT_MESSAGE,
-    Participation,
-    Placement,
-    as_received,
-    encodable,
-    received_wire,
-    stored_body,
-    stored_row,
-    write_session_message,
-)
-from app.records.models import StoredMessage
+from app.errors import HubError
+from app.groups.errors import GroupConcluded
+from app.prepared import run_many
+from app.records.messages import INSERT_MESSAGE, as_received
+from app.records.record import Outcome, Path, Record, Standing
+from app.records.stored import Placement, encodable, received_wire, stored_body, stored_row
 from app.records.task_batch import TaskBatch
 from app.records.unit_of_work import UnitOfWork
-from app.sessions.models import Session, SessionParticipant
 from app.stopping import stop
 from app.streams.events import group_channel, message_delivery, take_post_seqs
-from app.tasks.service import AnyTaskMessage, StaleTask
+from app.tasks.errors import TaskBusy
+from app.tasks.store import StaleTask
 from app.triggers.service import fire_ready_triggers
 
 logger = logging.getLogger(__name__)
@@ -97,222 +72,6 @@ logger = logging.getLogger(__name__)
 MAX_BATCH = 256
 MAX_NOTED = 10_000  # senders whose last note this writer remembers
 MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as task-busy
-Outcome = tuple[dict[str, Any], int]  # the stored body and its status (200, 201 or 202)
-
-
-class Path(Enum):
-    PLAIN = "plain"  # one row; written in bulk
-    FULL = "full"  # the kind's own service, in a savepoint
-
-
-@dataclass(eq=False)
-class Record:
-    """One message to record, as its route received it, with the caller's token facts."""
-
-    sender_id: str  # the access token's subject
-    key_thumbprint: str | None  # and its cnf.jkt
-    message: AnyTaskMessage | None  # None for a relayed answer: it is in ``answer``
-    group_id: str | None = None  # a post to this group
-    session_id: str | None = None  # a point-to-point record in this session
-    answer: RelayedAnswer | None = None  # a partner's answer the caller relays
-    received_at: datetime = field(default_factory=utcnow)
-    outcome: Outcome | None = None
-    error: BaseException | None = None
-    membership: Membership | None = None  # a group post's standing, once found active
-    place: Participation | None = None  # a point-to-point record's, once found
-    row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
-    told: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # and its operator events
-    wire: dict[str, Any] | None = None  # the message's wire object, as received (``many``)
-
-    @classmethod
-    def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
-        """The record of ``message`` from the token's agent, at ``place`` (``group_id`` or
-        ``session_id``, and a relayed ``answer``)."""
-        return cls(claims.sub, claims.cnf.get("jkt"), message, **place)
-
-    def verdict(self, standing: Standing) -> HubError | Path:
-        """Why the record is refused, or the path it takes: the route's documented checks,
-        in the order the full path makes them, from the batch's standing alone (the checks
-        are the services' own: ``check_token_key``, ``check_post``, ``check_open``)."""
-        try:
-            check_token_key(self.key_thumbprint, standing.keys.get(self.sender_id))
-            if self.group_id is not None:
-                return self._group_path(standing)
-            return self._session_path(standing)
-        except HubError as refused:
-            return refused
-
-    def _group_path(self, standing: Standing) -> Path:
-        at = standing.memberships.get((self.group_id or "", self.sender_id))
-        message = self.message
-        assert message is not None and self.group_id is not None
-        if at is None or not at.active:
-            return Path.FULL  # the full path tells a group one may not see (404) from 403
-        group_messages.check_post(message, self.sender_id, self.group_id, at)
-        self.membership = at
-        if (self.sender_id, message.id) in standing.used_ids:
-            return Path.FULL  # a replay, or an id used elsewhere
-        group_messages.check_open(at)
-        deeper, floor_move = group_messages.check_in_flow(message, self.sender_id, at, standing.now)
-        plain = isinstance(message, Message) and message.task_id is None and not message.mentions
-        plain = plain and not message.next_speaker and not deeper and floor_move is None
-        return Path.PLAIN if plain and not at.muted else Path.FULL
-
-    def _session_path(self, standing: Standing) -> Path:
-        at = self.place = standing.participations.get((self.session_id or "", self.sender_id))
-        if at is None:
-            raise NotFound(f"No session {self.session_id!r}.")
-        message = self.message
-        if message is None:
-            return Path.FULL  # a relayed answer: its checks need the partner's key
-        messages.check_post(message, self.sender_id, at)
-        if (self.sender_id, message.id) in standing.used_ids:
-            return Path.FULL
-        messages.check_open(message, at)
-        plain = isinstance(message, Message) and message.task_id is None
-        return Path.PLAIN if plain else Path.FULL
-
-    def reset(self) -> None:
-        """Forget what a rolled-back attempt at writing it decided."""
-        self.outcome, self.error, self.row, self.told = None, None, None, []
-        self.membership, self.place = None, None
-
-    @property
-    def stored_session_id(self) -> str:
-        """The session the record is stored in, once admitted."""
-        at = self.membership or self.place
-        assert at is not None
-        return at.session_id
-
-    async def write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
-        """The full path: the kind's own service, uncommitted (``fresh``: the sender has
-        stored no message with this id)."""
-        if self.group_id is not None:
-            assert self.message is not None
-            return await write_group_message(
-                db,
-                sender_id=self.sender_id,
-                group_id=self.group_id,
-                message=self.message,
-                at=self.membership,
-                fresh=fresh,
-            )
-        assert self.place is not None
-        if self.answer is not None:
-            return await write_answer(db, caller_id=self.sender_id, body=self.answer, at=self.place)
-        assert self.message is not None
-        return await write_session_message(
-            db, sender_id=self.sender_id, message=self.message, at=self.place, fresh=fresh
-        )
-
-
-@dataclass
-class Standing:
-    """What the batch's admission reads: one query each, for every record in it."""
-
-    keys: dict[str, str]  # registered senders → their key thumbprints
-    memberships: dict[tuple[str, str], Membership]  # (group, sender)
-    participations: dict[tuple[str, str], Participation]  # (session, sender)
-    used_ids: set[tuple[str, str]]  # (sender, message id) stored before
-    now: datetime = field(default_factory=utcnow)  # when the batch was admitted
-
-    @classmethod
-    async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
-        senders = list({r.sender_id for r in batch})
-        keys = {agent_id: key for agent_id, key in await rows(conn, _KEYS, {"ids": senders})}
-        groups = list({r.group_id for r in batch if r.group_id is not None})
-        memberships = {}
-        if groups:
-            params = {"groups": groups, "senders": senders}
-            floors: dict[str, FloorState] = {}  # one a group: a post that moves it, moves it
-            for row in await rows(conn, _MEMBERSHIPS, params):
-                floor = floors.setdefault(row[0], FloorState(row[8], row[9], row[10], row[11]))
-                session_id, role, state, muted, conversation, session_state = row[2:8]
-                memberships[(row[0], row[1])] = Membership(
-                    session_id, role, state, muted, conversation, session_state, floor
-                )
-        sessions = list({r.session_id for r in batch if r.group_id is None and r.session_id})
-        participations = {}
-        if sessions:
-            params = {"sessions": sessions, "senders": senders}
-            for p in await rows(conn, _PARTICIPATIONS, params):
-                session_id, sender, leader, state, closed_at, mode, bridge = p
-                participations[(session_id, sender)] = Participation(
-                    session_id, leader, state, closed_at, mode, bridged=bridge is not None
-                )
-        ids = list({r.message.id for r in batch if r.message is not None})
-        used = set()
-        if ids:
-            for sender, message_id in await rows(conn, _USED_IDS, {"ids": ids, "senders": senders}):
-                used.add((sender, message_id))
-        return cls(keys, memberships, participations, used)
-
-    def stored(self, record: Record) -> None:
-        """Mark the id a full-path record was stored as used by whom it was stored for: a
-        signed relay is stored as its partner's own record, so the partner's record of the
-        same answer later in the batch must find it (the full path), not be flushed beside
-        it (a constraint would refuse the flush, and the batch be written again)."""
-        if record.outcome is not None:
-            body = record.outcome[0]
-            self.used_ids.add((body["senderId"], body["id"]))
-
-    def use(self, record: Record) -> bool:
-        """Mark the record's id as used by its sender; whether it was before (stored, or
-        earlier in this batch)."""
-        if record.message is None:
-            return True
-        key = (record.sender_id, record.message.id)
-        used = key in self.used_ids
-        self.used_ids.add(key)
-        return used
-
-
-_KEYS = Prepared(CURRENT_KEYS)
-_MEMBERSHIPS = Prepared(
-    select(
-        col(Group.id),
-        col(GroupMember.agent_id),
-        col(Group.session_id),
-        col(GroupMember.role),
-        col(GroupMember.state),
-        col(GroupMember.muted),
-        col(Group.conversation_state),
-        col(Session.state),
-        col(Group.speaking_policy),
-        col(Group.floor),
-        col(Group.floor_deadline),
-        col(Group.turn_timeout_seconds),
-    )
-    .join(GroupMember, col(GroupMember.group_id) == col(Group.id))
-    .join(Session, col(Session.id) == col(Group.session_id))
-    .where(
-        col(Group.id).in_(bindparam("groups", expanding=True)),
-        col(GroupMember.agent_id).in_(bindparam("senders", expanding=True)),
-    )
-)
-_PARTICIPATIONS = Prepared(
-    select(
-        col(Session.id),
-        col(SessionParticipant.agent_id),
-        col(Session.leader_id),
-        col(Session.state),
-        col(Session.closed_at),
-        col(SessionParticipant.mode),
-        col(Session.bridge),
-    )
-    .join(SessionParticipant, col(SessionParticipant.session_id) == col(Session.id))
-    .where(
-        col(Session.id).in_(bindparam("sessions", expanding=True)),
-        col(SessionParticipant.agent_id).in_(bindparam("senders", expanding=True)),
-    )
-)
-_USED_IDS = Prepared(
-    select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
-        col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
-        col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
-    )
-)
-"""Built once: building a statement costs more than running it on SQLite."""
 
 
 @dataclass(eq=False)

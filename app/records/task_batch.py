@@ -1,7 +1,7 @@
 """A batch's point-to-point task records, folded in memory (the record engine's fast path).
 
 The writer (``records.ingest``) offers each admitted point-to-point task record here before
-its full path. A record whose move ``task_projection.step`` decides from the task as the
+its full path. A record whose move ``app.tasks.projection.step`` decides from the task as the
 batch holds it is *taken*: the task known (or made by this record, with nothing stored for
 it before), nothing of it waiting, the record sent after everything the task has. A taken
 record costs no statement of its own: its row goes into the writer's one INSERT, and
@@ -15,6 +15,10 @@ waiting messages, a record sorting before what its task has, a start naming pare
 dependencies, a group-mode sender, an id used before — goes down the full
 path, which reads its task again and answers exactly as it always has; the tasks held here
 are then read again (``forget``).
+
+Kept whole: the fast path's statements sit beside the one class that runs them, so a
+reader sees every statement a batch's task records cost (that count is what this module is
+for: BENCHMARKS.md, statements per task record).
 """
 
 from __future__ import annotations
@@ -39,15 +43,9 @@ from app.errors import HubError
 from app.models.types import utcnow
 from app.operator.events import message_summary, task_summary
 from app.prepared import Prepared, rows, run_many
-from app.records.messages import (
-    Participation,
-    Placement,
-    as_received,
-    check_open,
-    stored_body,
-    stored_row,
-)
+from app.records.messages import Participation, as_received, check_open
 from app.records.models import StoredMessage
+from app.records.stored import Placement, stored_body, stored_row
 from app.records.unit_of_work import UnitOfWork
 from app.sessions.models import SessionParticipant
 from app.sessions.modes import GROUP
@@ -61,11 +59,12 @@ from app.tasks.projection import (
     sort_key,
     step,
 )
-from app.tasks.service import TASK_TYPES, partner_of, task_facts, task_state
+from app.tasks.service import partner_of, task_facts, task_state
+from app.tasks.store import TASK_TYPES
 
 
 class Record(Protocol):
-    """What this path reads and sets of a writer's record (``ingest.Record``), named here
+    """What this path reads and sets of a writer's record (``record.Record``), named here
     so that the writer imports this module and not the other way round."""
 
     outcome: tuple[dict[str, Any], int] | None

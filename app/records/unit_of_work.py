@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.agents.service import note_seen
+from app.agents.last_seen import note_seen
 from app.broker import Broker
 from app.db import HubSession, hub_session
 from app.prepared import begin_writing

@@ -18,8 +18,8 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
-from app.errors import InvalidInput
 from app.groups.models import Group
+from app.sessions.errors import NotAGroupReceiver, NotAP2pReceiver
 from app.sessions.models import SessionParticipant
 from app.tasks.models import Task
 from app.tasks.projection import AnyTaskMessage
@@ -27,18 +27,6 @@ from app.tasks.projection import AnyTaskMessage
 HYBRID = "hybrid"
 GROUP = "group"
 P2P = "p2p"
-
-
-class NotAP2pReceiver(InvalidInput):
-    """The agent is one of the session's receivers in group mode only."""
-
-    code = "not-a-p2p-receiver"
-
-
-class NotAGroupReceiver(InvalidInput):
-    """The agent is one of the session's receivers in p2p mode only."""
-
-    code = "not-a-group-receiver"
 
 
 async def _modes(db: AsyncSession, session_id: str) -> dict[str, str | None]:

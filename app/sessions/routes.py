@@ -28,7 +28,7 @@ from app.deps import (
 )
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.records import messages as message_service
-from app.records.ingest import Outcome
+from app.records.record import Outcome
 from app.sessions import service
 
 router = hub_router(prefix="/v1/sessions", tags=["sessions"])

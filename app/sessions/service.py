@@ -31,9 +31,17 @@ from agenthub.protocol.sessions import (
 from app.agents.models import Agent
 from app.agents.service import require_registered
 from app.auth.principal import Principal
-from app.errors import BadRequest, Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import EmptyPatch
 from app.models.types import utcnow
 from app.pages import cursor_time, decode_cursor, encode_cursor
+from app.sessions.errors import (
+    BadReceivers,
+    BridgeReceivers,
+    NotSessionLeader,
+    SessionClosed,
+    SessionIdTaken,
+    SessionNotFound,
+)
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.modes import GROUP, HYBRID, P2P
 from app.sessions.release import release_session
@@ -41,12 +49,6 @@ from app.streams.events import tell_operator
 
 LEADER = "leader"
 RECEIVER = "receiver"
-
-
-class BridgeReceivers(InvalidInput):
-    """A bridge session's receivers are its leader alone, in mode p2p (and cannot change)."""
-
-    code = "bridge-receivers"
 
 
 def new_session_id() -> str:
@@ -68,10 +70,10 @@ async def _check_bridge(
 async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[ReceiverSpec]) -> None:
     declared = [(r.agent_id, r.mode) for r in receivers]
     if len(declared) != len(set(declared)):
-        raise InvalidInput("Each receiver may appear once per mode (p2p, group, or both).")
+        raise BadReceivers("Each receiver may appear once per mode (p2p, group, or both).")
     ids = list(dict.fromkeys(r.agent_id for r in receivers))
     if leader_id in ids:
-        raise InvalidInput("The leader is the session's sender, not one of its receivers.")
+        raise BadReceivers("The leader is the session's sender, not one of its receivers.")
     await require_registered(db, ids, purpose=" to receive this session")
 
 
@@ -119,7 +121,7 @@ async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate
         await _check_receivers(db, leader.id, body.receivers)
     session_id = body.id or new_session_id()
     if await db.get(Session, session_id) is not None:
-        raise Conflict(f"Session id {session_id!r} is taken.")
+        raise SessionIdTaken(f"Session id {session_id!r} is taken.")
     now = utcnow()
     db.add(
         Session(
@@ -154,7 +156,7 @@ async def create_session(db: AsyncSession, *, leader: Agent, body: SessionCreate
     try:
         await db.flush()
     except IntegrityError as exc:
-        raise Conflict(f"Session id {session_id!r} is taken.") from exc
+        raise SessionIdTaken(f"Session id {session_id!r} is taken.") from exc
     return await session_view(db, session_id)
 
 
@@ -168,7 +170,7 @@ async def participant_session(db: AsyncSession, session_id: str, agent_id: str) 
         )
     ).first()
     if row is None:
-        raise NotFound(f"No session {session_id!r}.")
+        raise SessionNotFound(f"No session {session_id!r}.")
     return row
 
 
@@ -202,7 +204,7 @@ async def readable_session(db: AsyncSession, session_id: str, principal: Princip
         return await participant_session(db, session_id, principal.agent.id)
     session = await db.get(Session, session_id)
     if session is None:
-        raise NotFound(f"No session {session_id!r}.")
+        raise SessionNotFound(f"No session {session_id!r}.")
     return session
 
 
@@ -239,12 +241,12 @@ async def update_session(
 ) -> SessionView:
     session = await participant_session(db, session_id, caller.id)
     if session.leader_id != caller.id:
-        raise Forbidden("Only the session's leader may change it.")
+        raise NotSessionLeader("Only the session's leader may change it.")
     fields = body.model_fields_set
     if not fields:
-        raise BadRequest("The patch changes nothing.")
+        raise EmptyPatch("The patch changes nothing.")
     if session.state == "closed" and (fields - {"state"} or body.state != "closed"):
-        raise Conflict("The session is closed; a closed session stays closed.")
+        raise SessionClosed("The session is closed; a closed session stays closed.")
     now = utcnow()
     if "title" in fields:
         session.title = body.title

@@ -35,9 +35,9 @@ from sqlmodel import col
 from app.agents.models import Agent
 from app.agents.service import CURRENT_KEYS
 from app.broker import Subscription
-from app.errors import RateLimited, Unavailable
 from app.models.types import utcnow
 from app.stopping import stop
+from app.streams.errors import ReplicaFull, TooManyStreams
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -105,7 +105,7 @@ class Presence:
         if len(held) >= self.max_streams_per_agent:
             raise self._too_many(len(held))
         if self._total >= self.max_streams:
-            raise Unavailable(
+            raise ReplicaFull(
                 "This replica holds as many streams as it may; try again (or another one).",
                 headers={"Retry-After": "5"},
             )
@@ -119,8 +119,8 @@ class Presence:
         return lease
 
     @staticmethod
-    def _too_many(held: int) -> RateLimited:
-        return RateLimited(
+    def _too_many(held: int) -> TooManyStreams:
+        return TooManyStreams(
             f"This agent holds {held} streams, its most; close one first.",
             headers={"Retry-After": "5"},
         )

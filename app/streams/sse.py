@@ -29,10 +29,10 @@ from starlette.types import Message, Receive, Scope, Send
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.broker import Delivery
 from app.config import Settings
-from app.errors import BadRequest
 from app.metrics import HubMetrics
 from app.middleware import HANDOFF
 from app.stopping import stop
+from app.streams.errors import BadLastEventId
 from app.streams.presence import Presence, StreamLease
 from app.streams.service import Fanout, StreamPlan, event_stream
 
@@ -62,9 +62,9 @@ def resume_point(after: int | None, last_event_id: str | None) -> int:
         try:
             value = int(last_event_id.strip())
         except ValueError:
-            raise BadRequest("Last-Event-ID must be the seq of an event.") from None
+            raise BadLastEventId("Last-Event-ID must be the seq of an event.") from None
         if not 0 <= value <= MAX_SEQ:
-            raise BadRequest(f"Last-Event-ID must be a seq between 0 and {MAX_SEQ}.")
+            raise BadLastEventId(f"Last-Event-ID must be a seq between 0 and {MAX_SEQ}.")
         return value
     return after or 0
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, and_, or_
+from sqlalchemy import ColumnElement, and_, exists, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
@@ -23,9 +23,13 @@ from app.groups.models import GroupMember
 from app.pages import cursor_time, decode_cursor, encode_cursor
 from app.records.messages import message_page
 from app.records.models import StoredMessage
+from app.sessions.models import SessionParticipant
 from app.sessions.service import participant_session
+from app.tasks.errors import (
+    AmbiguousTask,
+    TaskNotFound,
+)
 from app.tasks.models import Task
-from app.tasks.service import to_view, visible_task
 
 
 async def get_task(
@@ -148,3 +152,52 @@ async def session_context(
     return SessionContext(
         messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
     )
+
+
+def to_view(task: Task) -> TaskView:
+    return TaskView.model_validate(
+        {
+            "id": task.id,
+            "sessionId": task.session_id,
+            "groupId": task.group_id,
+            "parentTaskId": task.parent_task_id,
+            "leaderId": task.leader_id,
+            "partnerId": task.partner_id,
+            "state": task.state or SUBMITTED,
+            "status": task.status,
+            "products": task.products,
+            "statusHistory": task.status_history,
+            "dependencies": task.dependencies,
+            "createdAt": task.created_at,
+            "updatedAt": task.updated_at,
+            "releasedAt": task.released_at,
+        }
+    )
+
+
+async def visible_task(
+    db: AsyncSession, task_id: str, agent_id: str | None, *, session_id: str | None = None
+) -> Task:
+    """The task if the caller leads it, executes it or takes part in its session (``None``:
+    the operator, who sees every task). Ids are per session: without ``session_id``, an id
+    the caller sees in two sessions is a 409."""
+    stmt = select(Task).where(col(Task.id) == task_id)
+    if agent_id is not None:
+        takes_part = exists().where(
+            col(SessionParticipant.session_id) == col(Task.session_id),
+            col(SessionParticipant.agent_id) == agent_id,
+        )
+        stmt = stmt.where(
+            or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id, takes_part)
+        )
+    if session_id is not None:
+        stmt = stmt.where(col(Task.session_id) == session_id)
+    found = list((await db.exec(stmt.limit(2))).all())
+    if not found:
+        raise TaskNotFound(f"No task {task_id!r}.")
+    if len(found) > 1:
+        raise AmbiguousTask(
+            f"Task id {task_id!r} names tasks in more than one of your sessions: "
+            "say which with sessionId."
+        )
+    return found[0]

@@ -12,9 +12,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, exists, insert, or_
-from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.messages import (
@@ -24,25 +21,23 @@ from agenthub.protocol.messages import (
     TaskResult,
     TaskState,
     TaskStatusUpdate,
-    parse_message,
 )
-from agenthub.protocol.sessions import SUBMITTED, TaskView
 from agenthub.protocol.tasks import is_final
 from app.db import hub_session
-from app.errors import (
-    AmbiguousTask,
-    IllegalTaskMove,
-    InvalidInput,
-    NotFound,
-    TaskElsewhere,
-    TaskExists,
-    WrongTaskRole,
-)
 from app.models.types import utcnow
 from app.operator.events import task_summary
-from app.records.models import StoredMessage
-from app.sessions.models import SessionParticipant
 from app.streams.events import tell_operator
+from app.tasks.errors import (
+    IllegalTaskMove,
+    PartnerNotHere,
+    PartnerUnnamed,
+    SelfPartner,
+    TaskElsewhere,
+    TaskExists,
+    TaskIdMissing,
+    UnknownTask,
+    WrongTaskRole,
+)
 from app.tasks.models import Task
 from app.tasks.projection import (
     NO_MOVE_COMMANDS,
@@ -55,15 +50,18 @@ from app.tasks.projection import (
     sort_key,
     step,
 )
+from app.tasks.store import (
+    insert_task,
+    load_task,
+    mark_waiting,
+    save_task,
+    stored_task_messages,
+    unmark,
+)
 
-TASK_TYPES = ("task-command", "task-result", "task-status-update", "product-chunk")
 _REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
 
 __all__ = ["NO_MOVE_COMMANDS", "AnyTaskMessage", "Outcome", "TaskMove", "apply_task_message"]
-
-
-class StaleTask(Exception):
-    """Another transaction moved the task between our read and our write; retry."""
 
 
 @dataclass(frozen=True)
@@ -81,66 +79,12 @@ def new_task_id() -> str:
     return f"task-{uuid.uuid4().hex}"
 
 
-_LOAD = (
-    select(Task)
-    .where(col(Task.id) == bindparam("task_id"), col(Task.session_id) == bindparam("session_id"))
-    .with_for_update()
-    .execution_options(populate_existing=True)  # moves are written with Core (``_save``)
-)
-_INSERT = insert(Task)
-_SAVE = update(Task).where(
-    col(Task.id) == bindparam("t_id"),
-    col(Task.session_id) == bindparam("t_session_id"),
-    col(Task.version) == bindparam("t_version"),
-)
-_OF_TASK = (  # bind names that are no column's: an UPDATE reserves those
-    col(StoredMessage.session_id) == bindparam("of_session"),
-    col(StoredMessage.task_id) == bindparam("of_task"),
-    col(StoredMessage.type).in_(TASK_TYPES),
-)
-_STORED = (
-    select(col(StoredMessage.pk), col(StoredMessage.message_id), col(StoredMessage.body))
-    .where(*_OF_TASK)
-    .order_by(col(StoredMessage.pk))  # records sent at the same time fold in arrival order
-)
-_WAITING = _STORED.where(col(StoredMessage.waiting).is_(True))
-_UNMARK = (
-    update(StoredMessage)
-    .where(*_OF_TASK, col(StoredMessage.waiting).is_(True))
-    .values(waiting=False)
-)
-_UNMARK_SOME = (
-    update(StoredMessage)
-    .where(col(StoredMessage.pk).in_(bindparam("pks", expanding=True)))
-    .values(waiting=False)
-)
-_MARK = (
-    update(StoredMessage)
-    .where(col(StoredMessage.pk).in_(bindparam("pks", expanding=True)))
-    .values(waiting=True)
-)
-"""Built once: building a statement costs more than running it on SQLite."""
-
-
-async def _load(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
-    """The task, locked for this transaction; read once a transaction (``_save`` keeps the
-    instance as written in ``HubSession.tasks``; whoever rolls back a savepoint clears it)."""
-    held: dict[tuple[str, str], Task] = hub_session(db).tasks
-    task = held.get((task_id, session_id))
-    if task is None:
-        params = {"task_id": task_id, "session_id": session_id}
-        task = (await db.exec(_LOAD, params=params)).first()
-        if task is not None:
-            held[(task_id, session_id)] = task
-    return task
-
-
 def partner_of(message: TaskCommand) -> str:
     if message.partner_id:
         return message.partner_id
     if isinstance(message.mentions, list) and len(message.mentions) == 1:
         return message.mentions[0]
-    raise InvalidInput("A start command names its partner in partnerId or mentions exactly one.")
+    raise PartnerUnnamed("A start command names its partner in partnerId or mentions exactly one.")
 
 
 async def _check_refs(
@@ -155,7 +99,7 @@ async def _check_refs(
         takes_part = found is not None and message.sender_id in (found.leader_id, found.partner_id)
         mine = found is not None and (ref != message.parent_task_id or takes_part)
         if found is None or not mine:
-            raise InvalidInput(f"No task {ref!r} in this session to depend on or descend from.")
+            raise UnknownTask(f"No task {ref!r} in this session to depend on or descend from.")
 
 
 def _new_task(
@@ -191,26 +135,6 @@ def task_facts(task: Task | Any) -> TaskFacts:
     )
 
 
-def _of(task: Task) -> dict[str, str]:
-    return {"of_task": task.id, "of_session": task.session_id}
-
-
-async def _stored_messages(
-    db: AsyncSession, task: Task, *, waiting: bool = False
-) -> dict[tuple[str, str], tuple[int, AnyTaskMessage]]:
-    """The task's stored messages (``waiting``: those that wait), by (sender, id), each with
-    its row's key."""
-    conn = await db.connection()
-    rows = await conn.execute(_WAITING if waiting else _STORED, _of(task))
-    found = {}
-    for pk, record_id, body in rows:
-        message = parse_message(body)
-        if record_id != message.id:
-            message = message.model_copy(update={"id": record_id})  # a variant (find_record)
-        found[(message.sender_id, message.id)] = (pk, message)
-    return found
-
-
 async def apply_task_message(
     db: AsyncSession,
     message: AnyTaskMessage,
@@ -231,20 +155,20 @@ async def apply_task_message(
     task_id = message.task_id or (new_task_id() if start else None)
     if task_id is None:
         if isinstance(message, TaskCommand):
-            raise InvalidInput("A task command other than start names its taskId.")
+            raise TaskIdMissing("A task command other than start names its taskId.")
         return TaskMove(None)
     if not isinstance(message, (TaskCommand, *_REPORTS)):
         _check_place(await db.get(Task, (task_id, session_id)), group_id)
         return TaskMove(task_id)  # plain talk about a task moves nothing
-    task = await _load(db, task_id, session_id)
+    task = await load_task(db, task_id, session_id)
     _check_place(task, group_id)
     if task is None:
         if isinstance(message, TaskCommand) and start:
             partner_id = partner_of(message)
             if partner_id == message.sender_id and not self_partner:
-                raise InvalidInput("A leader cannot be the partner of its own task.")
+                raise SelfPartner("A leader cannot be the partner of its own task.")
             if partner_id not in members:
-                raise InvalidInput(f"The partner {partner_id!r} does not take part here.")
+                raise PartnerNotHere(f"The partner {partner_id!r} does not take part here.")
             await _check_refs(db, message, session_id, task_id)
             task = _new_task(
                 task_id, session_id, group_id, leader_id=message.sender_id, partner_id=partner_id
@@ -264,7 +188,7 @@ async def apply_task_message(
             )
         else:
             return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
-        await (await db.connection()).execute(_INSERT, task.model_dump())
+        await insert_task(db, task)
         hub_session(db).tasks[(task_id, session_id)] = task
         tell_operator(db, "task", task_summary(task, None))
         return await _refold(db, task, message)
@@ -274,7 +198,7 @@ async def apply_task_message(
         refs = message.parent_task_id is not None or bool(message.dependencies)
         if refs and task.parent_task_id is None and not task.dependencies:  # a report made it
             await _check_refs(db, message, session_id, task_id)
-            await _save(
+            await save_task(
                 db,
                 task,
                 {
@@ -299,7 +223,7 @@ async def apply_task_message(
     values["last_key"] = key
     if outcome is Outcome.NOT_YET:
         values["pending"] = task.pending + 1
-    await _save(db, task, values)
+    await save_task(db, task, values)
     return TaskMove(task_id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 
 
@@ -324,7 +248,7 @@ def _check_role(task: Task, message: AnyTaskMessage) -> None:
 async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
     """Fold the task again from every message it has, this one included, and mark again
     the stored ones that wait."""
-    stored = await _stored_messages(db, task)
+    stored = await stored_task_messages(db, task)
     stored.pop((message.sender_id, message.id), None)
     messages = [m for _, m in stored.values()]
     messages.append(message)
@@ -332,23 +256,20 @@ async def _refold(db: AsyncSession, task: Task, message: AnyTaskMessage) -> Task
     outcome = outcomes[(message.sender_id, message.id)]
     if outcome is Outcome.NEVER:
         raise IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
-    conn = await db.connection()
-    await conn.execute(_UNMARK, _of(task))
     waits = [pk for key, (pk, _) in stored.items() if outcomes.get(key) is Outcome.NOT_YET]
-    if waits:
-        await conn.execute(_MARK, {"pks": waits})
+    await mark_waiting(db, task, waits)
     values = _values(facts)
     values["last_key"] = max(sort_key(m) for m in messages)
     values["pending"] = sum(1 for o in outcomes.values() if o is Outcome.NOT_YET)
-    await _save(db, task, values)
+    await save_task(db, task, values)
     return TaskMove(task.id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 
 
 async def _fold_on(db: AsyncSession, task: Task, message: AnyTaskMessage) -> TaskMove:
     """Fold in one message sent after all the task has, reading only those that wait
-    (``task_projection.fold_on``); rows marked before the marks existed disagree with the
+    (``app.tasks.projection.fold_on``); rows marked before the marks existed disagree with the
     task's count, and are folded again from all."""
-    waiting = await _stored_messages(db, task, waiting=True)
+    waiting = await stored_task_messages(db, task, waiting=True)
     if len(waiting) != task.pending:
         return await _refold(db, task, message)
     in_order = sorted((m for _, m in waiting.values()), key=sort_key)
@@ -357,13 +278,11 @@ async def _fold_on(db: AsyncSession, task: Task, message: AnyTaskMessage) -> Tas
     outcome = outcomes[(message.sender_id, message.id)]
     if outcome is Outcome.NEVER:
         raise IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
-    went = [pk for key, (pk, _) in waiting.items() if key in outcomes]
-    if went:
-        await (await db.connection()).execute(_UNMARK_SOME, {"pks": went})
+    await unmark(db, [pk for key, (pk, _) in waiting.items() if key in outcomes])
     values = _values(facts)
     values["last_key"] = sort_key(message)
     values["pending"] = len(still)
-    await _save(db, task, values)
+    await save_task(db, task, values)
     return TaskMove(task.id, outcome, task.partner_id, task.leader_id, is_final(facts.state))
 
 
@@ -374,73 +293,3 @@ def _values(facts: TaskFacts) -> dict[str, Any]:
         "status_history": facts.status_history,
         "products": facts.products,
     }
-
-
-async def _save(db: AsyncSession, task: Task, values: dict[str, Any]) -> None:
-    """Write a move only if nobody moved the task since we read it (optimistic on SQLite).
-    One Core statement: the task's ORM instance is refreshed by the next ``_load``."""
-    params = {
-        **values,
-        "version": task.version + 1,
-        "updated_at": utcnow(),
-        "t_id": task.id,
-        "t_session_id": task.session_id,
-        "t_version": task.version,
-    }
-    result = await (await db.connection()).execute(_SAVE, params)
-    if result.rowcount != 1:
-        raise StaleTask(task.id)
-    moved = "state" in values and values["state"] != task.state
-    for name in (*values, "version", "updated_at"):
-        set_committed_value(task, name, params[name])
-    if moved:
-        tell_operator(db, "task", task_summary(task, task.state))
-
-
-def to_view(task: Task) -> TaskView:
-    return TaskView.model_validate(
-        {
-            "id": task.id,
-            "sessionId": task.session_id,
-            "groupId": task.group_id,
-            "parentTaskId": task.parent_task_id,
-            "leaderId": task.leader_id,
-            "partnerId": task.partner_id,
-            "state": task.state or SUBMITTED,
-            "status": task.status,
-            "products": task.products,
-            "statusHistory": task.status_history,
-            "dependencies": task.dependencies,
-            "createdAt": task.created_at,
-            "updatedAt": task.updated_at,
-            "releasedAt": task.released_at,
-        }
-    )
-
-
-async def visible_task(
-    db: AsyncSession, task_id: str, agent_id: str | None, *, session_id: str | None = None
-) -> Task:
-    """The task if the caller leads it, executes it or takes part in its session (``None``:
-    the operator, who sees every task). Ids are per session: without ``session_id``, an id
-    the caller sees in two sessions is a 409."""
-    stmt = select(Task).where(col(Task.id) == task_id)
-    if agent_id is not None:
-        takes_part = exists().where(
-            col(SessionParticipant.session_id) == col(Task.session_id),
-            col(SessionParticipant.agent_id) == agent_id,
-        )
-        stmt = stmt.where(
-            or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id, takes_part)
-        )
-    if session_id is not None:
-        stmt = stmt.where(col(Task.session_id) == session_id)
-    found = list((await db.exec(stmt.limit(2))).all())
-    if not found:
-        raise NotFound(f"No task {task_id!r}.")
-    if len(found) > 1:
-        raise AmbiguousTask(
-            f"Task id {task_id!r} names tasks in more than one of your sessions: "
-            "say which with sessionId."
-        )
-    return found[0]

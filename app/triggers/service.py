@@ -24,15 +24,17 @@ from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFi
 from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.principal import Principal
 from app.db import SessionFactory
-from app.errors import GroupConcluded, InvalidInput, TooManyTriggers
 from app.groups.access import load_group, require_manager, visible_group
 from app.groups.conversation import move_conversation
+from app.groups.errors import GroupConcluded
 from app.groups.models import GroupTrigger, GroupTriggerTask
 from app.models.types import utcnow
 from app.prepared import Prepared, rows
 from app.records.unit_of_work import transaction
 from app.streams.events import append_group_event, append_inbox_event
+from app.tasks.errors import UnknownTask
 from app.tasks.models import Task
+from app.triggers.errors import TooManyTriggers
 
 DUE_BATCH = 100
 MAX_TRIGGERS_PER_TASK = 32
@@ -88,7 +90,7 @@ async def create_trigger(
     known = {t.id for t in tasks}
     missing = [t for t in task_ids if t not in known]
     if missing:
-        raise InvalidInput(f"No task {missing[0]!r} in this group's session.")
+        raise UnknownTask(f"No task {missing[0]!r} in this group's session.")
     await _check_caps(db, group_id, group.session_id, task_ids)
     now = utcnow()
     deadline = now + timedelta(seconds=body.timeout_seconds) if body.timeout_seconds else None

@@ -23,7 +23,7 @@ import orjson
 
 from agenthub.protocol.messages import parse_message
 from app.db import WAL_AUTOCHECKPOINT_PAGES
-from app.records.messages import Placement, stored_body, stored_row
+from app.records.stored import Placement, stored_body, stored_row
 from app.schema import migrate
 from bench.harness import machine, publish_report
 from bench.ingest.writer import call_records

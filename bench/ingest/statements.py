@@ -26,14 +26,14 @@ from typing import Any
 
 from app.db import make_engine
 from app.prepared import Prepared, rows
-from app.records import ingest
+from app.records import record
 from app.schema import migrate
 from bench.harness import machine, publish_report
 
 STATEMENTS: dict[str, tuple[Prepared, dict[str, Any]]] = {
-    "keys": (ingest._KEYS, {"ids": ["a", "b"]}),
-    "memberships": (ingest._MEMBERSHIPS, {"groups": ["g"], "senders": ["a", "b"]}),
-    "used_ids": (ingest._USED_IDS, {"ids": ["m1", "m2", "m3"], "senders": ["a", "b"]}),
+    "keys": (record._KEYS, {"ids": ["a", "b"]}),
+    "memberships": (record._MEMBERSHIPS, {"groups": ["g"], "senders": ["a", "b"]}),
+    "used_ids": (record._USED_IDS, {"ids": ["m1", "m2", "m3"], "senders": ["a", "b"]}),
 }
 
 

@@ -30,7 +30,7 @@ from agenthub import AgentKey, HubClient
 from agenthub.protocol.messages import parse_message
 from app.config import Settings
 from app.main import create_app
-from app.records.ingest import Record
+from app.records.record import Record
 from app.schema import migrate
 from bench.harness import OPERATOR_TOKEN, count_statements, machine, message_body, publish_report
 

@@ -16,9 +16,9 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from sqlalchemy import func, select
 
 from agenthub import AgentKey, HubClient
+from agenthub.peers import aic_of
 from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jwk import ec_public_jwk
-from agenthub.tls import aic_of
 from app.certificates.models import Certificate
 from app.certificates.names import NamePolicy, endpoint_host, why_not
 from tests.support.hub import MakeAgent, hub_settings, problem

@@ -30,15 +30,16 @@ from agenthub.signing import sign_answer
 from app.broker import Delivery
 from app.config import Settings
 from app.db import make_engine, make_session_factory
-from app.errors import HubError, MessageIdReused
+from app.errors import HubError
 from app.groups.access import load_group
 from app.groups.conversation import move_conversation
 from app.groups.messages import write_group_message
 from app.inbox.models import InboxEvent
 from app.operator.events import OPERATOR_CHANNEL
-from app.records.ingest import Outcome, Record
+from app.records.errors import MessageIdReused
 from app.records.messages import Participation, write_session_message
 from app.records.models import StoredMessage
+from app.records.record import Outcome, Record
 from app.streams.events import group_channel, inbox_channel
 from app.tasks.models import Task
 from tests.api.test_sessions import open_session

@@ -11,7 +11,7 @@ from agenthub import HubClient
 from agenthub.protocol.messages import parse_message
 from agenthub.protocol.sessions import RelayedAnswer
 from app.errors import HubError
-from app.records.ingest import Record
+from app.records.record import Record
 from tests.api.test_sessions import open_session
 from tests.support.hub import MakeAgent
 from tests.support.messages import chat, result

@@ -15,6 +15,7 @@ from agenthub import AgentKey, HubClient
 from app.config import Settings
 from app.main import create_app
 from app.records.models import StoredMessage
+from tests.support import LOOPBACK
 from tests.support.groups import count, team
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
 from tests.support.live import LiveServer
@@ -135,7 +136,7 @@ async def live_with(
     update = {"keepalive_seconds": 0.5, **limits}
     server = await LiveServer(create_app(settings.model_copy(update=update))).start()
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK, base_url=server.url) as http:
             yield server, http
     finally:
         await server.stop()

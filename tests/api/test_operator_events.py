@@ -16,6 +16,7 @@ import pytest
 from agenthub import HubClient
 from app.config import Settings
 from app.main import create_app
+from tests.support import LOOPBACK
 from tests.support.groups import STREAM_SETTINGS, post, team
 from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.live import LiveServer
@@ -210,7 +211,7 @@ async def test_operator_streams_count_against_the_stream_limits(settings: Settin
         async with operator_stream(server.url) as stream:
             assert app.state.metrics.open_stream_count() == 1
             assert app.state.presence.held() == 1
-            async with httpx.AsyncClient() as http:
+            async with httpx.AsyncClient(timeout=LOOPBACK) as http:
                 refused = await http.get(
                     f"{server.url}/v1/operator/events",
                     headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},

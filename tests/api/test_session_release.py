@@ -17,6 +17,7 @@ from app.config import Settings
 from app.groups.models import Group, GroupEvent, GroupMember
 from app.inbox.models import InboxEvent
 from app.records.models import StoredMessage
+from tests.support import LOOPBACK
 from tests.support.groups import count
 from tests.support.hub import OPERATOR_TOKEN, problem
 from tests.support.live import LiveServer
@@ -148,7 +149,7 @@ async def test_a_deregistered_leaders_sessions_are_released(
     lid, pid = str(leader.agent_id), str(partner.agent_id)
     path = f"/v1/sessions/{session['id']}/messages"
     await posted(leader, path, command(lid, "start", task_id="t-left", partnerId=pid))
-    async with httpx.AsyncClient(base_url=server.url) as operator:
+    async with httpx.AsyncClient(timeout=LOOPBACK, base_url=server.url) as operator:
         gone = await operator.delete(
             f"/v1/agents/{lid}", headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"}
         )

@@ -18,8 +18,9 @@ from agenthub.protocol.messages import parse_message
 from app.errors import HubError
 from app.inbox.models import InboxEvent
 from app.records import task_batch
-from app.records.ingest import Ingest, Record
+from app.records.ingest import Ingest
 from app.records.models import StoredMessage
+from app.records.record import Record
 from app.streams import events as ev
 from app.tasks.models import Task
 from tests.support.hub import MakeAgent

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from agenthub import AgentKey, HubClient
+from tests.support import LOOPBACK
 from tests.support.cli import ServedHub, clean_env, run_cli
 from tests.support.hub import empty_tables
 
@@ -67,7 +68,7 @@ async def _tour(base: str, cwd: Path) -> dict[str, Any]:
         await alice.authenticate()
         found = await bob.list_agents(q="tour")
         card = await bob.get_agent(alice.agent_id or "")
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             ready = (await http.get(f"{base}/readyz")).status_code
             metrics = (await http.get(f"{base}/metrics")).text
             for agent in (alice, bob):

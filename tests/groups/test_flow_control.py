@@ -234,14 +234,14 @@ async def test_a_post_admitted_before_the_conclusion_is_not_stored_after_it(
     the conclusion's state event, the group's last."""
     import pytest
 
-    from app.records import ingest
+    from app.records import record
 
     if live.app.state.settings.database_url.startswith("sqlite"):
         pytest.skip("SQLite's BEGIN IMMEDIATE holds the write lock from the first read")
     leader, a = await make_member("leader"), await make_member("a")
     gid = (await team(leader, a))["id"]
     read, go = asyncio.Event(), asyncio.Event()
-    original = ingest.Standing.read.__func__  # type: ignore[attr-defined]
+    original = record.Standing.read.__func__  # type: ignore[attr-defined]
 
     async def slow_read(cls: Any, conn: Any, batch: Any) -> Any:
         standing = await original(cls, conn, batch)
@@ -250,7 +250,7 @@ async def test_a_post_admitted_before_the_conclusion_is_not_stored_after_it(
             await go.wait()
         return standing
 
-    monkeypatch.setattr(ingest.Standing, "read", classmethod(slow_read))
+    monkeypatch.setattr(record.Standing, "read", classmethod(slow_read))
     late = asyncio.create_task(send(a, gid, chat(str(a.agent_id), "x", role="partner")))
     await asyncio.wait_for(read.wait(), 10)
     moved = await leader.request(

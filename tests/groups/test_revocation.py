@@ -12,6 +12,7 @@ import httpx
 from agenthub import AgentKey, HubClient
 from agenthub.protocol.jwk import jwk_thumbprint
 from app.auth.tokens import issue_access_token
+from tests.support import LOOPBACK
 from tests.support.groups import MakeMember, team
 from tests.support.hub import ISSUER, OPERATOR_TOKEN
 from tests.support.live import LiveServer, streams_open
@@ -47,7 +48,7 @@ async def _stream_then(
     await streams_open(live, 1)
     await action()
     lasted = await reading
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         again = await http.get(url, headers={"Authorization": f"Bearer {token}"})
     return lasted, again
 
@@ -58,7 +59,7 @@ async def test_deregistration_ends_the_agents_open_streams(
     member = await make_member("member")
 
     async def deregister() -> None:
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             gone = await http.delete(
                 f"{live.url}/v1/agents/{member.agent_id}",
                 headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
@@ -118,7 +119,7 @@ async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_
         url = f"{live.url}/v1/groups/{group['id']}/events?after={last_seq}"
         reading = asyncio.create_task(_read_to_end(url, await member.access_token()))
         await streams_open(live, 1)
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             gone = await http.delete(
                 f"{live.url}/v1/agents/{member.agent_id}",
                 headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},

@@ -19,8 +19,8 @@ from app.config import Settings
 from app.errors import HubError
 from app.groups.models import GroupEvent
 from app.main import create_app
-from app.records.ingest import Record
 from app.records.models import StoredMessage
+from app.records.record import Record
 from tests.support.groups import STREAM_SETTINGS, MakeMember, count, team
 from tests.support.hub import empty_tables, problem
 from tests.support.live import LiveServer

@@ -14,6 +14,7 @@ from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent
 from app.config import Settings
 from app.main import create_app
+from tests.support import LOOPBACK
 from tests.support.groups import (
     STREAM_SETTINGS,
     MakeMember,
@@ -347,7 +348,7 @@ async def test_a_stream_is_counted_in_the_metrics_as_a_200(
     stream = reader.inbox()
     follower = asyncio.create_task(collect(stream, 1))
     try:
-        async with httpx.AsyncClient(base_url=live.url) as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK, base_url=live.url) as http:
             route = 'route="/v1/agents/me/events",status="200"'
             for _ in range(100):
                 if route in (await http.get("/metrics")).text:
@@ -377,7 +378,7 @@ async def test_a_concluded_groups_stream_resumed_after_its_last_event_ends(
         "Authorization": f"Bearer {await a.access_token()}",
         "Last-Event-ID": str(moved.json()["lastSeq"]),
     }
-    async with httpx.AsyncClient(base_url=live.url) as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK, base_url=live.url) as http:
 
         async def drain() -> bytes:
             async with http.stream("GET", f"/v1/groups/{gid}/events", headers=headers) as r:

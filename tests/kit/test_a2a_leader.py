@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from agenthub import Agent, AgentKey
+from tests.support import LOOPBACK
 from tests.support.a2a_peer import serve_peer
 from tests.support.hub import REGISTRATION_TOKEN
 from tests.support.kit import LiveHub, MakeLiveAgent, hub_task, settled
@@ -27,7 +28,7 @@ async def register_peer(hub: LiveHub, url: str, versions: tuple[str, ...]) -> st
         "publicJwk": AgentKey.generate().public_jwk,
         "protocols": [{"protocol": "a2a", "url": f"{url}/", "version": v} for v in versions],
     }
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         response = await http.post(
             f"{hub.url}/v1/agents",
             json=body,
@@ -165,7 +166,7 @@ async def test_pushes_without_the_token_are_refused(
     )
     url = f"{agent.notifications_url}/a2a"
     body = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_FAILED"}}}
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         forged = await http.post(
             url,
             params={"session": session.id, "task": "t-p"},
@@ -246,7 +247,7 @@ async def test_a_push_that_is_no_event_of_the_task_is_refused(
         b'{"statusUpdate": {"status": {}}}',
         b'{"statusUpdate": {"taskId": "another", "status": {"state": "TASK_STATE_FAILED"}}}',
     ]
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         answers = [
             await http.post(url, params=params, content=body, headers=headers) for body in bodies
         ]

@@ -36,6 +36,7 @@ from agenthub import Agent, TaskContext, TaskHandler
 from agenthub.a2a import A2AOptions
 from agenthub.protocol.aic import aic_host
 from agenthub.signing import CallTokenAuth
+from tests.support import LOOPBACK
 from tests.support.kit import AskHandler, EchoHandler, MakeLiveAgent, hub_task, settled
 from tests.support.live import serving
 
@@ -94,7 +95,7 @@ async def a2a_partner(make: MakeLiveAgent, handler: TaskHandler, **kw: Any) -> A
 
 async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAgent) -> None:
     partner = await a2a_partner(make_live_agent, EchoHandler())
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         card = await A2ACardResolver(http, str(partner.public_url)).get_agent_card()
     assert isinstance(card, AgentCard)
     assert card.name == "a2a-partner"

@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from agenthub import Agent, AgentKey, AnswerSignatureError, CallFailed
 from agenthub.signing import SIGNATURE_HEADER, body_digest, sign_answer
+from tests.support import LOOPBACK
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 from tests.support.live import LiveServer, bound_socket
 
@@ -71,7 +72,7 @@ async def post(url: str, body: bytes, bearer: str | None) -> httpx.Response:
     headers = {"Content-Type": "application/json"}
     if bearer:
         headers["Authorization"] = f"Bearer {bearer}"
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         return await http.post(url, content=body, headers=headers)
 
 
@@ -326,7 +327,7 @@ async def test_a_call_token_names_the_public_url_not_the_host_header(
     forged_htu = "http://evil.example/"
     bearer = token(leader.key, kid=leader.agent_id, url=forged_htu, body=body, aud=partner.agent_id)
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {bearer}"}
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         answer = await http.post(url, content=body, headers={**headers, "Host": "evil.example"})
     assert "htu" in refused(answer, -32010)
 

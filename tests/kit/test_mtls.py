@@ -15,11 +15,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from agenthub import Agent, AgentKey
+from agenthub.peers import PeerCertificateError, RevocationList
 from agenthub.protocol.aic import aic_host
 from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.signing import mint_call_token
-from agenthub.tls import PeerCertificateError, RevocationList
 from app.auth.ca import HubCA, load_or_create_ca, read_ca
+from tests.support import LOOPBACK
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 
 
@@ -68,7 +69,7 @@ async def _rpc(
             body=body.encode(),
         )
         headers["Authorization"] = f"Bearer {call.token}"
-    async with httpx.AsyncClient(verify=context, timeout=10) as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK, verify=context) as http:
         # TLS checks the partner's AIC (the hub does not certify a loopback address)
         aic = {"sni_hostname": aic_host(callee.agent_id)}
         return await http.post(url, content=body, headers=headers, extensions=aic)

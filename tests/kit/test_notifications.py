@@ -20,6 +20,7 @@ from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER, NotificationSender
 from agenthub.protocol.aic import aic_host
 from agenthub.signing import mint_call_token
+from tests.support import LOOPBACK
 from tests.support.kit import EchoHandler, MakeLiveAgent
 from tests.support.live import serving, until
 
@@ -85,7 +86,9 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
         headers = {"Authorization": f"Bearer {call.token}", "Content-Type": "application/json"}
         if headers_token:
             headers[NOTIFICATION_TOKEN_HEADER] = headers_token
-        async with httpx.AsyncClient(verify=partner.tls.client) as http:  # as the notifier
+        async with httpx.AsyncClient(
+            timeout=LOOPBACK, verify=partner.tls.client
+        ) as http:  # as the notifier
             return await http.post(
                 leader.notifications_url,
                 content=body,

@@ -8,6 +8,7 @@ import httpx
 
 from agenthub import Agent, Leader
 from agenthub.directory import PeerDirectory
+from tests.support import LOOPBACK
 from tests.support.kit import (
     AskHandler,
     EchoHandler,
@@ -201,7 +202,7 @@ async def test_a_leader_closes_the_http_client_it_made_and_only_that(
     async with own:
         pass
     assert own.http.is_closed
-    async with httpx.AsyncClient() as shared:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as shared:
         borrowed = Leader(agent.hub, directory=PeerDirectory(agent.hub), recorder=None, http=shared)
         await borrowed.aclose()
         assert not shared.is_closed

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from agenthub import Agent, AgentState, HubIdentityError, StateFileError
+from tests.support import LOOPBACK
 from tests.support.hub import OPERATOR_TOKEN, REGISTRATION_TOKEN
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
 from tests.support.live import bound_socket
@@ -47,7 +48,7 @@ async def test_a_hub_that_forgot_the_agent_gets_it_registered_again(
     first = Agent(live_hub.url, state=path)
     old = (await first.join(CARD, registration_token=REGISTRATION_TOKEN)).id
     await first.aclose()
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         gone = await http.delete(
             f"{live_hub.url}/v1/agents/{old}", headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"}
         )

@@ -17,6 +17,7 @@ from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent, parse_sse
 from app.auth.ca import load_or_create_ca, write_server_certificate
 from app.config import Settings
+from tests.support import LOOPBACK
 from tests.support.groups import team
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables, registered
 from tests.support.replicas import Nginx, Redis, Replica
@@ -117,7 +118,7 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
     for replica in cluster.replicas:
         assert f"server 127.0.0.1:{replica.port} " in cluster.lb.site
     assert "${NGINX_" not in cluster.lb.site
-    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK, base_url=cluster.lb.url) as http:
         assert (await http.get("/readyz")).json() == {"status": "ready"}
         # Host reaches the hub with its port: the URLs in its documents are the ones clients use
         metadata = (await http.get("/.well-known/agenthub.json")).json()
@@ -125,7 +126,7 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
 
 
 async def test_metrics_are_not_served_on_the_balancer(cluster: Cluster) -> None:
-    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK, base_url=cluster.lb.url) as http:
         for path in ("/metrics", "/metrics?x=1"):
             refused = await http.get(path)
             assert refused.status_code == 404, path
@@ -141,7 +142,7 @@ async def test_metrics_are_not_served_on_the_balancer(cluster: Cluster) -> None:
 async def test_a_header_over_the_limits_is_431_at_the_balancer_too(cluster: Cluster) -> None:
     """nginx's header buffers stand for the hub's AGENTHUB_MAX_HEADER_BYTES at the door; what
     they refuse is answered as the hub answers it."""
-    async with httpx.AsyncClient(base_url=cluster.lb.url, timeout=5) as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK, base_url=cluster.lb.url) as http:
         for size in (9_000, 20_000):
             refused = await http.get("/healthz", headers={"X-Big": "a" * size})
             assert refused.status_code == 431, (size, refused.text)
@@ -155,7 +156,9 @@ async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cl
     signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""
     ca_file = cluster.ca_file
     context = ssl.create_default_context(cafile=ca_file)
-    async with httpx.AsyncClient(base_url=cluster.lb.tls_url, verify=context, timeout=5) as http:
+    async with httpx.AsyncClient(
+        timeout=LOOPBACK, base_url=cluster.lb.tls_url, verify=context
+    ) as http:
         assert (await http.get("/readyz")).json() == {"status": "ready"}
         metadata = (await http.get("/.well-known/agenthub.json")).json()
     assert metadata["tokenEndpoint"] == f"{cluster.lb.tls_url}/v1/auth/token"

@@ -13,6 +13,7 @@ import pytest
 
 from agenthub import AgentKey, HubClient
 from agenthub.events import EventStream, HubEvent
+from tests.support import LOOPBACK
 from tests.support.faults import a_group
 from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.replicas import Redis, Replica
@@ -198,7 +199,7 @@ async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_oth
             _read_to_end(f"{b.url}/v1/agents/me/events", token)
         )
     await open_streams(b, 2)
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         answer = await http.delete(
             f"{a.url}/v1/agents/{gone.agent_id}",
             headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},

@@ -1,4 +1,4 @@
-"""``messages.stored_body`` builds the stored body from the message's wire object: it must
+"""``stored.stored_body`` builds the stored body from the message's wire object: it must
 be, key for key and in the same order, what copying the model with the hub's placement and
 serializing it gives."""
 
@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from agenthub.protocol.messages import parse_message
-from app.records.messages import Placement, as_received, received_wire, stored_body
+from app.records.messages import as_received
+from app.records.stored import Placement, received_wire, stored_body
 
 SENT = "2026-12-03T16:00:00+08:00"
 TEXT = [{"type": "text", "text": "hi"}]

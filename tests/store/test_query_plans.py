@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db import make_engine
 from app.streams.events import group_backlog
-from app.tasks import service as tasks
+from app.tasks import store as tasks
 
 
 async def test_a_tasks_messages_are_found_by_session_and_task(tmp_path: Path) -> None:

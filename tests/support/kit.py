@@ -9,6 +9,7 @@ import httpx
 
 from agenthub import Agent, TaskContext, TaskHandler
 from app.config import Settings
+from tests.support import LOOPBACK
 from tests.support.live import LiveServer
 
 
@@ -55,7 +56,7 @@ class LiveHub:
     async def answered(self, status: int, route: str | None = None) -> int:
         """How many requests (to ``route``) the hub answered with ``status`` so far, from its
         /metrics."""
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             text = (await http.get(f"{self.url}/metrics")).text
         total = 0.0
         for line in text.splitlines():
