@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.agents.models import Agent
+from app.agents.semantic import SemanticReranker
 from app.api.routing import resolves_itself
 from app.auth.ca import HubCA
 from app.auth.current import (
@@ -26,13 +28,17 @@ from app.auth.current import (
 from app.auth.errors import TokenMissing
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
+from app.broker import Broker
 from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
 from app.limits import Admission
+from app.metrics import HubMetrics, Rates
+from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
 from app.records.record import Outcome, Record
 from app.records.unit_of_work import transaction
 from app.streams.presence import Presence
+from app.streams.sse import Streams
 
 
 # Dependencies are ``async def`` even when they do not await: FastAPI runs a plain ``def``
@@ -80,7 +86,76 @@ async def get_ingest(request: Request) -> Ingest:
     return ingest
 
 
+async def get_streams(request: Request) -> Streams:
+    state = request.app.state
+    return Streams(
+        settings=state.settings,
+        presence=state.presence,
+        admission=state.admission,
+        session_factory=state.session_factory,
+        broker=state.broker,
+        metrics=state.metrics,
+        watchdog=state.send_watchdog,
+    )
+
+
+async def get_metrics(request: Request) -> HubMetrics:
+    metrics: HubMetrics = request.app.state.metrics
+    return metrics
+
+
+async def get_broker(request: Request) -> Broker:
+    broker: Broker = request.app.state.broker
+    return broker
+
+
+async def get_engine(request: Request) -> AsyncEngine:
+    engine: AsyncEngine = request.app.state.engine
+    return engine
+
+
+async def get_operator_feed(request: Request) -> OperatorFeed:
+    feed: OperatorFeed = request.app.state.operator_feed
+    return feed
+
+
+async def get_rates(request: Request) -> Rates:
+    rates: Rates = request.app.state.rates
+    return rates
+
+
+async def get_reranker(request: Request) -> SemanticReranker | None:
+    reranker: SemanticReranker | None = request.app.state.reranker
+    return reranker
+
+
+@dataclass(slots=True)
+class Readiness:
+    """Whether the store's schema was found at head once (a schema does not go back)."""
+
+    app_state: Any
+
+    @property
+    def schema_ready(self) -> bool:
+        return bool(self.app_state.schema_ready)
+
+    def schema_at_head(self) -> None:
+        self.app_state.schema_ready = True
+
+
+async def get_readiness(request: Request) -> Readiness:
+    return Readiness(request.app.state)
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+StreamsDep = Annotated[Streams, Depends(get_streams)]
+MetricsDep = Annotated[HubMetrics, Depends(get_metrics)]
+BrokerDep = Annotated[Broker, Depends(get_broker)]
+EngineDep = Annotated[AsyncEngine, Depends(get_engine)]
+OperatorFeedDep = Annotated[OperatorFeed, Depends(get_operator_feed)]
+RatesDep = Annotated[Rates, Depends(get_rates)]
+RerankerDep = Annotated[SemanticReranker | None, Depends(get_reranker)]
+ReadinessDep = Annotated[Readiness, Depends(get_readiness)]
 AdmissionDep = Annotated[Admission, Depends(get_admission)]
 IngestDep = Annotated[Ingest, Depends(get_ingest)]
 PresenceDep = Annotated[Presence, Depends(get_presence)]

@@ -46,8 +46,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         undo()
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist, the longest files first (``tests.support.schedule``)."""
+    """The files the everyday loop leaves out marked slow; under xdist, the longest files
+    first (``tests.support.schedule``)."""
+    schedule.leave_out_of_the_everyday_loop(items)
     if hasattr(config, "workerinput"):
         schedule.longest_files_first(items)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, Query, Request, Response, status
+from fastapi import Body, Depends, Query, Response, status
 
 from agenthub.protocol.agents import (
     AgentCard,
@@ -28,6 +28,7 @@ from app.deps import (
     PresenceDep,
     PrincipalDep,
     RegistrationTokenDep,
+    RerankerDep,
     SessionDep,
     SettingsDep,
 )
@@ -114,9 +115,9 @@ async def register_agent(
 
 @router.get("", responses=problem_responses(400, 401, 422))
 async def list_agents(
-    request: Request,
     principal: PrincipalDep,
     session: SessionDep,
+    reranker: RerankerDep,
     q: Annotated[
         str | None,
         Query(
@@ -167,7 +168,7 @@ async def list_agents(
         filters=filters,
         limit=limit,
         cursor=cursor,
-        reranker=request.app.state.reranker,
+        reranker=reranker,
     )
 
 

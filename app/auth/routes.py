@@ -11,7 +11,7 @@ from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.jws import unverified_header
 from app.auth.service import exchange_assertion
-from app.deps import AdmissionDep, KeysDep, SessionDep, SettingsDep
+from app.deps import AdmissionDep, KeysDep, MetricsDep, SessionDep, SettingsDep
 from app.errors import HubError
 
 router = hub_router(prefix="/v1/auth", tags=["auth"])
@@ -72,6 +72,7 @@ async def create_token(
     keys: KeysDep,
     request: Request,
     admission: AdmissionDep,
+    metrics: MetricsDep,
 ) -> TokenResponse:
     admission.token(_claimed_agent(body.assertion), request.client.host if request.client else None)
     response = await exchange_assertion(
@@ -81,5 +82,5 @@ async def create_token(
         assertion=body.assertion,
         lifetime_seconds=settings.access_token_seconds,
     )
-    request.app.state.metrics.tokens_issued.inc()
+    metrics.tokens_issued.inc()
     return response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Body, Header, Request, Response, status
+from fastapi import Body, Header, Response, status
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
@@ -23,11 +23,12 @@ from app.deps import (
     PrincipalDep,
     RecorderDep,
     SessionDep,
+    StreamsDep,
 )
 from app.groups import access as group_access
 from app.groups import messages as message_service
 from app.streams.events import group_backlog, group_channel
-from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
+from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])
 
@@ -129,7 +130,7 @@ async def list_group_messages(
     responses={**SSE_RESPONSE, **problem_responses(400, 401, 403, 404, 422, 429, 503)},
 )
 async def stream_group_events(
-    request: Request,
+    streams: StreamsDep,
     group_id: GroupIdPath,
     claims: AccessClaims,
     caller: CurrentAgent,
@@ -170,8 +171,7 @@ async def stream_group_events(
     async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
         return await group_backlog(session, group_id, last, limit)
 
-    return await stream_response(
-        request,
+    return await streams.open(
         channel=group_channel(group_id),
         after=start,
         backlog=backlog,

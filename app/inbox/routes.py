@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Header, Query, Request
+from fastapi import Header, Query
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.broker import Delivery
-from app.deps import AccessClaims, CurrentAgent, SessionDep
+from app.deps import AccessClaims, CurrentAgent, SessionDep, StreamsDep
 from app.streams.events import inbox_backlog, inbox_channel
-from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point, stream_response
+from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point
 
 router = hub_router(prefix="/v1/agents/me", tags=["agents"])
 
@@ -24,7 +24,7 @@ router = hub_router(prefix="/v1/agents/me", tags=["agents"])
     responses={**SSE_RESPONSE, **problem_responses(400, 401, 422, 429, 503)},
 )
 async def stream_inbox(
-    request: Request,
+    streams: StreamsDep,
     claims: AccessClaims,
     caller: CurrentAgent,
     db: SessionDep,
@@ -56,6 +56,6 @@ async def stream_inbox(
     async def backlog(session: AsyncSession, last: int, limit: int) -> list[Delivery]:
         return await inbox_backlog(session, agent_id, last, limit)
 
-    return await stream_response(
-        request, channel=inbox_channel(agent_id), after=start, backlog=backlog, claims=claims
+    return await streams.open(
+        channel=inbox_channel(agent_id), after=start, backlog=backlog, claims=claims
     )

@@ -12,7 +12,7 @@ from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import bearer_token, may_read_metrics
 from app.auth.errors import MetricsTokenNeeded
-from app.deps import KeysDep, SettingsDep
+from app.deps import BrokerDep, EngineDep, KeysDep, MetricsDep, ReadinessDep, SettingsDep
 from app.errors import BrokerUnavailable, SchemaNotMigrated, StoreUnavailable
 from app.schema import schema_state
 
@@ -31,28 +31,27 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", responses=problem_responses(503))
-async def readyz(request: Request) -> dict[str, str]:
+async def readyz(engine: EngineDep, broker: BrokerDep, readiness: ReadinessDep) -> dict[str, str]:
     """Readiness: `200` when the SQL store answers with its schema at the migrations' head
     and the broker (if one is configured) answers, so the hub can serve.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `unavailable` while the store or the broker does not answer.
+    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
     """
-    state = request.app.state
     try:
-        async with state.engine.connect() as conn:
+        async with engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
-        schema = None if state.schema_ready else await schema_state(state.engine)
+        schema = None if readiness.schema_ready else await schema_state(engine)
     except Exception as exc:
         raise StoreUnavailable("The SQL store does not answer.") from exc
     if schema is not None:
         if not schema.at_head:
             raise SchemaNotMigrated(f"The store's {schema.describe()}.")
-        state.schema_ready = True  # a schema does not go back by itself
+        readiness.schema_at_head()  # a schema does not go back by itself
     try:
-        await request.app.state.broker.ping()
+        await broker.ping()
     except Exception as exc:
         raise BrokerUnavailable("The broker does not answer.") from exc
     return {"status": "ready"}
@@ -101,7 +100,7 @@ async def get_jwks(keys: KeysDep) -> dict[str, Any]:
         **problem_responses(401),
     },
 )
-async def get_metrics(request: Request, settings: SettingsDep) -> Response:
+async def get_metrics(request: Request, settings: SettingsDep, metrics: MetricsDep) -> Response:
     """Prometheus text: requests and latencies by route, open streams, deliveries, messages
     recorded, stream catch-ups, tokens issued (this process only; scrape every replica).
 
@@ -111,6 +110,4 @@ async def get_metrics(request: Request, settings: SettingsDep) -> Response:
     """
     if not may_read_metrics(settings, bearer_token(request)):
         raise MetricsTokenNeeded("/metrics needs the metrics token (AGENTHUB_METRICS_TOKEN).")
-    return Response(
-        request.app.state.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
-    )
+    return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Header, Query
 from sse_starlette import EventSourceResponse
 
 from agenthub.protocol.agents import ProtocolName
@@ -24,15 +24,25 @@ from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.auth.current import access_token_claims, is_operator_token
 from app.auth.errors import OperatorOnly, OperatorTokenNeeded
-from app.config import Settings
-from app.deps import KeysDep, OperatorTokenDep, SessionDep, SettingsDep
+from app.deps import (
+    BrokerDep,
+    EngineDep,
+    KeysDep,
+    MetricsDep,
+    OperatorFeedDep,
+    OperatorTokenDep,
+    RatesDep,
+    RerankerDep,
+    SessionDep,
+    SettingsDep,
+    StreamsDep,
+)
 from app.operator import service
 from app.operator.events import OPERATOR_CHANNEL
-from app.operator.feed import OperatorFeed
 from app.operator.health import hub_health
-from app.streams.presence import OPERATOR, Presence
+from app.streams.presence import OPERATOR
 from app.streams.service import StreamPlan
-from app.streams.sse import HubEventStream, StreamWriter
+from app.streams.sse import HubEventStream
 
 
 async def require_operator(token: OperatorTokenDep, settings: SettingsDep, keys: KeysDep) -> None:
@@ -56,8 +66,8 @@ ERRORS = problem_responses(400, 401, 403, 422)
 
 @router.get("/agents", responses=ERRORS)
 async def list_operator_agents(
-    request: Request,
     db: SessionDep,
+    reranker: RerankerDep,
     q: Annotated[str | None, Query(max_length=500)] = None,
     status: Literal["online", "offline"] | None = None,
     protocol: ProtocolName | None = None,
@@ -81,7 +91,7 @@ async def list_operator_agents(
         q=q, skill=skill, tag=tag, status=status, provider=provider, protocol=protocol
     )
     return await service.list_agents(
-        db, filters=filters, limit=limit, cursor=cursor, reranker=request.app.state.reranker
+        db, filters=filters, limit=limit, cursor=cursor, reranker=reranker
     )
 
 
@@ -180,7 +190,8 @@ OPERATOR_SSE: dict[int | str, dict[str, Any]] = {
     responses={**OPERATOR_SSE, **problem_responses(401, 403, 422, 429, 503)},
 )
 async def stream_operator_events(
-    request: Request,
+    streams: StreamsDep,
+    feed: OperatorFeedDep,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=100)] = None,
 ) -> HubEventStream:
     """What happens across the hub, live, as server-sent events: `id: <boot>-<n>`,
@@ -208,16 +219,12 @@ async def stream_operator_events(
     streams, `503` when the replica holds `AGENTHUB_MAX_STREAMS` or admits no more this
     second (both with `Retry-After`).
     """
-    state = request.app.state
-    settings: Settings = state.settings
-    presence: Presence = state.presence
-    feed: OperatorFeed = state.operator_feed
-    state.admission.open_stream()
-    lease = await presence.hold(OPERATOR, None, time.time() + settings.stream_max_seconds)
+    settings = streams.settings
+    lease = await streams.hold(OPERATOR, None, time.time() + settings.stream_max_seconds)
     try:
         await feed.listen()  # before the start is read: a fresh stream starts after a gap
     except BaseException:
-        presence.release(lease)
+        streams.presence.release(lease)
         raise
     plan = StreamPlan(
         channel=OPERATOR_CHANNEL,
@@ -228,19 +235,13 @@ async def stream_operator_events(
         queue_frames=settings.stream_queue_frames,
         lease=lease,
     )
-    writer = StreamWriter(
-        plan,
-        broker=feed,
-        metrics=state.metrics,
-        presence=presence,
-        send_timeout=settings.stream_send_timeout_seconds,
-        watchdog=state.send_watchdog,
-    )
-    return HubEventStream(writer)
+    return HubEventStream(streams.writer(plan, broker=feed))
 
 
 @router.get("/health", responses=problem_responses(401, 403))
-async def get_operator_health(request: Request) -> HubHealth:
+async def get_operator_health(
+    engine: EngineDep, broker: BrokerDep, metrics: MetricsDep, rates: RatesDep
+) -> HubHealth:
     """This replica's health, for the console's strip: `openStreams` (its event streams
     open now), `deliveriesPerSecond` (events written to them) and `ingestPerSecond`
     (messages recorded), over the last 2 to 4 seconds, whether its `store` and `broker`
@@ -250,7 +251,4 @@ async def get_operator_health(request: Request) -> HubHealth:
     **Who**: the operator (`AGENTHUB_OPERATOR_TOKEN`); an agent's access token is `403`
     (`operator-only`).
     """
-    state = request.app.state
-    return await hub_health(
-        engine=state.engine, broker=state.broker, metrics=state.metrics, rates=state.rates
-    )
+    return await hub_health(engine=engine, broker=broker, metrics=metrics, rates=rates)

@@ -18,17 +18,19 @@ import logging
 import signal
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette.sse import AppStatus
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from agenthub.protocol.tokens import AccessTokenClaims
-from app.broker import Delivery
+from app.broker import Broker, Delivery
 from app.config import Settings
+from app.db import SessionFactory
+from app.limits import Admission
 from app.metrics import HubMetrics
 from app.middleware import HANDOFF
 from app.stopping import stop
@@ -69,52 +71,68 @@ def resume_point(after: int | None, last_event_id: str | None) -> int:
     return after or 0
 
 
-async def stream_response(
-    request: Request,
-    *,
-    channel: str,
-    after: int,
-    backlog: StoredBacklog,
-    claims: AccessTokenClaims,
-    ends_after_seq: int | None = None,
-    last_seq: int | None = None,
-) -> HubEventStream:
-    """The stream of ``channel`` for the agent of ``claims``, for as long as its token is
-    good: it ends at the token's expiry, or once the agent is deregistered or re-keyed."""
-    state = request.app.state
-    settings: Settings = state.settings
-    presence: Presence = state.presence
-    factory = state.session_factory
-    agent_id = claims.sub
-    state.admission.open_stream()
-    ends_at = min(float(claims.exp), time.time() + settings.stream_max_seconds)
-    lease = await presence.hold(agent_id, claims.cnf.get("jkt"), ends_at)  # 429/503 before it opens
+@dataclass(frozen=True, slots=True)
+class Streams:
+    """What opening an event stream takes of the app (``app.deps.StreamsDep`` gives it)."""
 
-    async def from_store(last: int, limit: int) -> list[Delivery]:
-        async with factory() as db:
-            return await backlog(db, last, limit)
+    settings: Settings
+    presence: Presence
+    admission: Admission
+    session_factory: SessionFactory
+    broker: Broker
+    metrics: HubMetrics
+    watchdog: SendWatchdog
 
-    plan = StreamPlan(
-        channel=channel,
-        after=after,
-        backlog=from_store,
-        me=agent_id,
-        keepalive_seconds=settings.keepalive_seconds,
-        queue_frames=settings.stream_queue_frames,
-        ends_after_seq=ends_after_seq,
-        last_seq=last_seq,
-        lease=lease,
-    )
-    return HubEventStream(
-        StreamWriter(
+    async def hold(self, agent_id: str, key_thumbprint: str | None, ends_at: float) -> StreamLease:
+        """A lease for a new stream: 503 past this second's admissions, then ``Presence``'s
+        429/503 before it opens."""
+        self.admission.open_stream()
+        return await self.presence.hold(agent_id, key_thumbprint, ends_at)
+
+    def writer(self, plan: StreamPlan, *, broker: Fanout | None = None) -> StreamWriter:
+        return StreamWriter(
             plan,
-            broker=state.broker,
-            metrics=state.metrics,
-            presence=presence,
-            send_timeout=settings.stream_send_timeout_seconds,
-            watchdog=state.send_watchdog,
+            broker=broker or self.broker,
+            metrics=self.metrics,
+            presence=self.presence,
+            send_timeout=self.settings.stream_send_timeout_seconds,
+            watchdog=self.watchdog,
         )
-    )
+
+    async def open(
+        self,
+        *,
+        channel: str,
+        after: int,
+        backlog: StoredBacklog,
+        claims: AccessTokenClaims,
+        ends_after_seq: int | None = None,
+        last_seq: int | None = None,
+    ) -> HubEventStream:
+        """The stream of ``channel`` for the agent of ``claims``, for as long as its token
+        is good: it ends at the token's expiry, or once the agent is deregistered or
+        re-keyed."""
+        settings, factory = self.settings, self.session_factory
+        agent_id = claims.sub
+        ends_at = min(float(claims.exp), time.time() + settings.stream_max_seconds)
+        lease = await self.hold(agent_id, claims.cnf.get("jkt"), ends_at)
+
+        async def from_store(last: int, limit: int) -> list[Delivery]:
+            async with factory() as db:
+                return await backlog(db, last, limit)
+
+        plan = StreamPlan(
+            channel=channel,
+            after=after,
+            backlog=from_store,
+            me=agent_id,
+            keepalive_seconds=settings.keepalive_seconds,
+            queue_frames=settings.stream_queue_frames,
+            ends_after_seq=ends_after_seq,
+            last_seq=last_seq,
+            lease=lease,
+        )
+        return HubEventStream(self.writer(plan))
 
 
 def server_exiting() -> bool:

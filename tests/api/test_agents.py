@@ -18,6 +18,7 @@ from tests.support.hub import (
     card,
     problem,
 )
+from tests.support.parts import parts
 
 SKILLS = [
     {
@@ -33,7 +34,7 @@ SKILLS = [
 
 
 async def count(hub: Any, model: Any) -> int:
-    async with hub.state.session_factory() as session:
+    async with parts(hub).session_factory() as session:
         return int(await session.scalar(select(func.count()).select_from(model)) or 0)
 
 
@@ -169,11 +170,11 @@ async def test_a_refused_request_still_shows_its_agent_seen(
 
     bob = await make_agent("bob")
     await bob.access_token()
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         await db.exec(update(Agent).where(col(Agent.id) == bob.agent_id).values(last_seen_at=None))
         await db.commit()
     problem(await bob.request("GET", "/v1/groups/grp-nobody"), 404)
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         agent = await db.get(Agent, bob.agent_id)
         assert agent is not None and agent.last_seen_at is not None
 
@@ -195,7 +196,7 @@ async def test_patch_self_updates_card_and_labels(make_agent: MakeAgent, hub: An
     assert [s["id"] for s in body["skills"]] == ["poem"]
     assert body["endpointUrl"] == "http://127.0.0.1:9/aip"
     assert body["protocols"] == [{"protocol": "aip", "url": "http://127.0.0.1:9/aip"}]
-    async with hub.state.session_factory() as session:
+    async with parts(hub).session_factory() as session:
         labels = (await session.exec(select(AgentLabel.kind, AgentLabel.value))).all()
     assert sorted(labels) == [("protocol", "aip"), ("skill", "poem"), ("tag", "verse")]
 
@@ -230,7 +231,7 @@ async def test_rotate_to_another_agents_key_is_409(make_agent: MakeAgent) -> Non
 async def test_key_rotation_keeps_history(make_agent: MakeAgent, hub: Any) -> None:
     alice = await make_agent("alice")
     await alice.rotate_key(AgentKey.generate())
-    async with hub.state.session_factory() as session:
+    async with parts(hub).session_factory() as session:
         rows = (
             await session.exec(
                 select(AgentKeyRow.thumbprint, AgentKeyRow.retired_at).where(

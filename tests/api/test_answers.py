@@ -16,6 +16,7 @@ from tests.api.test_tasks import Pair, pair, started
 from tests.support.groups import count
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result
+from tests.support.parts import parts
 
 
 def rpc_answer(partner_id: str, task_id: str, state: str, **extra: Any) -> bytes:
@@ -215,6 +216,6 @@ async def test_every_id_a_peer_may_send_is_stored_under_each_form_the_hub_derive
     listed = await p.leader.request("GET", p.path, params={"limit": 100})
     assert listed.status_code == 200, listed.text
     assert len(listed.json()["items"]) == 5 * 6
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         longest = await db.scalar(select(func.max(func.length(StoredMessage.message_id))))
     assert longest is not None and longest <= 200

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from agenthub import AgentKey, HubClient
 from app.auth.models import UsedJti
 from tests.support.hub import ISSUER, MakeAgent, problem
+from tests.support.parts import parts
 
 
 def claims_for(kit: HubClient, **overrides: Any) -> dict[str, Any]:
@@ -62,7 +63,7 @@ async def test_replayed_assertion_is_401(
     assert (await exchange(client, assertion)).status_code == 200
     body = problem(await exchange(client, assertion), 401)
     assert "replay" in body["detail"]
-    async with hub.state.session_factory() as session:
+    async with parts(hub).session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(UsedJti)) == 1
 
 
@@ -231,7 +232,7 @@ async def test_expired_access_token_is_401(
     from app.auth.jws import sign
 
     kit = await make_agent("alice")
-    keys = hub.state.keys
+    keys = parts(hub).keys
     now = int(time.time())
     token = sign(
         {

@@ -13,10 +13,11 @@ from app.sessions.models import Session, SessionParticipant
 from app.tasks.models import Task
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result, text
+from tests.support.parts import parts
 
 
 async def count(hub: Any, model: Any, *where: Any) -> int:
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         stmt = select(func.count()).select_from(model).where(*where)
         return int(await db.scalar(stmt) or 0)
 

@@ -22,10 +22,11 @@ from agenthub.protocol.jwk import ec_public_jwk
 from app.certificates.models import Certificate
 from app.certificates.names import NamePolicy, endpoint_host, why_not
 from tests.support.hub import MakeAgent, hub_settings, problem
+from tests.support.parts import parts
 
 
 async def _certificates(hub: Any) -> int:
-    async with hub.state.session_factory() as session:
+    async with parts(hub).session_factory() as session:
         return int(await session.scalar(select(func.count()).select_from(Certificate)) or 0)
 
 
@@ -307,7 +308,7 @@ async def test_concurrent_gets_of_the_list_sign_it_once(
     kit = await make_agent("tls")
     serial = (await _issue(kit)).json()["serial"]
     await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serial}")
-    lists = hub.state.revocation_lists
+    lists = parts(hub).revocation_lists
     signed = lists.signed
     answers = await asyncio.gather(
         *(client.get("/.well-known/agenthub-crl.pem") for _ in range(50))
@@ -366,7 +367,7 @@ async def test_certificates_long_expired_are_purged(hub: Any, make_agent: MakeAg
 
     kit = await make_agent("tls")
     serial = (await _issue(kit)).json()["serial"]
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         assert await purge_expired_certificates(db, before=utcnow()) == 0
         row = await db.get(Certificate, serial)
         row.not_after = utcnow() - timedelta(days=8)

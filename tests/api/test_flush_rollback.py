@@ -46,6 +46,7 @@ from tests.api.test_sessions import open_session
 from tests.support.groups import team
 from tests.support.hub import MakeAgent
 from tests.support.messages import chat, command, result
+from tests.support.parts import parts
 
 
 def record(agent: HubClient, session_id: str, body: dict[str, Any], **place: Any) -> Record:
@@ -61,7 +62,7 @@ def store_errors(hub: Any) -> Iterator[list[BaseException]]:
     def note(context: Any) -> None:
         seen.append(context.sqlalchemy_exception or context.original_exception)
 
-    engine = hub.state.engine.sync_engine
+    engine = parts(hub).engine.sync_engine
     event.listen(engine, "handle_error", note)
     try:
         yield seen
@@ -119,10 +120,10 @@ async def test_a_relay_and_the_partners_own_record_of_it_in_one_batch(
         record(leader, session_id, after),  # plain
         record(partner, session_id, post, group_id=group_id),  # plain: a group frame
     ]
-    broker = hub.state.broker
+    broker = parts(hub).broker
     channels = (OPERATOR_CHANNEL, inbox_channel(pid), inbox_channel(lid), group_channel(group_id))
     subscriptions = {c: await broker.subscribe(c) for c in channels}
-    ingest = hub.state.ingest
+    ingest = parts(hub).ingest
     batches = ingest.batches
     try:
         with store_errors(hub) as errors:
@@ -151,7 +152,7 @@ async def test_a_relay_and_the_partners_own_record_of_it_in_one_batch(
     assert posted["groupId"] == group_id
 
     # the rows: each record once, in the batch's order
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(StoredMessage.message_id, StoredMessage.sender_id, StoredMessage.group_id)
             .where(col(StoredMessage.sender_id).in_([lid, pid]))
@@ -213,7 +214,7 @@ async def task(agent: HubClient, task_id: str, session_id: str) -> dict[str, Any
 
 
 async def inbox_seqs(hub: Any, agent_id: str) -> list[int]:
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         seqs = await db.exec(
             select(InboxEvent.seq)
             .where(col(InboxEvent.agent_id) == agent_id)
@@ -263,7 +264,7 @@ async def test_another_writer_between_the_batchs_read_and_its_flush(
         (pid, session_id, before_later),
         (lid, elsewhere_id, used_elsewhere),
     ]
-    broker = hub.state.broker
+    broker = parts(hub).broker
     channels = (OPERATOR_CHANNEL, inbox_channel(pid), inbox_channel(lid))
     subscriptions = {c: await broker.subscribe(c) for c in channels}
     try:
@@ -295,7 +296,7 @@ async def test_another_writer_between_the_batchs_read_and_its_flush(
     variant = outcomes[3][0]  # type: ignore[index]
     assert variant["id"] == later["id"] and variant["dataItems"] == later["dataItems"]
 
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(StoredMessage.message_id, StoredMessage.sender_id, StoredMessage.session_id)
             .where(col(StoredMessage.session_id).in_([session_id, elsewhere_id]))
@@ -372,7 +373,7 @@ async def test_a_refusal_made_in_a_rolled_back_flush_does_not_outlive_it(
         assert [type(e) for e in errors] == [IntegrityError]
     assert [s for _, s in theirs] == [201, 201]
     assert outcomes == [(body, 200) for body, _ in theirs]
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(StoredMessage.message_id).where(col(StoredMessage.sender_id).in_([lid, pid]))
         )
@@ -407,7 +408,7 @@ async def meanwhile(
                 else 0
             )
             with store_errors(hub) as errors:
-                batch = asyncio.create_task(hub.state.ingest.many(records))
+                batch = asyncio.create_task(parts(hub).ingest.many(records))
                 if pid:
                     await blocked_by(other, pid)
                 else:

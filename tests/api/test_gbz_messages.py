@@ -11,6 +11,7 @@ from tests.api.test_sessions import count, open_session
 from tests.api.test_tasks import Pair, pair
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, now, result, text
+from tests.support.parts import parts
 
 
 async def history(agent: HubClient, session_id: str) -> list[dict[str, Any]]:
@@ -102,7 +103,7 @@ async def test_a_plain_message_stored_before_data_was_required_is_still_read(
     p = await pair(make_agent)
     old = chat(p.lid, "unused", sessionId=p.session_id, receivedAt=now())
     del old["dataItems"]
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         db.add(
             StoredMessage(
                 message_id=old["id"],

@@ -14,6 +14,7 @@ import pytest
 from agenthub import AgentKey
 from app.auth.keys import load_or_create_hub_keys
 from tests.support.hub import ISSUER, REGISTRATION_TOKEN, MakeAgent, card, problem
+from tests.support.parts import parts
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:
@@ -50,7 +51,7 @@ async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any
     settings.database_pool_timeout_seconds = 0.2
     application = create_app(settings)
     async with application.router.lifespan_context(application):
-        engine = application.state.engine
+        engine = parts(application).engine
         held = []
         try:
             for _ in range(100):  # every connection the pool may open, held here
@@ -96,7 +97,7 @@ async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None
     jwks = (await client.get("/.well-known/jwks.json")).json()
     assert len(jwks["keys"]) == 1
     key = jwks["keys"][0]
-    assert key["kid"] == hub.state.keys.kid and key["alg"] == "ES256" and "d" not in key
+    assert key["kid"] == parts(hub).keys.kid and key["alg"] == "ES256" and "d" not in key
 
 
 def test_hub_key_made_with_mode_0600_and_reloaded(tmp_path: Any) -> None:
@@ -159,12 +160,12 @@ async def test_wrong_shapes_are_422(client: httpx.AsyncClient) -> None:
 
 
 async def test_body_over_limit_is_413_by_header(client: httpx.AsyncClient, hub: Any) -> None:
-    big = {"assertion": "x" * (hub.state.settings.max_body_bytes + 1)}
+    big = {"assertion": "x" * (parts(hub).settings.max_body_bytes + 1)}
     problem(await client.post("/v1/auth/token", json=big), 413)
 
 
 async def test_body_over_limit_is_413_when_streamed(client: httpx.AsyncClient, hub: Any) -> None:
-    limit = hub.state.settings.max_body_bytes
+    limit = parts(hub).settings.max_body_bytes
 
     async def chunks() -> AsyncIterator[bytes]:
         yield b'{"assertion": "'

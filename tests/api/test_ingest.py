@@ -15,6 +15,7 @@ from app.records.record import Record
 from tests.api.test_sessions import open_session
 from tests.support.hub import MakeAgent
 from tests.support.messages import chat, result
+from tests.support.parts import parts
 
 
 def record(agent: HubClient, session_id: str, body: dict[str, Any]) -> Record:
@@ -45,7 +46,7 @@ async def test_one_transaction_gives_each_record_its_own_outcome(
         record(leader, session_id, said),  # the same id again, in the same transaction
         record(partner, session_id, result(pid, "t1", "rejected")),  # past accepted
     ]
-    ingest = hub.state.ingest
+    ingest = parts(hub).ingest
     batches = ingest.batches
     outcomes = await ingest.many(records)
     assert ingest.batches == batches + 1
@@ -90,10 +91,10 @@ async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent
     def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         statements.append(statement)
 
-    engine = hub.state.engine.sync_engine
+    engine = parts(hub).engine.sync_engine
     event.listen(engine, "before_cursor_execute", count)
     try:
-        outcomes = await hub.state.ingest.many(records)
+        outcomes = await parts(hub).ingest.many(records)
     finally:
         event.remove(engine, "before_cursor_execute", count)
     assert [o[1] for o in outcomes] == [201] * len(records)  # type: ignore[index]
@@ -108,7 +109,7 @@ async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent
             "awaiting-completion",
             "completed",
         ]
-    async with hub.state.session_factory() as db:  # the partner told of each start, complete
+    async with parts(hub).session_factory() as db:  # the partner told of each start, complete
         told = await db.exec(select(InboxEvent.seq).where(col(InboxEvent.agent_id) == pid))
         assert sorted(told.all()) == list(range(1, 21))
 
@@ -122,7 +123,7 @@ async def test_a_record_submitted_a_turn_after_the_first_shares_its_transaction(
 
     leader, partner = [await make_agent(n) for n in ("leader", "partner")]
     session_id = (await open_session(leader, partner))["id"]
-    ingest = hub.state.ingest
+    ingest = parts(hub).ingest
     batches = ingest.batches
     first = asyncio.create_task(
         ingest.many([record(leader, session_id, chat(str(leader.agent_id), "one"))])

@@ -20,6 +20,8 @@ from tests.support.groups import count, team
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
 from tests.support.live import LiveServer
 from tests.support.messages import chat
+from tests.support.parts import parts
+from tests.support.waiting import eventually
 
 
 @contextlib.asynccontextmanager
@@ -164,10 +166,9 @@ async def test_streams_are_capped_per_agent_and_per_process(settings: Settings) 
         await full.aread()
         refused(full, 503)
         await first[0].aclose()
-        for _ in range(50):  # the closed stream's lease is given back
-            if live.app.state.presence.held() == 2:  # type: ignore[attr-defined]
-                break
-            await asyncio.sleep(0.05)
+        await eventually(
+            lambda: parts(live.app).presence.held() == 2, "the closed stream's lease given back"
+        )
         again = await _open(http, inbox, tokens[0])
         assert again.status_code == 200
         for response in (first[1], third, again):

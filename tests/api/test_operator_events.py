@@ -20,6 +20,8 @@ from tests.support import LOOPBACK
 from tests.support.groups import STREAM_SETTINGS, post, team
 from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.live import LiveServer
+from tests.support.parts import parts
+from tests.support.waiting import eventually
 
 WAIT_SECONDS = 20
 Event = tuple[str, str, Any]  # id, kind, data
@@ -74,11 +76,10 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
     try:
         yield server
         app: Any = server.app
-        for _ in range(100):  # every stream the test opened has ended
-            if app.state.metrics.open_stream_count() == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert app.state.metrics.open_stream_count() == 0
+        await eventually(
+            lambda: parts(app).metrics.open_stream_count() == 0,
+            "every stream the test opened has ended",
+        )
     finally:
         await server.stop()
         await empty_tables(settings.database_url)
@@ -105,7 +106,7 @@ async def test_a_group_post_is_a_message_event(
         assert member[2]["groupId"] == group["id"]
         stored = await post(worker, group["id"], "x" * 300)
         event_id, kind, data = await stream.next("message")
-    assert kind == "message" and event_id.startswith(live.app.state.operator_feed.boot + "-")
+    assert kind == "message" and event_id.startswith(parts(live.app).operator_feed.boot + "-")
     assert data["groupId"] == group["id"] and data["seq"] == stored["seq"]
     assert data["id"] == stored["id"] and data["senderId"] == worker.agent_id
     assert data["type"] == "message" and data["sentAt"] and data["text"] == "x" * 200
@@ -198,7 +199,7 @@ async def test_a_replica_streams_what_another_replica_wrote(
             event_id, _, data = await stream.next("message")
         assert data["text"] == "written on the first replica"
         other_app: Any = other.app
-        assert event_id.startswith(other_app.state.operator_feed.boot + "-")
+        assert event_id.startswith(parts(other_app).operator_feed.boot + "-")
     finally:
         await other.stop()
 
@@ -209,8 +210,8 @@ async def test_operator_streams_count_against_the_stream_limits(settings: Settin
     try:
         app: Any = server.app
         async with operator_stream(server.url) as stream:
-            assert app.state.metrics.open_stream_count() == 1
-            assert app.state.presence.held() == 1
+            assert parts(app).metrics.open_stream_count() == 1
+            assert parts(app).presence.held() == 1
             async with httpx.AsyncClient(timeout=LOOPBACK) as http:
                 refused = await http.get(
                     f"{server.url}/v1/operator/events",
@@ -218,11 +219,7 @@ async def test_operator_streams_count_against_the_stream_limits(settings: Settin
                 )
             assert refused.status_code == 429 and refused.headers["Retry-After"]
             await stream.response.aclose()
-        for _ in range(100):
-            if app.state.presence.held() == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert app.state.presence.held() == 0
+        await eventually(lambda: parts(app).presence.held() == 0, "every lease given back")
     finally:
         await server.stop()
         await empty_tables(settings.database_url)

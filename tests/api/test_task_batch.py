@@ -24,6 +24,7 @@ from app.records.record import Record
 from app.streams import events as ev
 from app.tasks.models import Task
 from tests.support.hub import MakeAgent
+from tests.support.parts import parts
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 STATES = [
@@ -192,7 +193,7 @@ async def run(
                 session_id=session_id,
             )
         )
-    outcomes = await hub.state.ingest.many(records)
+    outcomes = await parts(hub).ingest.many(records)
     monkeypatch.undo()
     got: dict[str, Any] = {"status": [], "bodies": []}
     for o in outcomes:
@@ -203,7 +204,7 @@ async def run(
             b = dict(o[0])
             b.pop("receivedAt", None)
             got["bodies"].append(b)
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         tasks = (await db.exec(select(Task).where(col(Task.session_id) == session_id))).all()
         got["tasks"] = sorted(
             [

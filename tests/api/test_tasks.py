@@ -16,6 +16,7 @@ from tests.api.test_sessions import open_session
 from tests.support.groups import count as count_rows
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import command, result, text
+from tests.support.parts import parts
 
 
 class Pair:
@@ -420,7 +421,7 @@ async def test_a_move_that_waits_costs_later_messages_no_fold_of_the_whole_task(
         if statement.startswith("SELECT messages.pk, messages.body") and "waiting" not in statement:
             whole_reads.append(statement)
 
-    engine = hub.state.engine.sync_engine
+    engine = parts(hub).engine.sync_engine
     event.listen(engine, "before_cursor_execute", count)
     try:
         for i in range(20):  # a stream of products, each after the waiting complete

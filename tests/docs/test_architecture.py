@@ -185,3 +185,24 @@ def test_a_big_module_or_class_says_why_it_is_kept_whole() -> None:
                     stale.append(name)
     assert unexplained == []
     assert stale == []
+
+
+def test_tests_reach_the_hub_through_its_seams() -> None:
+    """Routes take what they need of the app from ``app/deps.py``, and tests from
+    ``tests/support/parts.py``: nobody else reads ``app.state``."""
+    pattern = re.compile(
+        r"\bstate\.(settings|keys|metrics|broker|presence|operator_feed|"
+        r"session_factory|ingest|engine|reranker|rates|admission|ca|"
+        r"revocation_lists|send_watchdog|schema_ready)\b|app\.state\b"
+    )
+    allowed = {"app/main.py", "app/deps.py", "tests/support/parts.py"}
+    allowed.add(str(Path(__file__).relative_to(ROOT)))  # this test names the pattern
+    readers = sorted(
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("app", "tests")
+        for path in (ROOT / folder).rglob("*.py")
+        if str(path.relative_to(ROOT)) not in allowed
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    )
+    assert readers == []

@@ -14,6 +14,7 @@ from app.main import create_app
 from tests.support.groups import STREAM_SETTINGS, MakeMember
 from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
 from tests.support.live import LiveServer
+from tests.support.parts import parts
 
 
 @pytest.fixture
@@ -24,11 +25,11 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
         # every stream the test opened has let go of its subscription (no leaked tasks)
         app: Any = server.app
         for _ in range(100):
-            if app.state.broker.queued_frames() == 0 and not app.state.broker.active_channels():
+            if parts(app).broker.queued_frames() == 0 and not parts(app).broker.active_channels():
                 break
             await asyncio.sleep(0.05)
-        assert not app.state.broker.active_channels(), "a stream outlived its client"
-        assert app.state.metrics.open_streams._value.get() == 0
+        assert not parts(app).broker.active_channels(), "a stream outlived its client"
+        assert parts(app).metrics.open_streams._value.get() == 0
     finally:
         await server.stop()
         await empty_tables(settings.database_url)

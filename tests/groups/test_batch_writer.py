@@ -13,6 +13,7 @@ from app.records.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat
+from tests.support.parts import parts
 
 
 async def test_concurrent_posts_share_batches_and_each_gets_its_own_seq(
@@ -22,7 +23,7 @@ async def test_concurrent_posts_share_batches_and_each_gets_its_own_seq(
     members = [await make_agent(f"m{i}") for i in range(5)]
     group = await team(leader, *members)
     gid = group["id"]
-    writer = hub.state.ingest
+    writer = parts(hub).ingest
     batches_before, written_before = writer.batches, writer.written
 
     async def send(member: Any, n: int) -> httpx.Response:

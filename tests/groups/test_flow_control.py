@@ -18,6 +18,7 @@ from tests.support.groups import MakeMember, count, team
 from tests.support.hub import problem
 from tests.support.live import LiveServer, streams_open
 from tests.support.messages import chat, command, result
+from tests.support.parts import parts
 
 WAIT_SECONDS = 30
 
@@ -236,7 +237,7 @@ async def test_a_post_admitted_before_the_conclusion_is_not_stored_after_it(
 
     from app.records import record
 
-    if live.app.state.settings.database_url.startswith("sqlite"):
+    if parts(live.app).settings.database_url.startswith("sqlite"):
         pytest.skip("SQLite's BEGIN IMMEDIATE holds the write lock from the first read")
     leader, a = await make_member("leader"), await make_member("a")
     gid = (await team(leader, a))["id"]

@@ -14,6 +14,7 @@ from app.records.models import StoredMessage
 from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result
+from tests.support.parts import parts
 
 
 async def test_post_assigns_seq_and_is_idempotent(make_agent: MakeAgent, hub: Any) -> None:
@@ -174,7 +175,7 @@ async def test_conversation_states(make_agent: MakeAgent, hub: Any) -> None:
         problem(refused, 409)
         assert refused.json()["type"].endswith("/group-concluded"), refused.text
     # every move is recorded in order
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         from sqlmodel import select
 
         rows = await db.exec(
@@ -277,7 +278,7 @@ async def _start_only(leader: Any, partner: Any, gid: str, task_id: str) -> None
 async def fired_events(hub: Any, gid: str) -> list[dict[str, Any]]:
     from sqlmodel import select
 
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(GroupEvent.data).where(
                 col(GroupEvent.group_id) == gid, col(GroupEvent.kind) == "trigger.fired"
@@ -455,7 +456,7 @@ def sweep_by_hand(settings: Any) -> None:
 async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
     sweep_by_hand: None, make_agent: MakeAgent, hub: Any
 ) -> None:
-    assert hub.state.settings.trigger_poll_seconds == 60  # made with the fixture's settings
+    assert parts(hub).settings.trigger_poll_seconds == 60  # made with the fixture's settings
     from sqlalchemy import update
 
     from app.tasks.models import Task
@@ -470,11 +471,11 @@ async def test_a_ready_trigger_nobody_fired_is_fired_by_the_sweep(
     )
     assert made.status_code == 201
     # the task ended, and the process stopped before it fired the trigger
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         await db.exec(update(Task).where(col(Task.id) == "t-stopped").values(state="failed"))
         await db.commit()
     assert await fired_events(hub, gid) == []
-    factory = hub.state.session_factory
+    factory = parts(hub).session_factory
     assert await fire_ready_sweep(factory) == 1
     assert await fire_ready_sweep(factory) == 0  # once
     (fired,) = await fired_events(hub, gid)
@@ -522,7 +523,7 @@ async def _conclude(leader: Any, gid: str) -> None:
 async def _kinds(hub: Any, gid: str) -> list[str]:
     from sqlmodel import select
 
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(GroupEvent.kind)
             .where(col(GroupEvent.group_id) == gid)
@@ -569,11 +570,11 @@ async def test_a_pending_trigger_does_not_fire_into_a_concluded_group(
     await _conclude(leader, gid)
     kinds = await _kinds(hub, gid)
     await asyncio.sleep(0.2)  # past its deadline
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         await db.exec(update(Task).where(col(Task.id) == "t-1").values(state="failed"))
         await db.commit()
-    assert await fire_due_triggers(hub.state.session_factory) == 0
-    assert await fire_ready_sweep(hub.state.session_factory) == 0
+    assert await fire_due_triggers(parts(hub).session_factory) == 0
+    assert await fire_ready_sweep(parts(hub).session_factory) == 0
     assert await _kinds(hub, gid) == kinds
     (view,) = (await leader.request("GET", url)).json()["items"]
     assert view["outcome"] == "cancelled" and view["firedAt"]

@@ -16,6 +16,7 @@ from tests.support import LOOPBACK
 from tests.support.groups import MakeMember, team
 from tests.support.hub import ISSUER, OPERATOR_TOKEN
 from tests.support.live import LiveServer, streams_open
+from tests.support.parts import parts
 
 END_SECONDS = 5.0  # every case below ends well within it (keep-alive is 0.5 s here)
 
@@ -95,7 +96,7 @@ async def test_a_stream_ends_when_its_token_expires(
     app: Any = live.app
     card = await member.get_agent(member.agent_id or "")
     short = issue_access_token(
-        app.state.keys,
+        parts(app).keys,
         issuer=ISSUER,
         agent_id=member.agent_id or "",
         key_thumbprint=jwk_thumbprint(card.public_jwk),
@@ -104,7 +105,7 @@ async def test_a_stream_ends_when_its_token_expires(
     )
     lasted = await _held_until_end(f"{live.url}/v1/groups/{group['id']}/events", short)
     assert 1.0 < lasted < 2 + END_SECONDS
-    assert app.state.presence.held() == 0
+    assert parts(app).presence.held() == 0
 
 
 async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_it(
@@ -125,6 +126,6 @@ async def test_a_deregistered_members_group_stream_ends_with_nothing_written_to_
                 headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
             )
         assert gone.status_code == 204
-        assert live.app.state.metrics.open_stream_count() == 0  # ended before the 204
+        assert parts(live.app).metrics.open_stream_count() == 0  # ended before the 204
         frames = await asyncio.wait_for(reading, END_SECONDS)
         assert b"data:" not in frames, frames[:500]

@@ -25,6 +25,7 @@ from tests.support.groups import STREAM_SETTINGS, MakeMember, count, team
 from tests.support.hub import empty_tables, problem
 from tests.support.live import LiveServer
 from tests.support.messages import chat, command, result
+from tests.support.parts import parts
 
 WAIT_SECONDS = 30
 
@@ -62,7 +63,7 @@ async def floor(agent: HubClient, gid: str) -> dict[str, Any]:
 async def floor_events(hub: Any, gid: str) -> list[dict[str, Any]]:
     from sqlmodel import select
 
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         rows = await db.exec(
             select(GroupEvent.data)
             .where(col(GroupEvent.group_id) == gid, col(GroupEvent.kind) == "floor")
@@ -207,7 +208,7 @@ async def test_a_floor_moved_in_a_batch_binds_the_rest_of_it(
         return Record(str(agent.agent_id), agent.key.thumbprint, message, group_id=gid)
 
     app: Any = live.app
-    ingest = app.state.ingest
+    ingest = parts(app).ingest
     batches = ingest.batches
     outcomes = await ingest.many(
         [

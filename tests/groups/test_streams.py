@@ -22,6 +22,8 @@ from tests.support.groups import (
 )
 from tests.support.hub import REGISTRATION_TOKEN, card, empty_tables
 from tests.support.live import LiveServer, streams_open
+from tests.support.parts import parts
+from tests.support.waiting import eventually
 
 WAIT_SECONDS = 30
 
@@ -149,8 +151,8 @@ async def test_a_reader_that_stops_reading_costs_bounded_memory(
     leader, stalled = await make_member("leader"), await make_member("stalled")
     gid = await form_team(leader, stalled)
     app: Any = live.app
-    broker = app.state.broker
-    bound = app.state.settings.stream_queue_frames
+    broker = parts(app).broker
+    bound = parts(app).settings.stream_queue_frames
     reader, writer = await _raw_stream(
         live, f"/v1/groups/{gid}/events", await stalled.access_token()
     )
@@ -186,7 +188,7 @@ async def test_a_reader_that_stops_reading_costs_bounded_memory(
                         texts.append(lines[b"data"].decode())
 
         await asyncio.wait_for(drain(), WAIT_SECONDS)
-        assert app.state.metrics.stream_catchups._value.get() >= 1
+        assert parts(app).metrics.stream_catchups._value.get() >= 1
         assert seen == sorted(set(seen))
         assert [t.split('"text":"', 1)[1].split(" ", 1)[0] for t in texts] == [
             str(i) for i in range(posts)
@@ -286,14 +288,13 @@ async def test_a_reader_that_takes_nothing_is_let_go_after_the_send_timeout(
         try:
             for i in range(300):  # ~9 MB: the socket buffers fill and the hub's send blocks
                 await leader.groups.post(gid, f"{i} {'x' * 30_000}", role="leader")
-                if app.state.metrics.open_streams._value.get() == 0:
+                if parts(app).metrics.open_streams._value.get() == 0:
                     break
-            for _ in range(100):
-                if app.state.metrics.open_streams._value.get() == 0:
-                    break
-                await asyncio.sleep(0.1)
-            assert app.state.metrics.open_streams._value.get() == 0, "the stalled stream lives on"
-            assert not app.state.broker.subscriptions(f"group:{gid}")
+            await eventually(
+                lambda: parts(app).metrics.open_streams._value.get() == 0,
+                "the stalled stream ended",
+            )
+            assert not parts(app).broker.subscriptions(f"group:{gid}")
 
             async def until_closed() -> None:
                 while await reader.read(2**16):
@@ -331,7 +332,7 @@ async def test_a_server_shutting_down_ends_its_streams_cleanly_at_once(
             assert asyncio.get_running_loop().time() - started < 1.5
             rest = await asyncio.wait_for(reader.read(), WAIT_SECONDS)  # up to EOF
             assert rest.endswith(b"0\r\n\r\n"), rest[-40:]  # the chunked body's proper end
-            assert app.state.metrics.open_streams._value.get() == 0
+            assert parts(app).metrics.open_streams._value.get() == 0
         finally:
             writer.close()
     finally:
@@ -350,10 +351,11 @@ async def test_a_stream_is_counted_in_the_metrics_as_a_200(
     try:
         async with httpx.AsyncClient(timeout=LOOPBACK, base_url=live.url) as http:
             route = 'route="/v1/agents/me/events",status="200"'
-            for _ in range(100):
-                if route in (await http.get("/metrics")).text:
-                    break
-                await asyncio.sleep(0.05)
+
+            async def counted() -> bool:
+                return route in (await http.get("/metrics")).text
+
+            await eventually(counted, "the stream's request counted")
             text = (await http.get("/metrics")).text
         assert f'agenthub_http_requests_total{{method="GET",{route}}} 1.0' in text
         assert 'route="/v1/agents/me/events",status="500"' not in text

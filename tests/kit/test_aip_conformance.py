@@ -21,6 +21,7 @@ from agenthub import Agent, CallFailed
 from agenthub.protocol.tasks import FINAL_STATES
 from tests.support.acps import acps_client, acps_command, rpc_body
 from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.waiting import eventually
 
 READ_SECONDS = 10.0
 
@@ -527,11 +528,12 @@ async def test_a_request_without_id_gets_no_body(echo: Peers) -> None:
     start = echo.command("start", "t-quiet", text="shh")
     answer = await echo.post(rpc_body("rpc", {"command": start}, request_id=None))
     assert answer.status_code == 204 and answer.content == b""
-    for _ in range(50):  # done all the same
+
+    def done() -> bool:  # all the same
         runtime = echo.partner.endpoint.runtime
-        if runtime is not None and runtime.task_of(echo.leader.agent_id, "t-quiet"):
-            break
-        await asyncio.sleep(0.05)
+        return runtime is not None and bool(runtime.task_of(echo.leader.agent_id, "t-quiet"))
+
+    await eventually(done, "the partner holds t-quiet")
     got = await echo.client.get_task("t-quiet", echo.session_id)
     assert got.taskId == "t-quiet"
 

@@ -16,6 +16,7 @@ from agenthub.protocol.messages import TaskCommand
 from agenthub.runtime import MAX_TIMEOUT_SECONDS
 from agenthub.signing import mint_call_token
 from tests.support.kit import AskHandler, MakeLiveAgent
+from tests.support.waiting import eventually
 
 
 def start_command(task_id: str = "t-big") -> TaskCommand:
@@ -91,11 +92,10 @@ async def test_a_stream_whose_leader_reads_nothing_is_let_go(
     await writer.drain()  # and then read nothing: 10 MB of events pile up at the partner
     caplog.set_level(logging.INFO, logger="agenthub.endpoint")
     try:
-        for _ in range(100):
-            if any("let go of a stream" in r.getMessage() for r in caplog.records):
-                break
-            await asyncio.sleep(0.1)
-        assert any("let go of a stream" in r.getMessage() for r in caplog.records)
+        await eventually(
+            lambda: any("let go of a stream" in r.getMessage() for r in caplog.records),
+            "the partner let go of the stream",
+        )
     finally:
         writer.close()
 
@@ -256,12 +256,15 @@ async def test_streams_open_at_once_are_bounded_per_leader_and_per_task(
             held.append(await opened("start", "t-c"))
         assert refused.value.code == -32004 and refused.value.data == {"limit": 3}
         await held.pop().aclose()
-        for _ in range(50):  # the partner sees the stream closed
+
+        async def reopened() -> bool:  # once the partner sees the stream closed
             try:
                 held.append(await opened("start", "t-c"))
-                break
             except CallFailed:
-                await asyncio.sleep(0.1)
+                return False
+            return True
+
+        await eventually(reopened, "a stream opened in the closed one's place")
         assert len(held) == 3
     finally:
         for events in held:

@@ -36,6 +36,7 @@ from tests.support.kit import (
     settled,
 )
 from tests.support.live import free_port, serving
+from tests.support.waiting import eventually
 
 
 class Skilled(TaskHandler):
@@ -276,11 +277,14 @@ async def test_a_subscribed_partner_accepts_at_once_and_works_when_its_trigger_f
     answer = asyncio.create_task(
         start_when(lead, b, when, session_id=session.id, text="after the gate", task_id="t-b")
     )
-    for _ in range(50):  # B's record: accepted (once B saw the session), waiting
+
+    async def moved() -> Any:
         response = await leader.hub.request("GET", "/v1/tasks/t-b")
-        if response.status_code == 200 and response.json()["state"] != "submitted":
-            break
-        await asyncio.sleep(0.1)
+        moving = response.status_code == 200 and response.json()["state"] != "submitted"
+        return response if moving else None
+
+    # B's record: accepted (once B saw the session), waiting
+    response = await eventually(moved, "task t-b moved past submitted")
     assert response.json()["state"] == "accepted"
     assert "waiting for task t-gate" in response.json()["status"]["dataItems"][0]["text"]
     assert not answer.done()
@@ -404,11 +408,8 @@ async def test_a_subscribed_partner_rejects_a_start_past_its_watches(
     first = asyncio.create_task(
         start_when(lead, b, Trigger.after(8), session_id=session.id, text="first")
     )
-    for _ in range(100):
-        if waiter.watching:
-            break
-        await asyncio.sleep(0.05)
-    assert waiter.watching == 1, "the first start's watch never began"
+    await eventually(lambda: waiter.watching, "the first start's watch began")
+    assert waiter.watching == 1
     over = await start_when(lead, b, Trigger.after(0.1), session_id=session.id, text="second")
     assert over["status"]["state"] == "rejected"
     assert "wait for their trigger here" in over["status"]["dataItems"][0]["text"]

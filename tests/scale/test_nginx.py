@@ -22,6 +22,7 @@ from tests.support.groups import team
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables, registered
 from tests.support.replicas import Nginx, Redis, Replica
 from tests.support.system import require
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.slow  # two replicas, Redis and nginx start for each test
 WAIT_SECONDS = 60  # bounds a whole test
@@ -104,12 +105,12 @@ async def streams_held(replica: Replica) -> int:
 
 async def serving_replica(cluster: Cluster) -> Replica:
     """The replica that holds the one open stream (their /metrics say which)."""
-    for _ in range(100):
+
+    async def holder() -> Replica | None:
         held = [r for r in cluster.replicas if r.proc is not None and await streams_held(r)]
-        if len(held) == 1:
-            return held[0]
-        await asyncio.sleep(0.05)
-    raise AssertionError("no single replica holds the stream")
+        return held[0] if len(held) == 1 else None
+
+    return await eventually(holder, "a single replica holds the stream")
 
 
 async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: Cluster) -> None:

@@ -8,10 +8,11 @@ import time
 from typing import Any
 
 from app.streams.presence import Presence
+from tests.support.parts import parts
 
 
 async def test_gone_waits_for_the_agents_last_stream_here(hub: Any) -> None:
-    presence = Presence(hub.state.engine, interval_seconds=60)
+    presence = Presence(parts(hub).engine, interval_seconds=60)
     first = await presence.hold("agt-a", None, time.time() + 60)
     second = await presence.hold("agt-a", None, time.time() + 60)
     other = await presence.hold("agt-b", None, time.time() + 60)

@@ -12,6 +12,7 @@ import pytest
 from app.broker import Delivery
 from app.records.unit_of_work import transaction
 from app.streams.events import stage
+from tests.support.parts import parts
 
 CHANNEL = "staged-events-test"
 
@@ -19,8 +20,8 @@ CHANNEL = "staged-events-test"
 async def test_a_transaction_publishes_what_it_staged_once_it_commits_and_only_then(
     hub: Any,
 ) -> None:
-    broker = hub.state.broker
-    factory = hub.state.session_factory
+    broker = parts(hub).broker
+    factory = parts(hub).session_factory
     subscription = await broker.subscribe(CHANNEL)
     try:
         with pytest.raises(LookupError):

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from agenthub import HubClient
 from tests.support.messages import chat
+from tests.support.parts import parts
 
 STREAM_SETTINGS = {
     "keepalive_seconds": 0.5,
@@ -54,7 +55,7 @@ async def post(member: HubClient, group_id: str, words: str, **extra: Any) -> di
 
 
 async def count(hub: Any, model: Any, *where: Any) -> int:
-    async with hub.state.session_factory() as db:
+    async with parts(hub).session_factory() as db:
         stmt = select(func.count()).select_from(model)
         for clause in where:
             stmt = stmt.where(clause)

@@ -17,6 +17,7 @@ from typing import Any
 import uvicorn
 
 from app.server import HubServer
+from tests.support.parts import parts
 
 # a bound on a server that never comes up, not a speed target (see tests/support/cli.py)
 STARTUP_SECONDS = 60.0
@@ -163,7 +164,7 @@ async def until(condition: Callable[[], bool], what: str, seconds: float = 30) -
 async def streams_open(server: LiveServer, count: int) -> None:
     """Wait until the hub ``server`` serves ``count`` streams: each authorised and leased, so
     what ends a stream (a deregistration, a conclusion) now reaches it, live or in its replay."""
-    metrics = server.app.state.metrics
+    metrics = parts(server.app).metrics
     await until(lambda: metrics.open_stream_count() == count, f"{count} streams open")
 
 

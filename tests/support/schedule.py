@@ -64,6 +64,40 @@ FILE_SECONDS = {
     "tests/kit/test_acps_leader_conformance.py": (0, 11),
 }
 
+EVERYDAY_LEAVES_OUT = frozenset(
+    {
+        "tests/scale/test_replicas.py",
+        "tests/scale/test_faults.py",
+        "tests/cli/test_serve.py",
+        "tests/cli/test_setting_errors.py",
+        "tests/cli/test_commands.py",
+        "tests/cli/test_signals.py",
+        "tests/cli/test_slow_clients.py",
+        "tests/services/test_stopping.py",
+        "tests/store/test_postgres_restart.py",
+        "tests/api/test_task_batch.py",
+        "tests/kit/test_patterns.py",
+        "tests/kit/test_aip_conformance.py",
+        "tests/kit/test_a2a_leader.py",
+        "tests/kit/test_a2a_partner.py",
+        "tests/kit/test_partner_limits.py",
+        "tests/kit/test_call_security.py",
+        "tests/kit/test_notifications.py",
+        "tests/kit/test_acps_leader_conformance.py",
+        "tests/kit/test_llm_adapter.py",
+        "tests/contract/test_openapi.py",
+    }
+)
+"""Files `make check` (the everyday loop: 60 s) leaves to `make test` as if marked slow: each
+starts processes (hubs, Redis, the CLI) or runs agents end to end, for 8 s or more of a
+worker's time (`make check PYTEST_ARGS=--durations=0`, 2 cores); CI runs them all."""
+
+
+def leave_out_of_the_everyday_loop(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in EVERYDAY_LEAVES_OUT:
+            item.add_marker(pytest.mark.slow)
+
 
 def longest_files_first(items: list[pytest.Item]) -> None:
     """Sort ``items`` by their file's seconds on this run's store, longest first; a file's own

@@ -165,7 +165,7 @@ export interface paths {
          *     **Who**: anyone; no authentication.
          *
          *     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-         *     has run, `unavailable` while the store or the broker does not answer.
+         *     has run, `store-unavailable` or `broker-unavailable` while either does not answer.
          */
         get: operations["readyz"];
         put?: never;

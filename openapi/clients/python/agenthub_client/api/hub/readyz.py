@@ -83,7 +83,7 @@ def sync_detailed(
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `unavailable` while the store or the broker does not answer.
+    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +117,7 @@ def sync(
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `unavailable` while the store or the broker does not answer.
+    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +146,7 @@ async def asyncio_detailed(
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `unavailable` while the store or the broker does not answer.
+    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +180,7 @@ async def asyncio(
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `unavailable` while the store or the broker does not answer.
+    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
