@@ -25,6 +25,14 @@ TYPESCRIPT = CLIENTS / "typescript"
 PYTHON_CLIENT = CLIENTS / "python"
 
 
+# builds in the checkout's own folders (node_modules, the client's build): store-independent,
+# so run once, in the SQLite run, and never beside the PostgreSQL run's copy of itself
+ONCE = pytest.mark.skipif(
+    bool(os.environ.get("AGENTHUB_TEST_DATABASE_URL")),
+    reason="independent of the store: the SQLite run of the suite covers it",
+)
+
+
 def spec_version() -> str:
     spec = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
     version: str = spec["info"]["version"]
@@ -73,6 +81,7 @@ def test_the_python_client_leaves_out_the_event_streams() -> None:
 
 
 @pytest.mark.slow
+@ONCE
 def test_the_python_client_installs_with_pip_in_a_fresh_venv(tmp_path: Path) -> None:
     before = _files(PYTHON_CLIENT)
     venv = tmp_path / "venv"
@@ -115,6 +124,7 @@ def test_the_python_client_installs_with_pip_in_a_fresh_venv(tmp_path: Path) -> 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="needs Node.js and npm (CI has them)")
 @pytest.mark.slow
+@ONCE
 def test_the_typescript_types_are_current_and_compile(tmp_path: Path) -> None:
     def npm(*args: str) -> None:
         run = subprocess.run(

@@ -38,8 +38,12 @@ def port_band() -> range:
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     # a worker that replaces a crashed one is gw4 of 4: it takes the band the crashed one left
     index = int(worker.removeprefix("gw")) % count if worker else 0
-    size = (EPHEMERAL_PORTS_FROM - LOWEST_PORT) // count
-    return range(LOWEST_PORT + index * size, LOWEST_PORT + (index + 1) * size)
+    # runs of the suite side by side (.ci/run's two) each take their own part: "1/2"
+    run, runs = (int(n) for n in os.environ.get("AGENTHUB_TEST_RUN_SLOT", "0/1").split("/"))
+    span = (EPHEMERAL_PORTS_FROM - LOWEST_PORT) // runs
+    size = span // count
+    low = LOWEST_PORT + run * span + index * size
+    return range(low, low + size)
 
 
 _BAND = port_band()
