@@ -291,18 +291,18 @@ async def test_a_kid_that_is_no_agent_id_never_reaches_the_hub(
         if request.method == "GET":
             asked.append(request.url.path)
 
-    hub_http = httpx.AsyncClient(timeout=10, event_hooks={"request": [note]})
+    hub_http = httpx.AsyncClient(timeout=LOOPBACK, event_hooks={"request": [note]})
     leader = await make_live_agent("leader")
     partner = await make_live_agent("echo", EchoHandler(), hub_http=hub_http)
     url = partner.public_url or ""
     body = rpc_body(leader)
     kids = ["../sessions", "me/events", "../../v1/sessions", "..", ".", "a b", "x?y=1", "x#y"]
-    started = time.monotonic()
     for kid in kids:
         bearer = token(AgentKey.generate(), kid=kid, url=url, body=body, aud=partner.agent_id)
         refused(await post(url, body, bearer), -32010)
-    assert time.monotonic() - started < 5  # none of them held on a stream
-    assert [p for p in asked if p.startswith("/v1/")] == [], asked  # not even a card lookup
+    # not even a card lookup, and so no stream the kid's path might have named (a bound on
+    # the seconds this took said the same, and failed on a loaded machine at 5.008 s)
+    assert [p for p in asked if p.startswith("/v1/")] == [], asked
     await hub_http.aclose()
 
 
