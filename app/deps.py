@@ -87,16 +87,8 @@ async def get_ingest(request: Request) -> Ingest:
 
 
 async def get_streams(request: Request) -> Streams:
-    state = request.app.state
-    return Streams(
-        settings=state.settings,
-        presence=state.presence,
-        admission=state.admission,
-        session_factory=state.session_factory,
-        broker=state.broker,
-        metrics=state.metrics,
-        watchdog=state.send_watchdog,
-    )
+    streams: Streams = request.app.state.streams
+    return streams
 
 
 async def get_metrics(request: Request) -> HubMetrics:

@@ -50,7 +50,7 @@ from app.schema import schema_state
 from app.sessions import routes as sessions
 from app.stopping import stop
 from app.streams.presence import Presence
-from app.streams.sse import SendWatchdog
+from app.streams.sse import SendWatchdog, Streams
 from app.tasks import routes as tasks
 from app.triggers import routes as triggers
 from app.triggers.service import fire_due_triggers, fire_ready_sweep
@@ -182,7 +182,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         max_streams_per_agent=settings.max_streams_per_agent,
         shared=shared_leases(settings),
     )
-    app.state.admission = Admission.from_settings(settings)
+    app.state.admission = admission = Admission.from_settings(settings)
+    app.state.streams = Streams(  # what opening a stream takes, made once
+        settings=settings,
+        presence=presence,
+        admission=admission,
+        session_factory=app.state.session_factory,
+        broker=broker,
+        metrics=metrics,
+        watchdog=watchdog,
+    )
     presence.start()
     if getattr(app.state, "keys", None) is None:
         app.state.keys = load_or_create_hub_keys(settings.signing_key_file)
