@@ -24,42 +24,44 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
         yield served
 
 
-async def _exchange(hub: ServedHub, data: bytes, *, wait: float = 5) -> tuple[bytes, float]:
-    """Send ``data`` raw, then read until the hub closes; what it said, and how long it took."""
+async def _exchange(hub: ServedHub, data: bytes) -> bytes:
+    """Send ``data`` raw, then read until the hub closes; what it said.
+
+    Without the hub's own timeouts a half-sent request is held open for good, so the read's
+    bound (60 s, far over the 1 s the hub is given) only keeps a broken hub from hanging the
+    run: that the hub answered 408 and closed is what shows it cut the request off."""
     reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
-    started = time.monotonic()
     writer.write(data)
     await writer.drain()
     try:
-        answer = await asyncio.wait_for(reader.read(), wait)
+        return await asyncio.wait_for(reader.read(), 60)
     finally:
         writer.close()
-    return answer, time.monotonic() - started
 
 
 async def test_oversized_and_too_many_headers_are_431(hub: ServedHub) -> None:
     for size in (20_000, 64_000):  # just over the limit, and in more than one read
         big = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
-        answer, _ = await _exchange(hub, big)
+        answer = await _exchange(hub, big)
         assert answer.startswith(b"HTTP/1.1 431"), (size, answer[:100])
     many = (
         b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
         + b"".join(b"X-H%d: 1\r\n" % i for i in range(150))
         + b"\r\n"
     )
-    answer, _ = await _exchange(hub, many)
+    answer = await _exchange(hub, many)
     assert answer.startswith(b"HTTP/1.1 431")
 
 
 async def test_headers_that_never_end_are_cut_off(hub: ServedHub) -> None:
-    answer, took = await _exchange(hub, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-    assert answer.startswith(b"HTTP/1.1 408") and took < 4
+    answer = await _exchange(hub, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    assert answer.startswith(b"HTTP/1.1 408")
 
 
 async def test_a_body_that_stops_halfway_is_cut_off(hub: ServedHub) -> None:
     head = b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-    answer, took = await _exchange(hub, head + b'Content-Length: 100\r\n\r\n{"assertion":')
-    assert answer.startswith(b"HTTP/1.1 408") and took < 4
+    answer = await _exchange(hub, head + b'Content-Length: 100\r\n\r\n{"assertion":')
+    assert answer.startswith(b"HTTP/1.1 408")
 
 
 def test_ordinary_requests_and_streams_are_untouched(hub: ServedHub) -> None:
@@ -74,5 +76,5 @@ async def test_a_large_body_sent_with_its_headers_is_no_header_overflow(hub: Ser
     body = b'{"assertion": "' + b"a" * 60_000 + b'"}'
     head = b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
     request = head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
-    answer, _ = await _exchange(hub, request)  # one write: headers and body in one chunk
+    answer = await _exchange(hub, request)  # one write: headers and body in one chunk
     assert answer.startswith((b"HTTP/1.1 401", b"HTTP/1.1 422")), answer[:200]  # read and judged

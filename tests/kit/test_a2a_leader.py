@@ -17,7 +17,7 @@ from tests.support.a2a_peer import serve_peer
 from tests.support.hub import REGISTRATION_TOKEN
 from tests.support.kit import LiveHub, MakeLiveAgent, hub_task, settled
 
-WAIT_SECONDS = 10.0
+WAIT_SECONDS = 60.0  # a hang bound, not a speed one
 
 
 async def register_peer(hub: LiveHub, url: str, versions: tuple[str, ...]) -> str:

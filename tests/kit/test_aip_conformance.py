@@ -433,7 +433,7 @@ async def test_notification_start_reads_params_message(echo: Peers) -> None:
     )
     assert started.result is not None and started.result.taskId == "t-n"
     pushed = await echo.leader.inbox.wait(
-        "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+        "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     assert TaskResult.model_validate(pushed).senderId == echo.partner.agent_id
 

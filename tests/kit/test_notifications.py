@@ -46,7 +46,7 @@ async def test_delivery_is_retried_until_the_leader_answers(
     assert notifier.delivered == 0
     await leader.server.restart()  # type: ignore[attr-defined]  # same port, now answering
     pushed = await leader.inbox.wait(
-        "t-late", lambda e: e["status"]["state"] == "awaiting-completion", timeout=20
+        "t-late", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     assert pushed["products"][0]["dataItems"][0]["text"] == "late"
     states = [e["status"]["state"] for e in leader.inbox.results_of("t-late")]
@@ -67,7 +67,7 @@ async def test_a_redelivered_notification_is_acked_but_kept_once(
         task_id="t-dup",
     )
     event = await leader.inbox.wait(
-        "t-dup", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+        "t-dup", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     expected = leader.inbox.expectation("t-dup")
     assert expected is not None
@@ -241,7 +241,7 @@ async def test_a_strangers_config_set_in_advance_never_gets_the_leaders_results(
         task_id="t-squat",
     )
     await leader.inbox.wait(
-        "t-squat", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+        "t-squat", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     assert partner.notifier is not None
     await partner.notifier.drain(10)
@@ -442,7 +442,7 @@ async def test_a_start_with_bad_notification_params_is_refused_and_loses_no_conf
         notify_on_states=["awaiting-completion"],
     )
     await leader.inbox.wait(
-        "t-only", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+        "t-only", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     assert [e["status"]["state"] for e in leader.inbox.results_of("t-only")] == [
         "awaiting-completion"

@@ -142,11 +142,11 @@ async def test_notification_lifecycle(make_live_agent: MakeLiveAgent) -> None:
     expected = leader.inbox.expectation("t-n", session_id=session.id)
     assert expected is not None
     pushed = await leader.inbox.wait(
-        "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=10
+        "t-n", lambda e: e["status"]["state"] == "awaiting-completion", timeout=60
     )
     assert pushed["products"][0]["dataItems"][0]["text"] == "ping"
     await leader.leader.complete(partner.agent_id, session_id=session.id, task_id="t-n")
-    await leader.inbox.wait("t-n", lambda e: e["status"]["state"] == "completed", timeout=10)
+    await leader.inbox.wait("t-n", lambda e: e["status"]["state"] == "completed", timeout=60)
     states = [e["status"]["state"] for e in leader.inbox.results_of("t-n")]
     assert states == ["accepted", "working", "awaiting-completion", "completed"]
     configs = await leader.leader.call(partner.agent_id, "notification/get", {"taskId": "t-n"})

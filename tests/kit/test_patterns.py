@@ -235,7 +235,7 @@ async def test_subscribe_starts_a_task_when_a_watched_task_holds_a_product(
         return await lead.start(echo, session_id=session.id, text=f"review: {draft}")
 
     when = Trigger.on_task("t-draft", states={"awaiting-input"}, product_id="draft")
-    subscription = subscribe(lead, when, then, session_id=session.id, timeout=20)
+    subscription = subscribe(lead, when, then, session_id=session.id, timeout=60)
     await asyncio.sleep(0.6)  # the watched task does not exist yet: nothing fires
     assert not subscription.done()
     await lead.start(drafter, session_id=session.id, text="draft it", task_id="t-draft")
@@ -290,7 +290,7 @@ async def test_a_subscribed_partner_accepts_at_once_and_works_when_its_trigger_f
     assert not answer.done()
     opened = await lead.start(gate, session_id=session.id, text="open", task_id="t-gate")
     await lead.complete(gate, session_id=session.id, task_id=opened["taskId"])
-    result = await asyncio.wait_for(answer, 20)
+    result = await asyncio.wait_for(answer, 60)
     assert result["status"]["state"] == "awaiting-completion"
     assert result["products"][0]["dataItems"][0]["text"] == "after the gate"
     await lead.complete(b, session_id=session.id, task_id="t-b")
@@ -390,7 +390,7 @@ async def test_a_watch_reads_ever_less_often_and_fails_on_a_task_that_never_appe
     began = time.monotonic()
     never = Trigger.on_task("t-never", states={"completed"})
     with pytest.raises(triggers.WatchedTaskMissing):
-        await never.wait(leader.hub, session_id=session.id, poll_seconds=0.05, timeout=20)
+        await never.wait(leader.hub, session_id=session.id, poll_seconds=0.05, timeout=60)
     assert time.monotonic() - began >= 0.05 + 0.1 + 0.2 + 0.4 + 0.8  # doubling pauses
     assert await live_hub.answered(404, "/v1/tasks/{taskId}") - before == 6
 

@@ -20,13 +20,13 @@ async def test_callers_wait_only_once_a_sessions_backlog_is_full() -> None:
     try:
         for i in range(2):
             recorder.record("full", chat("agt-rec", f"m{i}"))
-            await asyncio.wait_for(recorder.admit("full", 10), 1)  # under the bound: at once
+            await asyncio.wait_for(recorder.admit("full", 10), 60)  # under the bound: at once
         recorder.record("full", chat("agt-rec", "m2"))
         recorder.record("other", chat("agt-rec", "o0"))
         waiting = asyncio.create_task(recorder.admit("full", 10))
         await asyncio.sleep(0.3)
         assert not waiting.done(), "a full backlog let the caller through"
-        await asyncio.wait_for(recorder.admit("other", 10), 1)  # other sessions are not held
+        await asyncio.wait_for(recorder.admit("other", 10), 60)  # other sessions are not held
         waiting.cancel()
         assert recorder.recorded == 0
     finally:

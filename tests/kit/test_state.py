@@ -109,5 +109,5 @@ async def test_serve_runs_the_endpoint_in_the_registering_loop(
     result = await leader.leader.start(partner.agent_id, session_id=session.id, text="hi")
     assert result["products"][0]["dataItems"][0]["text"] == "hi"
     partner.server.should_exit = True
-    await asyncio.wait_for(serving, 10)
+    await asyncio.wait_for(serving, 60)
     assert partner.http.is_closed

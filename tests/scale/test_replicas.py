@@ -18,6 +18,7 @@ from tests.support.faults import a_group
 from tests.support.hub import OPERATOR_TOKEN, empty_tables, registered
 from tests.support.replicas import Redis, Replica
 from tests.support.system import require
+from tests.support.waiting import eventually
 
 WAIT_SECONDS = 60
 
@@ -71,13 +72,13 @@ async def collect(stream: EventStream, want: int, got: list[HubEvent]) -> list[H
 
 async def open_streams(replica: Replica, count: int) -> None:
     """Wait until the replica holds ``count`` open streams (its /metrics says so)."""
-    async with httpx.AsyncClient(timeout=2) as http:
-        for _ in range(200):
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+
+        async def held() -> bool:
             text = (await http.get(f"{replica.url}/metrics")).text
-            if f"agenthub_open_streams {float(count)}" in text:
-                return
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"{replica.url} never held {count} streams")
+            return f"agenthub_open_streams {float(count)}" in text
+
+        await eventually(held, f"{replica.url} holding {count} streams")
 
 
 def check(events: list[HubEvent], expected: list[str], me: str) -> None:
@@ -176,15 +177,14 @@ async def quick_pair(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[R
         await empty_tables(database_url)
 
 
-async def _read_to_end(url: str, token: str) -> float:
-    started = asyncio.get_running_loop().time()
+async def _read_to_end(url: str, token: str) -> None:
+    """Read a stream until the hub ends it (a read timeout raises: the stream was left open)."""
     async with (
-        httpx.AsyncClient(timeout=30) as http,
+        httpx.AsyncClient(timeout=LOOPBACK) as http,
         http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as response,
     ):
         assert response.status_code == 200
         await response.aread()
-    return asyncio.get_running_loop().time() - started
 
 
 async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_other(
@@ -206,8 +206,7 @@ async def test_deregistration_and_rotation_on_one_replica_end_streams_on_the_oth
         )
         assert answer.status_code == 204
     await rekeyed.rotate_key(AgentKey.generate())  # on A
-    lasted = await asyncio.wait_for(asyncio.gather(*readers.values()), 15)
-    assert all(seconds < 5 for seconds in lasted), lasted  # a sweep is every second
+    await asyncio.wait_for(asyncio.gather(*readers.values()), 60)  # both ended by B
     for kit in (gone, rekeyed):
         await kit.aclose()
 

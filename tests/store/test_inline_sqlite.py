@@ -61,7 +61,7 @@ async def test_a_writer_waits_for_a_lock_held_on_its_own_loop(engine: AsyncEngin
     await asyncio.sleep(0.2)
     assert not wrote.done()  # it waits for the lock ...
     release.set()  # ... which the holder can give back: the loop was not blocked
-    assert await asyncio.wait_for(wrote, 10) == [1, 2]
+    assert await asyncio.wait_for(wrote, 60) == [1, 2]
     await held
 
 

@@ -164,5 +164,5 @@ async def serve_peer(
     finally:
         server.should_exit = True
         with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, 60)
         sock.close()

@@ -137,7 +137,7 @@ class LiveServer:
         if self._server is not None and self._task is not None:
             self._server.should_exit = True
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(self._task, 10)
+                await asyncio.wait_for(self._task, 60)
         self._server = None
         self._task = None
 
