@@ -22,7 +22,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from agenthub.a2a.serving import A2AServing
+from agenthub.a2a.serving import A2A_METHODS, A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.errors import (
@@ -35,7 +35,7 @@ from agenthub.errors import (
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
-from agenthub.partner_rpc import PartnerMethods
+from agenthub.partner_rpc import AIP_METHODS, PartnerMethods
 from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
 from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
 from agenthub.runtime import PartnerRuntime, RpcFault
@@ -275,10 +275,22 @@ class AgentEndpoint:
     async def _rpc(self, request: Request) -> Response:
         """JSON-RPC 2.0 over HTTP: one request, or a batch of them (answered in one array);
         a request without an ``id`` (or with a null one, AIP 5.1) is a notification, done
-        and not answered (204 when nothing is answered)."""
+        and not answered (204 when nothing is answered).
+
+        The framing is checked before the caller is: a body that is no JSON is ``-32700``,
+        one that is no JSON-RPC request ``-32600``, a method this agent does not serve
+        ``-32601``, each with HTTP 200 whoever asks (JSON-RPC's errors, as a2a-sdk's own
+        server answers them). A body with something to run needs a proved caller (401)."""
         body = await self._read(request)
         if isinstance(body, Response):
             return body
+        items, batched = self._framed(body)
+        if not any(isinstance(item, RpcRequest) for item in items):  # nothing to run
+            answers = [item for item in items if item is not None]
+            if not answers:
+                return Response(status_code=204)
+            call = await self._caller_if_any(request, body)
+            return self._answer(answers if batched else answers[0], call)
         try:
             call = await self._authenticate(request, body, "")
         except CallTokenError as exc:
@@ -286,33 +298,62 @@ class AgentEndpoint:
             if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
                 return await self.a2a.answer_anonymous(request, body)
             return self._refused(exc, missing=missing)
+        first = items[0]
+        if not batched and isinstance(first, RpcRequest) and first.method in A2A_METHODS:
+            assert self.a2a is not None  # A2A's methods are served only with A2A
+            return await self.a2a.answer(request, body, call.caller_id)
+        answers = []
+        for item in items:
+            answer = await self._one(item, call, batched) if isinstance(item, RpcRequest) else item
+            if isinstance(answer, Response):
+                return answer
+            if answer:
+                answers.append(answer)
+        if not answers:
+            return Response(status_code=204)
+        return self._signed(answers if batched else answers[0], call)
+
+    def _framed(self, body: bytes) -> tuple[list[RpcRequest | dict[str, Any] | None], bool]:
+        """The body's requests, each an ``RpcRequest`` to run, the error that answers it, or
+        None (a notification there is nothing to do for); and whether they came as a batch."""
         try:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
-            return self._signed(rpc_error(None, RpcErrorCode.PARSE_ERROR, "Parse error"), call)
-        if self.a2a is not None and self.a2a.handles(parsed):
-            return await self.a2a.answer(request, body, call.caller_id)
-        if isinstance(parsed, list):
-            if not parsed or len(parsed) > MAX_BATCH:
-                why = f"A batch holds 1 to {MAX_BATCH} requests."
-                return self._signed(rpc_error(None, RpcErrorCode.INVALID_REQUEST, why), call)
-            answers = [a for item in parsed if (a := await self._one(item, call, True))]
-            return self._signed(answers, call) if answers else Response(status_code=204)
-        answer = await self._one(parsed, call, False)
-        if isinstance(answer, Response):
-            return answer
-        return self._signed(answer, call) if answer else Response(status_code=204)
+            return [rpc_error(None, RpcErrorCode.PARSE_ERROR, "Parse error")], False
+        if not isinstance(parsed, list):
+            return [self._envelope(parsed)], False
+        if not parsed or len(parsed) > MAX_BATCH:
+            why = f"A batch holds 1 to {MAX_BATCH} requests."
+            return [rpc_error(None, RpcErrorCode.INVALID_REQUEST, why)], False
+        return [self._envelope(item) for item in parsed], True
 
-    async def _one(self, item: Any, call: _Call, batched: bool) -> dict[str, Any] | Response | None:
-        """One request's answer: a JSON-RPC response, a stream, or None for a notification."""
+    def _envelope(self, item: Any) -> RpcRequest | dict[str, Any] | None:
         request_id = item.get("id") if isinstance(item, dict) else None
         if not isinstance(request_id, str | int) or isinstance(request_id, bool):
             request_id = None
         try:
             rpc = RpcRequest.model_validate(item)
         except ValidationError:
-            why = "Not a JSON-RPC 2.0 request."
-            return rpc_error(request_id, RpcErrorCode.INVALID_REQUEST, why)
+            return rpc_error(
+                request_id, RpcErrorCode.INVALID_REQUEST, "Not a JSON-RPC 2.0 request."
+            )
+        if rpc.method in AIP_METHODS or (self.a2a is not None and rpc.method in A2A_METHODS):
+            return rpc
+        if rpc.id is None:
+            return None  # a notification is never answered, not even with an error
+        return rpc_error(rpc.id, RpcErrorCode.METHOD_NOT_FOUND, f"Method {rpc.method!r} not found.")
+
+    async def _caller_if_any(self, request: Request, body: bytes) -> _Call | None:
+        """The caller, when the request proves one (its answer is then signed); else None."""
+        try:
+            return await self._authenticate(request, body, "")
+        except CallTokenError:
+            return None
+
+    async def _one(
+        self, rpc: RpcRequest, call: _Call, batched: bool
+    ) -> dict[str, Any] | Response | None:
+        """One request's answer: a JSON-RPC response, a stream, or None for a notification."""
         notice = rpc.id is None
         try:
             if rpc.method == "stream" and not notice:

@@ -26,6 +26,17 @@ from agenthub.runtime import PRIVATE_CONFIG_KEYS, PartnerRuntime, RpcFault
 from agenthub.task_events import EventsExpired, check_resume, task_events
 
 Event = tuple[int, bytes]  # an event's seq and its JSON
+AIP_METHODS = frozenset(
+    {
+        "rpc",
+        "stream",
+        "notification/start",
+        "notification/set",
+        "notification/get",
+        "notification/delete",
+    }
+)
+"""The JSON-RPC methods of AIP direct mode a partner answers."""
 
 
 @dataclass

@@ -92,11 +92,6 @@ class A2AServing:
         self.gate = AnonymousGate(options.anonymous_per_second) if options.anonymous else None
         self._bridge: A2ABridge | None = None
 
-    @staticmethod
-    def handles(parsed: Any) -> bool:
-        """Whether a parsed JSON-RPC request is A2A's."""
-        return isinstance(parsed, dict) and parsed.get("method") in A2A_METHODS
-
     def takes_anonymous(self, body: bytes) -> bool:
         """Whether a request that proved no caller is answered: an A2A send, when the agent
         serves anonymous callers. Nothing ties two anonymous requests to one caller, so

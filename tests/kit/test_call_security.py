@@ -96,6 +96,44 @@ async def test_call_without_token_is_401(pair: tuple[Agent, Agent]) -> None:
     refused(await post(partner.public_url, rpc_body(leader), None), -32008)
 
 
+def call(method: str, request_id: str | None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": {}}
+
+
+async def test_framing_errors_are_answered_before_the_caller_is_proved(
+    pair: tuple[Agent, Agent],
+) -> None:
+    """JSON-RPC's own errors come first, to anyone, with HTTP 200 (as a2a-sdk's server
+    answers them); only a request with something to run needs a proved caller."""
+    leader, partner = pair
+    assert partner.public_url and partner.endpoint.runtime is not None
+    url = partner.public_url
+
+    def error_of(answer: httpx.Response) -> tuple[Any, int]:
+        assert answer.status_code == 200 and SIGNATURE_HEADER not in answer.headers
+        return answer.json()["id"], answer.json()["error"]["code"]
+
+    assert error_of(await post(url, b'{"jsonrpc": "2.0", nope', None)) == (None, -32700)
+    for not_rpc in (b'{"hello": "there"}', b"42", b"[]", b'{"jsonrpc": "1.0", "method": "rpc"}'):
+        assert error_of(await post(url, not_rpc, None)) == (None, -32600), not_rpc
+    unknown = orjson.dumps(call("teleport", "u-1"))
+    assert error_of(await post(url, unknown, None)) == ("u-1", -32601)
+    batch = orjson.dumps([call("teleport", "u-2"), {"id": "u-3"}, call("teleport", None)])
+    answers = (await post(url, batch, None)).json()
+    assert [(a["id"], a["error"]["code"]) for a in answers] == [("u-2", -32601), ("u-3", -32600)]
+    quiet = await post(url, orjson.dumps(call("teleport", None)), None)
+    assert quiet.status_code == 204 and quiet.content == b""
+    start = orjson.loads(rpc_body(leader, task_id="t-wall"))
+    for runnable in (start, [call("teleport", "u-4"), start]):
+        answer = await post(url, orjson.dumps(runnable), None)
+        refused(answer, -32008)
+        assert answer.headers["www-authenticate"] == "Bearer"
+    assert partner.endpoint.runtime.task_of(leader.agent_id, "t-wall") is None
+    with pytest.raises(CallFailed) as info:  # a proved caller has the same errors, signed
+        await leader.leader.call(partner.agent_id, "teleport", {})
+    assert info.value.code == -32601
+
+
 async def test_bad_call_tokens_are_401(pair: tuple[Agent, Agent]) -> None:
     leader, partner = pair
     url = partner.public_url or ""
