@@ -7,6 +7,7 @@ from typing import Any
 
 from agenthub.hub import HubClient
 from agenthub.protocol.agents import AgentCard
+from agenthub.protocol.oauth import ClientStanding
 
 PEER_CACHE_SECONDS = 60.0
 
@@ -16,6 +17,7 @@ class PeerDirectory:
         self.hub = hub
         self.ttl = ttl_seconds
         self._cards: dict[str, tuple[AgentCard, float]] = {}
+        self._standings: dict[str, tuple[ClientStanding, float]] = {}
 
     async def card(self, agent_id: str, *, refresh: bool = False) -> AgentCard:
         cached = self._cards.get(agent_id)
@@ -29,5 +31,15 @@ class PeerDirectory:
         """The agent's registered public JWK (``agenthub.peers.CardKey``)."""
         return (await self.card(agent_id, refresh=refresh)).public_jwk
 
+    async def standing(self, client_id: str) -> ClientStanding:
+        """An OAuth client's standing at the hub (``HubRequestError``: none there)."""
+        cached = self._standings.get(client_id)
+        if cached is not None and time.monotonic() - cached[1] < self.ttl:
+            return cached[0]
+        standing = await self.hub.client_standing(client_id)
+        self._standings[client_id] = (standing, time.monotonic())
+        return standing
+
     def forget(self, agent_id: str) -> None:
         self._cards.pop(agent_id, None)
+        self._standings.pop(agent_id, None)

@@ -32,6 +32,7 @@ from agenthub.errors import (
     HubRequestError,
     TaskMoveError,
 )
+from agenthub.hub_tokens import HubTokens, is_hub_access_token
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
@@ -163,6 +164,7 @@ class AgentEndpoint:
         self.callbacks = callbacks or CallbackPolicy()
         self.methods = PartnerMethods(runtime, self.callbacks)
         self.jtis = JtiCache(started_at)
+        self.hub_tokens = HubTokens(directory, agent_id)
         self._streams = _OpenStreams()
         self.app = Starlette(
             routes=[
@@ -193,7 +195,8 @@ class AgentEndpoint:
 
     async def _authenticate(self, request: Request, body: bytes, suffix: str) -> _Call:
         """The caller: proved by its verified client certificate (mutual TLS, ACPs AIA), by
-        its call token, or by both, which must then name the same agent."""
+        its call token or the hub's OAuth access token for this agent (``HubTokens``), or by
+        a certificate and a token, which must then name the same caller."""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         has_token = scheme.lower() == "bearer" and bool(token)
@@ -210,6 +213,13 @@ class AgentEndpoint:
                 return _Call(certified, nonce=None)
         if not has_token:
             raise CallTokenMissing("a call token (Authorization: Bearer) is required")
+        if is_hub_access_token(token):  # the hub's OAuth token: a bearer, not bound to the call
+            caller_id = await self.hub_tokens.caller(token)
+            if certified is not None and caller_id != certified:
+                raise CallTokenError(
+                    f"The access token is {caller_id}'s but the client certificate {certified}'s."
+                )
+            return _Call(caller_id, nonce=None)
         caller_id = caller_of(token)
         if certified is not None and caller_id != certified:
             raise CallTokenError(

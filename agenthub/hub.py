@@ -22,6 +22,7 @@ from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
 from agenthub.protocol.auth import HubMetadata, TokenResponse
 from agenthub.protocol.certificates import CertificatePage, IssuedCertificate
+from agenthub.protocol.oauth import METADATA_PATH, AuthorizationServerMetadata, ClientStanding
 from agenthub.tokens import header_of, verify
 from agenthub.transport import http_client
 
@@ -72,6 +73,7 @@ class HubClient:
         self._in_flight = asyncio.Semaphore(MAX_REQUESTS_IN_FLIGHT)
         self._owns_http = http is None
         self._metadata: HubMetadata | None = None
+        self._oauth_metadata: AuthorizationServerMetadata | None = None
         self._token: str | None = None
         self._token_expires_at = 0.0
         self._refresh_margin = refresh_margin_seconds
@@ -94,6 +96,19 @@ class HubClient:
             response = await self._http.get(f"{self.base_url}/.well-known/agenthub.json")
             self._metadata = HubMetadata.model_validate(self._json(response))
         return self._metadata
+
+    async def oauth_metadata(self) -> AuthorizationServerMetadata:
+        """The hub as an OAuth 2.0 authorization server (RFC 8414): read once."""
+        if self._oauth_metadata is None:
+            response = await self._http.get(f"{self.base_url}{METADATA_PATH}")
+            self._oauth_metadata = AuthorizationServerMetadata.model_validate(self._json(response))
+        return self._oauth_metadata
+
+    async def client_standing(self, client_id: str) -> ClientStanding:
+        """Whether an OAuth client (an agent or an operator's application) may still call;
+        ``HubRequestError`` (404) when the hub knows no such client."""
+        path = f"/v1/oauth/clients/{segment(client_id)}"
+        return ClientStanding.model_validate(self._json(await self.request("GET", path)))
 
     async def hub_keys(self) -> dict[str, Any]:
         if self.pinned_jwks is None:

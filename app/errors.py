@@ -11,7 +11,11 @@ detail, which is for people. The whole tree, by status then code::
     ├── BadRequest                    400 bad-request
     │   ├── BadCursor                 400 bad-cursor
     │   ├── BadLastEventId            400 bad-last-event-id           streams.errors
-    │   └── EmptyPatch                400 empty-patch
+    │   ├── EmptyPatch                400 empty-patch
+    │   ├── InvalidScope              400 invalid-scope               oauth.errors
+    │   ├── InvalidTarget             400 invalid-target              oauth.errors
+    │   ├── InvalidTokenRequest       400 invalid-token-request       oauth.errors
+    │   └── UnsupportedGrantType      400 unsupported-grant-type      oauth.errors
     ├── Unauthenticated               401 unauthenticated
     │   ├── AssertionExpired          401 assertion-expired           auth.errors
     │   ├── AssertionReplayed         401 assertion-replayed          auth.errors
@@ -19,6 +23,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── BadTokenSignature         401 bad-token-signature         auth.errors
     │   ├── ForeignToken              401 foreign-token               auth.errors
     │   ├── InvalidAssertion          401 invalid-assertion           auth.errors
+    │   ├── InvalidClient             401 invalid-client              oauth.errors
     │   ├── KeyReplaced               401 key-replaced                auth.errors
     │   ├── MalformedToken            401 malformed-token             auth.errors
     │   ├── MetricsTokenNeeded        401 metrics-token-needed        auth.errors
@@ -49,6 +54,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── InvitationNotFound        404 invitation-not-found        members.errors
     │   ├── MemberNotFound            404 member-not-found            members.errors
     │   ├── NoA2aBinding              404 no-a2a-binding              agents.errors
+    │   ├── OAuthClientNotFound       404 oauth-client-not-found      oauth.errors
     │   ├── SessionNotFound           404 session-not-found           sessions.errors
     │   └── TaskNotFound              404 task-not-found              tasks.errors
     ├── Conflict                      409 conflict
@@ -117,10 +123,7 @@ detail, which is for people. The whole tree, by status then code::
         ├── ReplicaFull               503 replica-full                streams.errors
         ├── SchemaNotMigrated         503 schema-not-migrated
         ├── StoreUnavailable          503 store-unavailable
-        └── StreamsOpening            503 streams-opening             streams.errors
-
-A test holds this drawing to the classes (``tests/api/test_error_tree.py``).
-"""
+        └── StreamsOpening            503 streams-opening             streams.errors"""
 
 from __future__ import annotations
 
@@ -141,6 +144,10 @@ class HubError(Exception):
         super().__init__(detail or self.title)
         self.detail = detail or self.title
         self.headers = headers or {}
+
+    def members(self) -> dict[str, Any]:
+        """Extension members of the problem, beside its standard ones (none by default)."""
+        return {}
 
 
 class BadRequest(HubError):

@@ -41,6 +41,7 @@ from app.members import routes as members
 from app.metrics import RATE_SAMPLE_SECONDS, HubMetrics, Rates
 from app.middleware import BodySizeLimit, MetricsMiddleware, RejectNul, StreamHandoff
 from app.models.types import utcnow
+from app.oauth import routes as oauth
 from app.operator import hub_routes as hub
 from app.operator import routes as operator
 from app.operator.feed import OperatorFeed
@@ -237,22 +238,21 @@ _NO_NATIVE_TELEMETRY: dict[str, Any] = (
 )
 
 
-DOCUMENTED = tuple(
-    module.router
-    for module in (
-        hub,
-        auth,
-        inbox,
-        agents,
-        certificates,
-        sessions,
-        tasks,
-        groups,
-        members,
-        group_messages,
-        triggers,
-        operator,
-    )
+DOCUMENTED = (
+    hub.router,
+    auth.router,
+    oauth.router,
+    inbox.router,
+    agents.router,
+    certificates.router,
+    sessions.router,
+    tasks.router,
+    groups.router,
+    members.router,
+    group_messages.router,
+    triggers.router,
+    operator.router,
+    oauth.operator_router,
 )
 """The hub's routers in the order the API documents them (OpenAPI, /docs)."""
 MATCHED_FIRST = (group_messages.router, sessions.router)

@@ -11,6 +11,7 @@ from app.groups.models import (
     GroupTriggerTask,
 )
 from app.inbox.models import InboxEvent
+from app.oauth.models import OAuthClient
 from app.records.models import StoredMessage
 from app.sessions.models import Session, SessionParticipant
 from app.tasks.models import Task
@@ -26,6 +27,7 @@ __all__ = [
     "GroupTrigger",
     "GroupTriggerTask",
     "InboxEvent",
+    "OAuthClient",
     "Session",
     "SessionParticipant",
     "StoredMessage",

@@ -18,8 +18,11 @@ from a2a.types import (
     AgentInterface,
     AgentProvider,
     AgentSkill,
+    ClientCredentialsOAuthFlow,
     HTTPAuthSecurityScheme,
     MutualTlsSecurityScheme,
+    OAuth2SecurityScheme,
+    OAuthFlows,
     SecurityRequirement,
     SecurityScheme,
     StringList,
@@ -27,10 +30,12 @@ from a2a.types import (
 
 from agenthub.errors import A2aBindingMissing as A2aBindingMissing  # re-exported: its old home
 from agenthub.protocol import agents
+from agenthub.protocol.oauth import CALL_SCOPE, METADATA_PATH, TOKEN_PATH
 
 __all__ = [
     "CALL_TOKEN_SCHEME",
     "MTLS_SCHEME",
+    "OAUTH_SCHEME",
     "A2aBindingMissing",
     "a2a_binding_url",
     "a2a_card",
@@ -47,6 +52,12 @@ PROTOCOL_VERSIONS = ("1.0", "0.3")
 client finds its interface by ``protocolVersion`` 0.3 (``to_compat_agent_card``)."""
 CALL_TOKEN_SCHEME = "callToken"  # noqa: S105 (a scheme name, no secret)
 MTLS_SCHEME = "mtls"
+OAUTH_SCHEME = "oauth2"
+OAUTH_DESCRIPTION = (
+    "A bearer token from the agenthub hub's OAuth 2.0 token endpoint (client credentials; a "
+    "registered agent authenticates with private_key_jwt, an application the hub's operator "
+    "registered with its client secret), for this agent: resource = its id or endpoint URL."
+)
 BEARER_DESCRIPTION = (
     "An agenthub call token: a compact JWS (ES256) signed with the caller's registered key, "
     "iss = sub = the caller's agent id, aud = this agent's id, exp at most 300 s after iat, "
@@ -95,7 +106,7 @@ def _modes(per_skill: list[list[str] | None]) -> list[str]:
     return modes or list(DEFAULT_MODES)
 
 
-def _security() -> tuple[dict[str, SecurityScheme], list[SecurityRequirement]]:
+def _security(hub_url: str | None) -> tuple[dict[str, SecurityScheme], list[SecurityRequirement]]:
     schemes = {
         CALL_TOKEN_SCHEME: SecurityScheme(
             http_auth_security_scheme=HTTPAuthSecurityScheme(
@@ -106,18 +117,38 @@ def _security() -> tuple[dict[str, SecurityScheme], list[SecurityRequirement]]:
             mtls_security_scheme=MutualTlsSecurityScheme(description=MTLS_DESCRIPTION)
         ),
     }
-    # requirements are alternatives: either scheme alone will do
-    either = [SecurityRequirement(schemes={name: StringList()}) for name in schemes]
+    if hub_url is not None:
+        hub = hub_url.rstrip("/")
+        flow = ClientCredentialsOAuthFlow(
+            token_url=f"{hub}{TOKEN_PATH}", scopes={CALL_SCOPE: "Call this agent."}
+        )
+        schemes[OAUTH_SCHEME] = SecurityScheme(
+            oauth2_security_scheme=OAuth2SecurityScheme(
+                description=OAUTH_DESCRIPTION,
+                flows=OAuthFlows(client_credentials=flow),
+                oauth2_metadata_url=f"{hub}{METADATA_PATH}",
+            )
+        )
+    # requirements are alternatives: any one scheme alone will do
+    either = [
+        SecurityRequirement(
+            schemes={name: StringList(list=[CALL_SCOPE] if name == OAUTH_SCHEME else [])}
+        )
+        for name in schemes
+    ]
     return schemes, either
 
 
-def a2a_card(card: agents.AgentCard, *, url: str | None = None) -> AgentCard:
+def a2a_card(
+    card: agents.AgentCard, *, url: str | None = None, hub_url: str | None = None
+) -> AgentCard:
     """``card`` as A2A sees it; ``url``: where its A2A JSON-RPC is served (by default, the
-    card's A2A binding). Raises ``A2aBindingMissing`` when there is neither."""
+    card's A2A binding); ``hub_url``: its hub, whose OAuth token endpoint the card names
+    (none: no OAuth scheme). Raises ``A2aBindingMissing`` when there is no URL."""
     where = url or a2a_binding_url(card)
     if where is None:
         raise A2aBindingMissing(f"Agent {card.id} declares no A2A binding.")
-    schemes, requirements = _security()
+    schemes, requirements = _security(hub_url)
     built = AgentCard(
         name=card.name,
         description=card.description or card.name,

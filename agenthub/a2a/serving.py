@@ -166,7 +166,11 @@ class A2AServing:
         from agenthub.a2a.card import a2a_card
 
         registered = await self.directory.card(self.agent_id)
-        return a2a_card(registered, url=self.public_url or str(request.base_url))
+        return a2a_card(
+            registered,
+            url=self.public_url or str(request.base_url),
+            hub_url=self.directory.hub.base_url,
+        )
 
     async def card(self, request: Request) -> Response:
         """The A2A Agent Card route (public, as A2A cards are)."""

@@ -22,7 +22,7 @@ class Agent(SQLModel, table=True):
     skills: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
-    endpoint_url: str | None = Field(default=None, max_length=2000)
+    endpoint_url: str | None = Field(default=None, max_length=2000, index=True)
     protocols: list[dict[str, Any]] = Field(
         default_factory=list,
         sa_column=Column(JSON, nullable=False),

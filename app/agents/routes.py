@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, Query, Response, status
+from fastapi import Body, Depends, Query, Request, Response, status
 
 from agenthub.protocol.agents import (
     AgentCard,
@@ -18,7 +18,7 @@ from app.agents.discovery import AgentFilters
 from app.agents.discovery import list_agents as find_agents
 from app.api.params import AgentIdPath, Cursor, Limit
 from app.api.problems import problem_responses
-from app.api.routing import hub_router
+from app.api.routing import base_url, hub_router
 from app.auth.current import may_register
 from app.auth.errors import RegistrationTokenNeeded
 from app.deps import (
@@ -207,20 +207,26 @@ async def get_agent(
     },
 )
 async def get_agent_a2a_card(
-    agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep
+    agent_id: AgentIdPath,
+    principal: PrincipalDep,
+    session: SessionDep,
+    request: Request,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
     """The agent's A2A Agent Card, built from its registry card: its skills (with their
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-    certificate from the hub's CA; either will do).
+    certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+    endpoint, client credentials; any one will do).
 
     **Who**: any agent, or the operator.
 
     **Errors**: `404` for an unknown or deregistered agent, or (`no-a2a-binding`) one that
     declares no `a2a` protocol binding.
     """
-    return service.a2a_card_json(await service.get_agent(session, agent_id))
+    agent = await service.get_agent(session, agent_id)
+    return service.a2a_card_json(agent, base_url(request, settings.public_url))
 
 
 @router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))

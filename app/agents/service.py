@@ -316,9 +316,10 @@ def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = 
     )
 
 
-def a2a_card_json(agent: Agent) -> dict[str, Any]:
-    """The agent's A2A Agent Card as JSON (``agenthub.a2a.card``); 404 without an A2A binding."""
+def a2a_card_json(agent: Agent, hub_url: str) -> dict[str, Any]:
+    """The agent's A2A Agent Card as JSON (``agenthub.a2a.card``), naming the hub at
+    ``hub_url`` as its OAuth token issuer; 404 without an A2A binding."""
     try:
-        return card_json(a2a_card(to_card(agent)))
+        return card_json(a2a_card(to_card(agent), hub_url=hub_url))
     except A2aBindingMissing as exc:
         raise NoA2aBinding(f"Agent {agent.id!r} declares no A2A protocol binding.") from exc

@@ -10,6 +10,7 @@ MAX_PAGE = 500
 ID_CHARS = 200
 
 AgentIdPath = Annotated[str, Path(alias="agentId", max_length=ID_CHARS)]
+ClientIdPath = Annotated[str, Path(alias="clientId", max_length=ID_CHARS)]
 GroupIdPath = Annotated[str, Path(alias="groupId", max_length=ID_CHARS)]
 SessionIdPath = Annotated[str, Path(alias="sessionId", max_length=ID_CHARS)]
 TaskIdPath = Annotated[str, Path(alias="taskId", max_length=ID_CHARS)]

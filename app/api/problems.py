@@ -45,7 +45,7 @@ def problem_response(
 async def _hub_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HubError)
     return problem_response(
-        exc.status, exc.detail, code=exc.code, title=exc.title, headers=exc.headers
+        exc.status, exc.detail, code=exc.code, title=exc.title, headers=exc.headers, **exc.members()
     )
 
 

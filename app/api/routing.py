@@ -45,6 +45,12 @@ UNSTORABLE = {
 }
 
 
+def base_url(request: Request, public_url: str | None) -> str:
+    """Where the hub is, for the URLs it hands out: ``AGENTHUB_PUBLIC_URL`` when set, else
+    the URL the request came to."""
+    return (public_url or str(request.base_url)).rstrip("/")
+
+
 class HubRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):

@@ -21,7 +21,7 @@ def sign(claims: dict[str, Any], key: Key, *, kid: str, typ: str = "JWT") -> str
     return token
 
 
-def unverified_header(token: str) -> dict[str, Any]:
+def unverified_header(token: str, *, kid_required: bool = True) -> dict[str, Any]:
     if len(token) > MAX_TOKEN_CHARS:
         raise MalformedToken("The token is too long.")
     try:
@@ -31,9 +31,21 @@ def unverified_header(token: str) -> dict[str, Any]:
     if header.get("alg") != ALGORITHM:
         raise MalformedToken("The token must be signed with ES256.")
     kid = header.get("kid")
-    if not isinstance(kid, str) or not kid:
+    if kid_required and (not isinstance(kid, str) or not kid):
         raise MalformedToken("The token's header has no kid.")
     return header
+
+
+def unverified_claims(token: str) -> dict[str, Any]:
+    """The claims of a compact JWS, before its signature is checked: only to learn which key
+    should check it."""
+    try:
+        claims = json.loads(jws.get_unverified_claims(token))
+    except (JOSEError, ValueError, TypeError, UnicodeDecodeError) as exc:
+        raise MalformedToken("The token is not a compact JWS.") from exc
+    if not isinstance(claims, dict):
+        raise MalformedToken("The token's payload is not a JSON object.")
+    return claims
 
 
 def verify(token: str, key: Key) -> dict[str, Any]:

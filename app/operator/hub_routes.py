@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from agenthub.protocol.auth import HubMetadata
 from app.api.problems import problem_responses
-from app.api.routing import hub_router
+from app.api.routing import base_url, hub_router
 from app.auth.current import bearer_token, may_read_metrics
 from app.auth.errors import MetricsTokenNeeded
 from app.deps import BrokerDep, EngineDep, KeysDep, MetricsDep, ReadinessDep, SettingsDep
@@ -57,10 +57,6 @@ async def readyz(engine: EngineDep, broker: BrokerDep, readiness: ReadinessDep) 
     return {"status": "ready"}
 
 
-def _base_url(request: Request, public_url: str | None) -> str:
-    return (public_url or str(request.base_url)).rstrip("/")
-
-
 @router.get("/.well-known/agenthub.json", response_model_by_alias=True)
 async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetadata:
     """What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
@@ -71,7 +67,7 @@ async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetada
 
     **Who**: anyone; no authentication.
     """
-    base = _base_url(request, settings.public_url)
+    base = base_url(request, settings.public_url)
     return HubMetadata(
         issuer=settings.issuer,
         token_endpoint=f"{base}/v1/auth/token",

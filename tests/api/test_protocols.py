@@ -15,7 +15,7 @@ from agenthub import AgentKey, HubClient
 from agenthub.a2a.card import a2a_card, card_json
 from agenthub.protocol.agents import AgentCard
 from app.agents.models import Agent, AgentLabel
-from tests.support.hub import REGISTRATION_TOKEN, MakeAgent, card, problem
+from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, MakeAgent, card, problem
 from tests.support.parts import parts
 
 ENDPOINT = "http://127.0.0.1:9001/aip"
@@ -154,7 +154,7 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
     registry = AgentCard.model_validate(
         (await reader.request("GET", f"/v1/agents/{agent.agent_id}")).json()
     )
-    assert served == card_json(a2a_card(registry))  # built by the kit's builder, as a2a-sdk serves
+    assert served == card_json(a2a_card(registry, hub_url=HUB_BASE))  # the kit's builder
     parsed = parse_agent_card(dict(served))  # a2a-sdk's own resolver
     validate_proto_required_fields(parsed)
     assert parsed == ParseDict(served, A2aCard(), ignore_unknown_fields=True)
@@ -167,6 +167,8 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
         (A2A_URL, "JSONRPC", "0.3"),
     ]
     assert parsed.capabilities.streaming and parsed.capabilities.push_notifications
+    oauth = parsed.security_schemes["oauth2"].oauth2_security_scheme
+    assert oauth.flows.client_credentials.token_url == f"{HUB_BASE}/v1/oauth/token"
     assert [s.id for s in parsed.skills] == ["translate", "summarise"]
     assert list(parsed.skills[0].output_modes) == ["text/plain", "application/pdf"]
     assert list(parsed.default_input_modes) == ["text/plain", "text/markdown"]
@@ -175,7 +177,11 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
     assert schemes["callToken"].http_auth_security_scheme.scheme == "bearer"
     assert schemes["callToken"].http_auth_security_scheme.bearer_format == "JWT"
     assert schemes["mtls"].HasField("mtls_security_scheme")
-    assert [set(r.schemes) for r in parsed.security_requirements] == [{"callToken"}, {"mtls"}]
+    assert [set(r.schemes) for r in parsed.security_requirements] == [
+        {"callToken"},
+        {"mtls"},
+        {"oauth2"},
+    ]  # any one will do
     # a v0.3 client reads the same card through its legacy fields
     assert (served["url"], served["protocolVersion"]) == (A2A_URL, "0.3")
 

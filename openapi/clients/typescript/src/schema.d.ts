@@ -103,6 +103,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Authorization Server Metadata
+         * @description The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
+         *     `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+         *     of the keys that sign its tokens, and what the token endpoint takes.
+         *
+         *     **Who**: anyone; no authentication.
+         */
+        get: operations["get_authorization_server_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -326,7 +350,8 @@ export interface paths {
          *     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
          *     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
          *     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-         *     certificate from the hub's CA; either will do).
+         *     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+         *     endpoint, client credentials; any one will do).
          *
          *     **Who**: any agent, or the operator.
          *
@@ -979,6 +1004,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Client Standing
+         * @description Whether a token's client may still call: an agent still registered, or an
+         *     application not revoked. A kit partner asks before it takes an OAuth token.
+         *
+         *     **Who**: any registered agent.
+         */
+        get: operations["get_client_standing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Oauth Token
+         * @description OAuth 2.0 client credentials (RFC 6749 4.4): a token for calling **one agent**, for A2A
+         *     clients that can send only a static `Authorization: Bearer` header. The form
+         *     (`application/x-www-form-urlencoded`):
+         *
+         *     | parameter | value |
+         *     | --- | --- |
+         *     | `grant_type` | `client_credentials` |
+         *     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
+         *     | `scope` | `call` (the default) |
+         *
+         *     The client authenticates one way:
+         *
+         *     - a **registered agent**, with `private_key_jwt` (RFC 7523): `client_assertion_type` =
+         *       `urn:ietf:params:oauth:client-assertion-type:jwt-bearer` and `client_assertion`, a JWT
+         *       signed (ES256) with the agent's registered key, `iss` = `sub` = the agent id, `aud` the
+         *       token endpoint's URL (or the issuer), `exp` at most an hour ahead, a single-use `jti`;
+         *     - an **application the operator registered** (`POST /v1/operator/oauth-clients`), with its
+         *       id and secret: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in
+         *       the form (`client_secret_post`).
+         *
+         *     The answer (RFC 6749 5.1) is `{access_token, token_type: "Bearer", expires_in, scope}`.
+         *     The token is a JWT (RFC 9068, header `typ` `at+jwt`) signed by the hub's key (its JWKS:
+         *     `jwks_uri` in `/.well-known/oauth-authorization-server`): `iss` the issuer, `aud` the agent's id, `sub` =
+         *     `client_id` the client, `client_kind` `agent` or `application`, `scope`, `iat`, `exp`,
+         *     `jti`, and for an agent `cnf.jkt`, its key's thumbprint. A kit partner takes it beside call
+         *     tokens and client certificates, and refuses it once the client is deregistered, has
+         *     rotated its key, or (an application) was revoked.
+         *
+         *     **Who**: an agent or a registered application; no `Authorization: Bearer`.
+         *
+         *     **Errors**: problem documents that also carry RFC 6749's `error` and `error_description`:
+         *     400 `invalid_request`, `unsupported_grant_type`, `invalid_scope`, `invalid_target` (the
+         *     resource names no agent); 401 `invalid_client`; 429 past the token rates.
+         */
+        post: operations["create_oauth_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/agents": {
         parameters: {
             query?: never;
@@ -1099,6 +1199,58 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Oauth Clients
+         * @description The registered applications, revoked ones too (with `revokedAt`); never a secret.
+         *
+         *     **Who**: the operator.
+         */
+        get: operations["list_oauth_clients"];
+        put?: never;
+        /**
+         * Create Oauth Client
+         * @description Register an application that is not an agent as an OAuth client: the answer holds
+         *     its `clientSecret`, shown this once (the hub keeps only its hash).
+         *
+         *     **Who**: the operator.
+         */
+        post: operations["create_oauth_client"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/oauth-clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Oauth Client
+         * @description Revoke an application: the token endpoint refuses it at once, and kit partners
+         *     refuse its tokens when they next ask for its standing. Revoking twice is harmless.
+         *
+         *     **Who**: the operator.
+         */
+        delete: operations["revoke_oauth_client"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1609,6 +1761,28 @@ export interface components {
             note?: string | null;
         };
         /**
+         * AuthorizationServerMetadata
+         * @description RFC 8414 2: what an OAuth client reads to get a token from the hub.
+         */
+        AuthorizationServerMetadata: {
+            /** Grant Types Supported */
+            grant_types_supported: string[];
+            /** Issuer */
+            issuer: string;
+            /** Jwks Uri */
+            jwks_uri: string;
+            /** Response Types Supported */
+            response_types_supported: string[];
+            /** Scopes Supported */
+            scopes_supported: string[];
+            /** Token Endpoint */
+            token_endpoint: string;
+            /** Token Endpoint Auth Methods Supported */
+            token_endpoint_auth_methods_supported: string[];
+            /** Token Endpoint Auth Signing Alg Values Supported */
+            token_endpoint_auth_signing_alg_values_supported: string[];
+        };
+        /**
          * BatchOutcome
          * @description What became of one item: its status as ``POST …/messages`` would answer it, and the
          *     stored message (2xx) or the problem (4xx).
@@ -1681,6 +1855,22 @@ export interface components {
              * @enum {string}
              */
             state: "none" | "valid" | "expired" | "revoked";
+        };
+        /**
+         * ClientStanding
+         * @description Whether a token's client may still call: an agent still registered, an application
+         *     not revoked (a kit partner asks before it takes the client's token).
+         */
+        ClientStanding: {
+            /** Active */
+            active: boolean;
+            /** Clientid */
+            clientId: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "agent" | "application";
         };
         /**
          * ConversationState
@@ -2095,6 +2285,70 @@ export interface components {
             items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
             /** Nextcursor */
             nextCursor?: string | null;
+        };
+        /** OAuthClientCreate */
+        OAuthClientCreate: {
+            /**
+             * Name
+             * @description For the operator's eyes.
+             */
+            name: string;
+        };
+        /** OAuthClientIssued */
+        OAuthClientIssued: {
+            /** Clientid */
+            clientId: string;
+            /**
+             * Clientsecret
+             * @description Shown this once: the hub keeps only its hash.
+             */
+            clientSecret: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Name */
+            name: string;
+            /** Revokedat */
+            revokedAt?: string | null;
+        };
+        /** OAuthClientList */
+        OAuthClientList: {
+            /** Items */
+            items: components["schemas"]["OAuthClientView"][];
+        };
+        /** OAuthClientView */
+        OAuthClientView: {
+            /** Clientid */
+            clientId: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Name */
+            name: string;
+            /** Revokedat */
+            revokedAt?: string | null;
+        };
+        /**
+         * OAuthToken
+         * @description RFC 6749 5.1: the token endpoint's answer.
+         */
+        OAuthToken: {
+            /** Access Token */
+            access_token: string;
+            /** Expires In */
+            expires_in: number;
+            /** Scope */
+            scope: string;
+            /**
+             * Token Type
+             * @default Bearer
+             * @constant
+             */
+            token_type: "Bearer";
         };
         /**
          * OperatorAgent
@@ -2907,6 +3161,27 @@ export interface components {
              */
             type: "text";
         };
+        /**
+         * TokenFormBody
+         * @description The token request's form; each parameter optional here, so that a missing one is
+         *     OAuth's own ``invalid_request``, not a validation error.
+         */
+        TokenFormBody: {
+            /** Client Assertion */
+            client_assertion?: string | null;
+            /** Client Assertion Type */
+            client_assertion_type?: string | null;
+            /** Client Id */
+            client_id?: string | null;
+            /** Client Secret */
+            client_secret?: string | null;
+            /** Grant Type */
+            grant_type?: string | null;
+            /** Resource */
+            resource?: string | null;
+            /** Scope */
+            scope?: string | null;
+        };
         /** TokenRequest */
         TokenRequest: {
             /** Assertion */
@@ -3085,6 +3360,35 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_authorization_server_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
                 };
             };
             /** @description Bad Request */
@@ -5525,6 +5829,133 @@ export interface operations {
             };
         };
     };
+    get_client_standing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientStanding"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_oauth_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenFormBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthToken"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_operator_agents: {
         parameters: {
             query?: {
@@ -5767,6 +6198,178 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_oauth_clients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_oauth_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientIssued"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revoke_oauth_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

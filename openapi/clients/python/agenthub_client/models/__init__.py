@@ -7,6 +7,7 @@ from .agent_page import AgentPage
 from .agent_registration import AgentRegistration
 from .agent_update import AgentUpdate
 from .application_create import ApplicationCreate
+from .authorization_server_metadata import AuthorizationServerMetadata
 from .batch_outcome import BatchOutcome
 from .batch_outcome_problem_type_0 import BatchOutcomeProblemType0
 from .batch_result import BatchResult
@@ -16,6 +17,8 @@ from .certificate_page import CertificatePage
 from .certificate_request import CertificateRequest
 from .certificate_summary import CertificateSummary
 from .certificate_summary_state import CertificateSummaryState
+from .client_standing import ClientStanding
+from .client_standing_kind import ClientStandingKind
 from .conversation_state import ConversationState
 from .file_data_item import FileDataItem
 from .file_data_item_metadata_type_0 import FileDataItemMetadataType0
@@ -62,6 +65,11 @@ from .message_artifact_type_0 import MessageArtifactType0
 from .message_batch import MessageBatch
 from .message_page import MessagePage
 from .message_senderrole import MessageSenderrole
+from .o_auth_client_create import OAuthClientCreate
+from .o_auth_client_issued import OAuthClientIssued
+from .o_auth_client_list import OAuthClientList
+from .o_auth_client_view import OAuthClientView
+from .o_auth_token import OAuthToken
 from .operator_agent import OperatorAgent
 from .operator_agent_page import OperatorAgentPage
 from .operator_agent_publicjwk import OperatorAgentPublicjwk
@@ -121,6 +129,7 @@ from .task_status_update_senderrole import TaskStatusUpdateSenderrole
 from .task_view import TaskView
 from .text_data_item import TextDataItem
 from .text_data_item_metadata_type_0 import TextDataItemMetadataType0
+from .token_form_body import TokenFormBody
 from .token_request import TokenRequest
 from .token_response import TokenResponse
 from .trigger_create import TriggerCreate
@@ -136,6 +145,7 @@ __all__ = (
     "AgentRegistration",
     "AgentUpdate",
     "ApplicationCreate",
+    "AuthorizationServerMetadata",
     "BatchOutcome",
     "BatchOutcomeProblemType0",
     "BatchResult",
@@ -145,6 +155,8 @@ __all__ = (
     "CertificateRequest",
     "CertificateSummary",
     "CertificateSummaryState",
+    "ClientStanding",
+    "ClientStandingKind",
     "ConversationState",
     "FileDataItem",
     "FileDataItemMetadataType0",
@@ -191,6 +203,11 @@ __all__ = (
     "MessageBatch",
     "MessagePage",
     "MessageSenderrole",
+    "OAuthClientCreate",
+    "OAuthClientIssued",
+    "OAuthClientList",
+    "OAuthClientView",
+    "OAuthToken",
     "OperatorAgent",
     "OperatorAgentPage",
     "OperatorAgentPublicjwk",
@@ -250,6 +267,7 @@ __all__ = (
     "TaskView",
     "TextDataItem",
     "TextDataItemMetadataType0",
+    "TokenFormBody",
     "TokenRequest",
     "TokenResponse",
     "TriggerCreate",

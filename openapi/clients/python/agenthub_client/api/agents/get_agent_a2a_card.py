@@ -97,7 +97,8 @@ def sync_detailed(
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-    certificate from the hub's CA; either will do).
+    certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+    endpoint, client credentials; any one will do).
 
     **Who**: any agent, or the operator.
 
@@ -139,7 +140,8 @@ def sync(
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-    certificate from the hub's CA; either will do).
+    certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+    endpoint, client credentials; any one will do).
 
     **Who**: any agent, or the operator.
 
@@ -176,7 +178,8 @@ async def asyncio_detailed(
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-    certificate from the hub's CA; either will do).
+    certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+    endpoint, client credentials; any one will do).
 
     **Who**: any agent, or the operator.
 
@@ -218,7 +221,8 @@ async def asyncio(
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
-    certificate from the hub's CA; either will do).
+    certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
+    endpoint, client credentials; any one will do).
 
     **Who**: any agent, or the operator.
 

@@ -1,0 +1,282 @@
+"""Use cases of the hub's OAuth 2.0 token endpoint (client credentials): who the client is
+(a registered agent by a client assertion signed with its key, RFC 7523 ``private_key_jwt``;
+an application the operator registered by its secret), which agent the token is for (RFC
+8707 ``resource``), and the token (RFC 9068). And the operator's applications."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from agenthub.protocol.oauth import (
+    ACCESS_TOKEN_TYPE,
+    CALL_SCOPE,
+    CLIENT_ASSERTION_TYPE,
+    AgentAccessClaims,
+    ClientKind,
+    ClientStanding,
+    OAuthClientIssued,
+    OAuthClientList,
+    OAuthClientView,
+    OAuthToken,
+)
+from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
+from app.agents.models import Agent
+from app.auth import jws
+from app.auth.keys import HubKeys
+from app.auth.service import active_agent, remember_jti
+from app.errors import HubError
+from app.models.types import utcnow
+from app.oauth.errors import (
+    InvalidClient,
+    InvalidScope,
+    InvalidTarget,
+    InvalidTokenRequest,
+    OAuthClientNotFound,
+    UnsupportedGrantType,
+)
+from app.oauth.models import OAuthClient
+
+MAX_CLIENT_ASSERTION_SECONDS = 3600
+"""How far ahead a client assertion's ``exp`` may be (OAuth libraries sign for an hour; its
+``jti`` is kept that long, so it is single use)."""
+MAX_PARAMETER_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class TokenForm:
+    """The token request's parameters (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707 2),
+    and the client's HTTP Basic credentials when it sent them (``client_secret_basic``)."""
+
+    grant_type: str | None = None
+    scope: str | None = None
+    resource: str | None = None
+    client_id: str | None = None
+    client_secret: str | None = None
+    client_assertion_type: str | None = None
+    client_assertion: str | None = None
+    basic: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class _Client:
+    id: str
+    kind: ClientKind
+    thumbprint: str | None  # an agent's key at issue time
+
+
+def _secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+async def issue_token(
+    session: AsyncSession,
+    form: TokenForm,
+    *,
+    keys: HubKeys,
+    issuer: str,
+    audiences: set[str],
+    lifetime_seconds: int,
+) -> OAuthToken:
+    """A token for ``form``'s client to call the agent its ``resource`` names. ``issuer``:
+    the hub as an authorization server (its URL); ``audiences``: what a client assertion's
+    ``aud`` may name (the token endpoint's URL, the issuer)."""
+    for name, value in vars(form).items():
+        if isinstance(value, str) and len(value) > (
+            jws.MAX_TOKEN_CHARS if name == "client_assertion" else MAX_PARAMETER_CHARS
+        ):
+            raise InvalidTokenRequest(f"The parameter {name} is too long.")
+    if not form.grant_type:
+        raise InvalidTokenRequest("The parameter grant_type is required.")
+    if form.grant_type != "client_credentials":
+        raise UnsupportedGrantType("The hub grants client_credentials only.")
+    scope = form.scope or CALL_SCOPE
+    if scope.split() != [CALL_SCOPE]:
+        raise InvalidScope(f"The hub grants the scope {CALL_SCOPE!r} only.")
+    if not form.resource:
+        raise InvalidTokenRequest(
+            "The parameter resource is required: the agent to call (its id, acps://{id} or "
+            "its endpoint URL)."
+        )
+    client = await _client(session, form, audiences)
+    agent = await _target(session, form.resource)
+    now = int(time.time())
+    claims = AgentAccessClaims(
+        iss=issuer,
+        sub=client.id,
+        client_id=client.id,
+        aud=agent.id,
+        iat=now,
+        exp=now + lifetime_seconds,
+        jti=secrets.token_urlsafe(16),
+        scope=scope,
+        client_kind=client.kind,
+        cnf={"jkt": client.thumbprint} if client.thumbprint else {},
+    )
+    token = jws.sign(
+        claims.model_dump(exclude_defaults=True),
+        keys.signing_key,
+        kid=keys.kid,
+        typ=ACCESS_TOKEN_TYPE,
+    )
+    return OAuthToken(access_token=token, expires_in=lifetime_seconds, scope=scope)
+
+
+async def _client(session: AsyncSession, form: TokenForm, audiences: set[str]) -> _Client:
+    secret = form.client_secret is not None or form.basic is not None
+    if form.client_assertion is not None:
+        if secret:
+            raise InvalidTokenRequest("The client authenticates one way only.")
+        if form.client_assertion_type != CLIENT_ASSERTION_TYPE:
+            raise InvalidTokenRequest(f"client_assertion_type must be {CLIENT_ASSERTION_TYPE}.")
+        return await _asserted_agent(session, form.client_assertion, form.client_id, audiences)
+    if form.basic is not None:
+        if form.client_secret is not None:
+            raise InvalidTokenRequest("The client authenticates one way only.")
+        client_id, given = form.basic
+    elif form.client_secret is not None and form.client_id:
+        client_id, given = form.client_id, form.client_secret
+    else:
+        raise InvalidClient(
+            "The client did not authenticate: a client assertion (private_key_jwt) or a "
+            "client id and secret (HTTP Basic or the form) is required."
+        )
+    if form.client_id and form.client_id != client_id:
+        raise InvalidTokenRequest("client_id is not the client the credentials are for.")
+    application = await session.get(OAuthClient, client_id)
+    known = application is not None and application.revoked_at is None
+    stored = application.secret_sha256 if application is not None else _secret_hash("")
+    if not hmac.compare_digest(stored, _secret_hash(given)) or not known:
+        raise InvalidClient("The client id or secret is wrong, or the client was revoked.")
+    return _Client(client_id, "application", None)
+
+
+async def _asserted_agent(
+    session: AsyncSession, assertion: str, client_id: str | None, audiences: set[str]
+) -> _Client:
+    try:
+        jws.unverified_header(assertion, kid_required=False)
+        unverified = jws.unverified_claims(assertion)
+    except HubError as exc:
+        raise InvalidClient(f"The client assertion is refused: {exc.detail}") from exc
+    claimed = unverified.get("sub")
+    if not isinstance(claimed, str) or unverified.get("iss") != claimed:
+        raise InvalidClient("The client assertion's iss and sub must both be the agent's id.")
+    if client_id is not None and client_id != claimed:
+        raise InvalidClient("client_id is not the agent the client assertion is from.")
+    agent = await active_agent(session, claimed)
+    if agent is None:
+        raise InvalidClient("The client assertion names no registered agent.")
+    try:
+        claims = jws.verify(assertion, jws.public_key(agent.public_jwk, agent.key_thumbprint))
+    except HubError as exc:
+        raise InvalidClient(f"The client assertion is refused: {exc.detail}") from exc
+    _check_assertion(claims, audiences)
+    try:
+        await remember_jti(session, issuer=agent.id, jti=claims["jti"], exp=claims["exp"])
+    except HubError as exc:
+        raise InvalidClient("The client assertion was used before (replay).") from exc
+    return _Client(agent.id, "agent", agent.key_thumbprint)
+
+
+def _check_assertion(claims: dict[str, Any], audiences: set[str]) -> None:
+    """RFC 7523 3: the audience is the hub, the assertion is in date and has a ``jti``."""
+    aud = claims.get("aud")
+    named = {aud} if isinstance(aud, str) else set(aud) if isinstance(aud, list) else set()
+    if not named & audiences:
+        raise InvalidClient(
+            f"The client assertion's aud must name the hub: one of {sorted(audiences)}."
+        )
+    exp, iat, jti = claims.get("exp"), claims.get("iat"), claims.get("jti")
+    now = int(time.time())
+    if type(exp) is not int or exp <= now:
+        raise InvalidClient("The client assertion has expired, or has no integer exp.")
+    if exp > now + MAX_CLIENT_ASSERTION_SECONDS + CLOCK_SKEW_SECONDS:
+        raise InvalidClient(
+            f"The client assertion lives longer than {MAX_CLIENT_ASSERTION_SECONDS} s."
+        )
+    if iat is not None and (type(iat) is not int or iat > now + CLOCK_SKEW_SECONDS):
+        raise InvalidClient("The client assertion's iat is no time, or in the future.")
+    if not isinstance(jti, str) or not 0 < len(jti) <= 200:
+        raise InvalidClient("The client assertion needs a jti (1 to 200 characters).")
+
+
+async def _target(session: AsyncSession, resource: str) -> Agent:
+    """The agent ``resource`` names: by its id, ``acps://{id}``, or its endpoint URL."""
+    if resource.startswith("acps://"):
+        agent = await active_agent(session, resource.removeprefix("acps://"))
+    elif resource.startswith(("https://", "http://")):
+        urls = {resource, resource.rstrip("/"), resource.rstrip("/") + "/"}
+        agent = (
+            await session.exec(
+                select(Agent)
+                .where(col(Agent.endpoint_url).in_(urls), col(Agent.deleted_at).is_(None))
+                .order_by(col(Agent.id))
+                .limit(1)
+            )
+        ).first()
+    else:
+        agent = await active_agent(session, resource)
+    if agent is None:
+        raise InvalidTarget("The resource names no registered agent.")
+    return agent
+
+
+# -- the operator's applications ------------------------------------------------------------
+
+
+def _view(client: OAuthClient) -> OAuthClientView:
+    return OAuthClientView(
+        client_id=client.id,
+        name=client.name,
+        created_at=client.created_at,
+        revoked_at=client.revoked_at,
+    )
+
+
+async def create_client(session: AsyncSession, name: str) -> OAuthClientIssued:
+    secret = secrets.token_urlsafe(32)
+    client = OAuthClient(
+        id=f"app-{secrets.token_hex(8)}", name=name, secret_sha256=_secret_hash(secret)
+    )
+    session.add(client)
+    await session.flush()
+    return OAuthClientIssued(**_view(client).model_dump(), client_secret=secret)
+
+
+async def list_clients(session: AsyncSession) -> OAuthClientList:
+    rows = await session.exec(
+        select(OAuthClient).order_by(col(OAuthClient.created_at), col(OAuthClient.id))
+    )
+    return OAuthClientList(items=[_view(c) for c in rows])
+
+
+async def revoke_client(session: AsyncSession, client_id: str) -> None:
+    """Revoke the application: no new token, and its tokens refused where a partner asks."""
+    client = await session.get(OAuthClient, client_id)
+    if client is None:
+        raise OAuthClientNotFound(f"No OAuth client {client_id!r}.")
+    if client.revoked_at is None:
+        client.revoked_at = utcnow()
+        session.add(client)
+        await session.flush()
+
+
+async def client_standing(session: AsyncSession, client_id: str) -> ClientStanding:
+    """Whether ``client_id`` (an agent's id or an application's) may still call."""
+    application = await session.get(OAuthClient, client_id)
+    if application is not None:
+        return ClientStanding(
+            client_id=client_id, kind="application", active=application.revoked_at is None
+        )
+    agent = await active_agent(session, client_id)
+    if agent is not None:
+        return ClientStanding(client_id=client_id, kind="agent", active=True)
+    raise OAuthClientNotFound(f"No agent or OAuth client {client_id!r}.")
