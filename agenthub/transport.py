@@ -1,12 +1,21 @@
-"""The kit's HTTP clients: httpx's own, their connections on a network backend that finds a
-connection's socket once instead of on every request.
+"""The kit's HTTP clients: httpx's own, on a pool that gives each request a connection of its
+own, their connections on a network backend that finds a connection's socket once instead of
+on every request.
 
-httpcore's pool asks each idle connection, twice a request, whether its socket became readable
-(the server closed it). Over TLS, anyio answers ``get_extra_info`` by building the stream's
-whole attribute table every time: at 16 callers on one pool that was a quarter of a leader's
-CPU (bench.p2p, py-spy; issue 30). The streams here keep the socket they are on and poll it
-directly. Everything else is httpcore's ``AnyIOBackend``, and the client is httpx's, with its
-proxies from the environment, mounts and settings as given.
+httpcore's pool (1.0) hands every queued request the first idle connection in one pass, so
+that several requests are assigned the same one: the first to run takes it, the others find
+it busy (``ConnectionNotAvailable``) and queue again, behind requests that came later. At 16
+callers on one pool the queue never empties and a request can lose many rounds: against a
+bare endpoint that answers a raw client in 1.6 ms (p99 5 ms), httpcore's own pool had a p50
+of 12 ms and a p99 of 143 ms; with each idle connection given to one request (``FairPool``),
+p50 14 ms, **p99 23 ms**, and 1.7 times the calls (issue 30: the kit's p99 at c16).
+
+httpcore's pool also asks each idle connection, twice a request, whether its socket became
+readable (the server closed it). Over TLS, anyio answers ``get_extra_info`` by building the
+stream's whole attribute table every time: at 16 callers on one pool that was a quarter of a
+leader's CPU (bench.p2p, py-spy; issue 30). The streams here keep the socket they are on and
+poll it directly. Everything else is httpcore's ``AnyIOBackend``, and the client is httpx's,
+with its proxies from the environment, mounts and settings as given.
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ def http_client(*, aic: str | None = None, **kwargs: typing.Any) -> httpx.AsyncC
     pool = getattr(client._transport, "_pool", None)  # httpx.AsyncHTTPTransport's pool
     if type(pool) is httpcore.AsyncConnectionPool and hasattr(pool, "_network_backend"):
         pool._network_backend = _Backend()
+        if not getattr(pool, "_http2", True):  # HTTP/2 shares a connection: httpcore's way
+            pool.__class__ = FairPool  # the same pool, its requests assigned one by one
     if aic is not None:
         client._transport = AicFirst(client._transport, aic)
     return client
@@ -131,3 +142,48 @@ class _Backend(httpcore.AnyIOBackend):
 
     async def connect_unix_socket(self, *args: typing.Any, **kwargs: typing.Any) -> _Stream:
         return _Stream(await super().connect_unix_socket(*args, **kwargs))
+
+
+class FairPool(httpcore.AsyncConnectionPool):
+    """httpcore's HTTP/1.1 pool, where a connection is given to one request at a time: an
+    idle connection already assigned to a request that has not started on it is not
+    available to the next (httpcore's own pool gives it to all of them). Requests are still
+    assigned in the order they came; closed, expired and surplus idle connections still go."""
+
+    def _assign_requests_to_connections(self) -> list[httpcore.AsyncConnectionInterface]:
+        closing: list[httpcore.AsyncConnectionInterface] = []
+        for connection in list(self._connections):
+            if connection.is_closed():
+                self._connections.remove(connection)
+            elif connection.has_expired():
+                self._connections.remove(connection)
+                closing.append(connection)
+        held = {id(r.connection) for r in self._requests if r.connection is not None}
+        idle = [c for c in self._connections if c.is_idle() and id(c) not in held]
+        for connection in idle[: max(0, len(idle) - self._max_keepalive_connections)]:
+            self._connections.remove(connection)
+            closing.append(connection)
+        for pool_request in [r for r in self._requests if r.is_queued()]:
+            origin = pool_request.request.url.origin
+            free = next(
+                (
+                    c
+                    for c in self._connections
+                    if id(c) not in held and c.can_handle_request(origin) and c.is_available()
+                ),
+                None,
+            )
+            if free is None:
+                if len(self._connections) >= self._max_connections:
+                    spare = next(
+                        (c for c in self._connections if id(c) not in held and c.is_idle()), None
+                    )
+                    if spare is None:
+                        continue  # it waits for a connection to come free
+                    self._connections.remove(spare)
+                    closing.append(spare)
+                free = self.create_connection(origin)
+                self._connections.append(free)
+            held.add(id(free))
+            pool_request.assign_to_connection(free)
+        return closing
