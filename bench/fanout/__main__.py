@@ -38,6 +38,7 @@ import httpx
 import orjson
 
 from agenthub import AgentKey, HubClient
+from agenthub.transport import http_client
 from app.stopping import run_until_signalled
 from bench.harness import (
     OPERATOR_TOKEN,
@@ -113,7 +114,7 @@ async def baseline(app: str, n: int, asgi: str = "uvicorn") -> AsyncIterator[tup
     with processes() as procs:
         procs.append(start(asgi_server_args(asgi, app, port)))
         await wait_up(f"http://127.0.0.1:{port}/publish", procs[0])
-        async with httpx.AsyncClient(timeout=60) as http:
+        async with http_client(timeout=60) as http:  # the kit's client, as the hub's publisher
 
             async def publish(body: bytes) -> None:
                 response = await http.post(f"http://127.0.0.1:{port}/publish", content=body)
@@ -156,8 +157,10 @@ async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
             last_seq = (await leader.groups.get(group.id)).last_seq
         # the publisher's own client, as the baselines' (httpcore scans every pooled
         # connection on each request: the members' sixteen made each post cost the
-        # publisher, on the same two cores, half as much again)
-        async with httpx.AsyncClient(timeout=60) as publisher:
+        # publisher, on the same two cores, half as much again); the kit's, as an agent
+        # posts with HubClient (agenthub.transport: each connection to one request at a
+        # time; httpcore's own pool made the four publishers retry one another's)
+        async with http_client(timeout=60) as publisher:
 
             async def publish(body: bytes) -> None:
                 response = await publisher.post(
