@@ -13,6 +13,7 @@
     │   └── CallTokenUnverified          ... whose token the caller's key does not verify
     ├── PeerCertificateError             agenthub.peers: a peer's certificate, refused
     ├── AnswerSignatureError             a partner's answer, unsigned or tampered with
+    ├── CardSignatureError               an A2A card the hub did not sign (or, required, unsigned)
     ├── CallFailed                       a call this agent made, failed (``.status``, ``.code``)
     │   ├── AnswerMismatchError          ... answered for another call or by another agent
     │   └── A2ACallFailed                ... an A2A agent's error (``.error``, ``.result``)
@@ -96,6 +97,11 @@ class CallTokenUnverified(CallTokenError):
 
 class AnswerSignatureError(KitError):
     """A partner's answer is unsigned, forged or tampered with."""
+
+
+class CardSignatureError(KitError):
+    """An A2A Agent Card whose signatures no key of the hub verifies, or, where the leader
+    requires one (``Leader.require_signed_cards``), a card with none."""
 
 
 class CallFailed(KitError):

@@ -65,6 +65,7 @@ class Leader:
         endpoints: dict[str, str] | None = None,
         tls: AgentTls | None = None,
         plain_http: bool = False,
+        require_signed_cards: bool = False,
     ) -> None:
         self.hub = hub
         self.directory = directory
@@ -77,6 +78,7 @@ class Leader:
         )
         self._owns_http = http is None  # a client passed in is its owner's to close
         self.verify_answers = verify_answers
+        self.require_signed_cards = require_signed_cards
         self.endpoints = dict(endpoints or {})
         self._a2a: A2ACalls | None = None
         self.aip = AipCalls(self)

@@ -26,6 +26,8 @@ class LeaderSide(Protocol):
     """Partners' endpoints given up front, in place of their registry cards'."""
     verify_answers: bool
     plain_http: bool
+    require_signed_cards: bool
+    """Call an A2A agent only when its card carries the hub's signature."""
 
     @property
     def agent_id(self) -> str: ...

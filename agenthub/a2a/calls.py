@@ -51,8 +51,9 @@ from a2a.types import (
 from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, A2AError, TaskNotCancelableError
 from google.protobuf.json_format import Parse, ParseError
 
+from agenthub.a2a.card import check_card_signature
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
-from agenthub.errors import A2ACallFailed, CallFailed
+from agenthub.errors import A2ACallFailed, CallFailed, CardSignatureError
 from agenthub.leader_side import LeaderSide
 from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
@@ -148,7 +149,11 @@ class A2ACalls:
                 resolver = A2ACardResolver(http, base)
                 card_path = f"/.well-known/{path}" if path else None
                 with _a2a_errors():
-                    self._cards[partner_id] = await resolver.get_agent_card(card_path)
+                    card = await resolver.get_agent_card(card_path)
+            signed = check_card_signature(card, await self.leader.hub.hub_keys())
+            if not signed and self.leader.require_signed_cards:
+                raise CardSignatureError(f"{partner_id}'s agent card is not signed by the hub.")
+            self._cards[partner_id] = card
         return self._cards[partner_id]
 
     async def client(self, partner_id: str, *, streaming: bool) -> Client:
@@ -297,6 +302,7 @@ class A2ACalls:
         name = command.command
         if name == TaskCommandType.CANCEL:
             return await self._cancel(partner_id, remote, command, record)
+        await self._card(partner_id)  # an agent the leader will not call gets no record either
         await self.leader.record_command(command, record)
         moved = leader_command_target(remote.recorded, name) if remote.recorded else None
         if name in (TaskCommandType.START, TaskCommandType.CONTINUE):

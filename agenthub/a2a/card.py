@@ -27,8 +27,16 @@ from a2a.types import (
     SecurityScheme,
     StringList,
 )
+from a2a.utils.signing import (
+    SignatureVerificationError,
+    create_agent_card_signer,
+    create_signature_verifier,
+)
+from jwt import PyJWK
+from jwt.exceptions import PyJWKError
 
 from agenthub.errors import A2aBindingMissing as A2aBindingMissing  # re-exported: its old home
+from agenthub.errors import CardSignatureError
 from agenthub.protocol import agents
 from agenthub.protocol.oauth import CALL_SCOPE, METADATA_PATH, TOKEN_PATH
 
@@ -40,6 +48,8 @@ __all__ = [
     "a2a_binding_url",
     "a2a_card",
     "card_json",
+    "check_card_signature",
+    "sign_card",
 ]
 
 DEFAULT_VERSION = "0.0.0"
@@ -173,3 +183,33 @@ def card_json(card: AgentCard) -> dict[str, Any]:
     """The card as JSON, exactly as a2a-sdk's card route serves it (v1.0 fields, with the
     v0.3 ones a v0.3 client reads merged in)."""
     return agent_card_to_dict(card)
+
+
+def sign_card(card: AgentCard, private_key: Any, *, kid: str, jwks_url: str) -> AgentCard:
+    """``card`` with an A2A v1.0 signature (a JWS over its RFC 8785 canonical JSON, by
+    a2a-sdk's own signer) by the hub's key: ``kid`` names it in ``jwks_url``."""
+    signer = create_agent_card_signer(
+        private_key, {"alg": "ES256", "kid": kid, "jku": jwks_url, "typ": "JOSE"}
+    )
+    return signer(card)
+
+
+def check_card_signature(card: AgentCard, hub_jwks: dict[str, Any]) -> bool:
+    """Whether ``card`` is signed (False: it carries no signature); raises
+    ``CardSignatureError`` when it is, but no key of the hub's JWKS verifies a signature.
+    A signature's ``jku`` is never fetched: only the hub's own keys count."""
+    if not card.signatures:
+        return False
+    keys = {k.get("kid"): k for k in hub_jwks.get("keys", []) if isinstance(k, dict)}
+
+    def key_of(kid: str | None, jku: str | None) -> PyJWK:
+        if kid not in keys:  # the next signature, if any, may be the hub's
+            raise PyJWKError(f"no key of the hub is named {kid!r}")
+        return PyJWK(keys[kid], algorithm="ES256")
+
+    verify = create_signature_verifier(key_of, ["ES256"])
+    try:
+        verify(card)
+    except SignatureVerificationError as exc:
+        raise CardSignatureError(f"The agent card's signature does not verify: {exc}") from exc
+    return True

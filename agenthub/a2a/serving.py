@@ -5,6 +5,7 @@ that an agent without A2A never imports a2a-sdk."""
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,11 @@ from starlette.responses import JSONResponse, Response
 from agenthub.a2a import A2AOptions
 from agenthub.a2a.anonymous import AnonymousGate
 from agenthub.callbacks import CallbackPolicy, pin_callback
-from agenthub.directory import PeerDirectory
+from agenthub.directory import PEER_CACHE_SECONDS, PeerDirectory
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, problem_of, transient
+from agenthub.paths import segment
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
 
@@ -91,6 +93,7 @@ class A2AServing:
         self.public_url = public_url
         self.gate = AnonymousGate(options.anonymous_per_second) if options.anonymous else None
         self._bridge: A2ABridge | None = None
+        self._signed: tuple[dict[str, Any] | None, float] | None = None
 
     def takes_anonymous(self, body: bytes) -> bool:
         """Whether a request that proved no caller is answered: an A2A send, when the agent
@@ -173,15 +176,35 @@ class A2AServing:
         )
 
     async def card(self, request: Request) -> Response:
-        """The A2A Agent Card route (public, as A2A cards are)."""
+        """The A2A Agent Card route (public, as A2A cards are): the card the hub serves for
+        this agent, with the hub's signature, when it is the very card built here (its URL
+        the one the agent registered); else the card built here, unsigned."""
         from agenthub.a2a.card import card_json
 
         try:
-            card = await self._card(request)
+            built = card_json(await self._card(request))
         except (HubRequestError, httpx.HTTPError) as exc:
             logger.warning("could not read the agent's own card at the hub: %s", exc)
             return JSONResponse({"error": "the card is not available now"}, status_code=503)
-        return JSONResponse(card_json(card))
+        signed = await self._signed_card()
+        if signed is not None and {k: v for k, v in signed.items() if k != "signatures"} == built:
+            return JSONResponse(signed)
+        return JSONResponse(built)
+
+    async def _signed_card(self) -> dict[str, Any] | None:
+        """The hub's signed card of this agent, read again after ``PEER_CACHE_SECONDS``."""
+        cached = self._signed
+        if cached is not None and time.monotonic() - cached[1] < PEER_CACHE_SECONDS:
+            return cached[0]
+        try:
+            path = f"/v1/agents/{segment(self.agent_id)}/agent-card.json"
+            response = await self.hub.request("GET", path)
+            signed = response.json() if response.status_code == 200 else None
+        except (HubRequestError, httpx.HTTPError, ValueError) as exc:
+            logger.info("could not read the agent's signed card at the hub: %s", exc)
+            signed = None
+        self._signed = (signed, time.monotonic())
+        return signed
 
     async def _push_url_ok(self, url: str) -> bool:
         try:

@@ -24,6 +24,7 @@ from app.auth.errors import RegistrationTokenNeeded
 from app.deps import (
     CaDep,
     CurrentAgent,
+    KeysDep,
     OperatorTokenDep,
     PresenceDep,
     PrincipalDep,
@@ -212,13 +213,16 @@ async def get_agent_a2a_card(
     session: SessionDep,
     request: Request,
     settings: SettingsDep,
+    keys: KeysDep,
 ) -> dict[str, Any]:
     """The agent's A2A Agent Card, built from its registry card: its skills (with their
     input and output types as modes), provider, the JSON-RPC interface at its `a2a`
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
-    endpoint, client credentials; any one will do).
+    endpoint, client credentials; any one will do). The card is signed (A2A v1.0
+    `signatures`: a JWS over its RFC 8785 canonical JSON) by the hub's key, its `kid` in
+    `/.well-known/jwks.json`.
 
     **Who**: any agent, or the operator.
 
@@ -226,7 +230,7 @@ async def get_agent_a2a_card(
     declares no `a2a` protocol binding.
     """
     agent = await service.get_agent(session, agent_id)
-    return service.a2a_card_json(agent, base_url(request, settings.public_url))
+    return service.a2a_card_json(agent, base_url(request, settings.public_url), keys)
 
 
 @router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from agenthub.a2a.card import a2a_card, card_json
+from agenthub.a2a.card import a2a_card, card_json, sign_card
 from agenthub.errors import A2aBindingMissing
 from agenthub.protocol.agents import (
     AgentCard,
@@ -45,6 +45,7 @@ from app.agents.errors import (
 from app.agents.last_seen import is_online
 from app.agents.models import Agent, AgentKey, AgentLabel
 from app.auth.jws import check_public_jwk
+from app.auth.keys import HubKeys
 from app.certificates.service import certified_aic, revoke_certificates_of
 from app.errors import (
     EmptyPatch,
@@ -316,10 +317,15 @@ def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = 
     )
 
 
-def a2a_card_json(agent: Agent, hub_url: str) -> dict[str, Any]:
+def a2a_card_json(agent: Agent, hub_url: str, keys: HubKeys) -> dict[str, Any]:
     """The agent's A2A Agent Card as JSON (``agenthub.a2a.card``), naming the hub at
-    ``hub_url`` as its OAuth token issuer; 404 without an A2A binding."""
+    ``hub_url`` as its OAuth token issuer and signed by the hub's key; 404 without an A2A
+    binding."""
     try:
-        return card_json(a2a_card(to_card(agent), hub_url=hub_url))
+        card = a2a_card(to_card(agent), hub_url=hub_url)
+        signed = sign_card(
+            card, keys.private_key, kid=keys.kid, jwks_url=f"{hub_url}/.well-known/jwks.json"
+        )
+        return card_json(signed)
     except A2aBindingMissing as exc:
         raise NoA2aBinding(f"Agent {agent.id!r} declares no A2A protocol binding.") from exc

@@ -27,6 +27,7 @@ class HubKeys:
     public_jwk: dict[str, str]
     signing_key: Key
     verifying_key: Key
+    private_key: ec.EllipticCurvePrivateKey  # the same key, for a2a-sdk's card signer
     created: bool = False  # made by this call, not loaded
 
     def jwks(self) -> dict[str, Any]:
@@ -76,5 +77,6 @@ def _hub_keys(pem: bytes, path: Path, *, created: bool) -> HubKeys:
         public_jwk=public,
         signing_key=jwk.construct(pem.decode(), "ES256"),
         verifying_key=jwk.construct(public, "ES256"),
+        private_key=private_key,
         created=created,
     )

@@ -5,14 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from a2a.client.card_resolver import parse_agent_card
 from a2a.types import AgentCard as A2aCard
 from a2a.utils.proto_utils import validate_proto_required_fields
+from cryptography.hazmat.primitives.asymmetric import ec
 from google.protobuf.json_format import ParseDict
 from sqlalchemy import func, select
 
 from agenthub import AgentKey, HubClient
-from agenthub.a2a.card import a2a_card, card_json
+from agenthub.a2a.card import a2a_card, card_json, check_card_signature, sign_card
+from agenthub.errors import CardSignatureError
 from agenthub.protocol.agents import AgentCard
 from app.agents.models import Agent, AgentLabel
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, MakeAgent, card, problem
@@ -154,7 +157,8 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
     registry = AgentCard.model_validate(
         (await reader.request("GET", f"/v1/agents/{agent.agent_id}")).json()
     )
-    assert served == card_json(a2a_card(registry, hub_url=HUB_BASE))  # the kit's builder
+    unsigned = {k: v for k, v in served.items() if k != "signatures"}
+    assert unsigned == card_json(a2a_card(registry, hub_url=HUB_BASE))  # the kit's builder
     parsed = parse_agent_card(dict(served))  # a2a-sdk's own resolver
     validate_proto_required_fields(parsed)
     assert parsed == ParseDict(served, A2aCard(), ignore_unknown_fields=True)
@@ -167,6 +171,22 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
         (A2A_URL, "JSONRPC", "0.3"),
     ]
     assert parsed.capabilities.streaming and parsed.capabilities.push_notifications
+    # signed by the hub's key (a2a-sdk's verifier, the hub's JWKS); any change breaks it
+    jwks = (await reader.request("GET", "/.well-known/jwks.json")).json()
+    assert check_card_signature(parsed, jwks) is True
+    parsed.name = "impostor"
+    with pytest.raises(CardSignatureError):
+        check_card_signature(parsed, jwks)
+    parsed.name = "bilingual"
+    forged = sign_card(
+        parse_agent_card(unsigned),
+        ec.generate_private_key(ec.SECP256R1()),
+        kid=jwks["keys"][0]["kid"],
+        jwks_url="https://evil.example/jwks.json",
+    )
+    with pytest.raises(CardSignatureError):
+        check_card_signature(forged, jwks)
+    assert check_card_signature(parse_agent_card(unsigned), jwks) is False
     oauth = parsed.security_schemes["oauth2"].oauth2_security_scheme
     assert oauth.flows.client_credentials.token_url == f"{HUB_BASE}/v1/oauth/token"
     assert [s.id for s in parsed.skills] == ["translate", "summarise"]

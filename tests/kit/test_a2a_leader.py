@@ -12,10 +12,11 @@ import httpx
 import pytest
 
 from agenthub import Agent, AgentKey
+from agenthub.errors import CardSignatureError
 from tests.support import LOOPBACK
 from tests.support.a2a_peer import serve_peer
 from tests.support.hub import REGISTRATION_TOKEN
-from tests.support.kit import LiveHub, MakeLiveAgent, hub_task, settled
+from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent, hub_task, settled
 
 WAIT_SECONDS = 60.0  # a hang bound, not a speed one
 
@@ -199,6 +200,29 @@ async def test_an_agent_named_by_its_card_url_is_called_by_a2a(
         await agent.leader.complete(peer, session_id=session.id, task_id="t-u")
         await settled(agent)
         assert (await hub_task(agent, "t-u"))["state"] == "completed"
+
+
+async def test_a_leader_that_requires_signed_cards_calls_only_agents_the_hub_signed(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    agent = await leader_of(make_live_agent)
+    agent.leader.require_signed_cards = True
+    async with serve_peer() as url:  # an a2a-sdk agent serves its own card, unsigned
+        peer = await register_peer(live_hub, url, ("1.0",))
+        session = await agent.leader.open_session([peer])
+        with pytest.raises(CardSignatureError):
+            await agent.leader.start(peer, session_id=session.id, text="x", task_id="t-no")
+    await settled(agent)
+    gone = await agent.hub.request("GET", f"/v1/tasks/t-no?sessionId={session.id}")
+    assert gone.status_code == 404  # refused before anything was recorded
+    # a kit partner serves its card as the hub signed it
+    partner = await make_live_agent("a2a-partner", EchoHandler(), https=False, a2a=True)
+    agent.leader.use_a2a(partner.agent_id, f"{partner.public_url}.well-known/agent-card.json")
+    session = await agent.leader.open_session([partner.agent_id])
+    result = await agent.leader.start(
+        partner.agent_id, session_id=session.id, text="signed", task_id="t-yes"
+    )
+    assert result["status"]["state"] == "awaiting-completion"
 
 
 @pytest.mark.parametrize("text", ["reject this", "quit now"])

@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from agenthub import Agent, TaskContext, TaskHandler
 from agenthub.a2a import A2AOptions
+from agenthub.a2a.card import check_card_signature
 from agenthub.protocol.aic import aic_host
 from agenthub.signing import CallTokenAuth
 from tests.support import LOOPBACK
@@ -99,6 +100,8 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
         card = await A2ACardResolver(http, str(partner.public_url)).get_agent_card()
     assert isinstance(card, AgentCard)
     assert card.name == "a2a-partner"
+    jwks = (await partner.hub.request("GET", "/.well-known/jwks.json")).json()
+    assert check_card_signature(card, jwks)  # the card the hub signed for it
     assert card.capabilities.streaming and card.capabilities.push_notifications
     assert [s.id for s in card.skills] == ["agent"]  # no skills registered: the whole agent
     assert {(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces} == {

@@ -98,7 +98,9 @@ def sync_detailed(
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
-    endpoint, client credentials; any one will do).
+    endpoint, client credentials; any one will do). The card is signed (A2A v1.0
+    `signatures`: a JWS over its RFC 8785 canonical JSON) by the hub's key, its `kid` in
+    `/.well-known/jwks.json`.
 
     **Who**: any agent, or the operator.
 
@@ -141,7 +143,9 @@ def sync(
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
-    endpoint, client credentials; any one will do).
+    endpoint, client credentials; any one will do). The card is signed (A2A v1.0
+    `signatures`: a JWS over its RFC 8785 canonical JSON) by the hub's key, its `kid` in
+    `/.well-known/jwks.json`.
 
     **Who**: any agent, or the operator.
 
@@ -179,7 +183,9 @@ async def asyncio_detailed(
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
-    endpoint, client credentials; any one will do).
+    endpoint, client credentials; any one will do). The card is signed (A2A v1.0
+    `signatures`: a JWS over its RFC 8785 canonical JSON) by the hub's key, its `kid` in
+    `/.well-known/jwks.json`.
 
     **Who**: any agent, or the operator.
 
@@ -222,7 +228,9 @@ async def asyncio(
     binding's url (A2A 1.0 and 0.3 methods), streaming and push notifications, and the
     security schemes its callers use (`callToken`: an agenthub call token; `mtls`: a client
     certificate from the hub's CA; `oauth2`: a bearer token from this hub's OAuth token
-    endpoint, client credentials; any one will do).
+    endpoint, client credentials; any one will do). The card is signed (A2A v1.0
+    `signatures`: a JWS over its RFC 8785 canonical JSON) by the hub's key, its `kid` in
+    `/.well-known/jwks.json`.
 
     **Who**: any agent, or the operator.
 
