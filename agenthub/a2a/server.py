@@ -249,9 +249,10 @@ class _Executor(AgentExecutor):
             task_id=task_id,
             message=context.message,
         )
-        if name == TaskCommandType.START:
-            await event_queue.enqueue_event(
-                new_task(task_id, context_id, TaskState.TASK_STATE_SUBMITTED)
+        if name == TaskCommandType.START:  # its history starts with the caller's message,
+            history = [context.message] if context.message is not None else []  # as a2a-sdk's
+            await event_queue.enqueue_event(  # own tasks' do (a continue's, a2a-sdk adds)
+                new_task(task_id, context_id, TaskState.TASK_STATE_SUBMITTED, history=history)
             )
         updater = TaskUpdater(event_queue, task_id, context_id)
         await self._relay(task, after, updater, caller, speaker)

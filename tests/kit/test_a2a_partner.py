@@ -126,6 +126,8 @@ async def test_send_completes_and_is_recorded(make_live_agent: MakeLiveAgent, ve
         assert [get_artifact_text(a) for a in task.artifacts] == ["hello"]
         got = await client.get_task(GetTaskRequest(id=task.id))
         assert got.status.state == TaskState.TASK_STATE_COMPLETED
+        assert got.history[0].message_id == "m-hello"  # the caller's message, as a2a-sdk keeps it
+        assert got.history[0].role == Role.ROLE_USER
     await settled(partner)
     recorded = await hub_task(partner, task.id)
     assert recorded["state"] == "completed"
@@ -159,6 +161,9 @@ async def test_input_required_then_continue(make_live_agent: MakeLiveAgent) -> N
         assert done.status.state == TaskState.TASK_STATE_COMPLETED
         assert done.status.message.parts[0].text == "told: 42"  # said as it awaited completion
         assert [get_artifact_text(a, delimiter="") for a in done.artifacts] == ["ab"]
+        got = await client.get_task(GetTaskRequest(id=asked.id))
+        said = [m.message_id for m in got.history if m.role == Role.ROLE_USER]
+        assert said == ["m-start", "m-42"]  # each of the caller's messages, once, in order
     await settled(partner)
     recorded = await hub_task(partner, asked.id)
     assert recorded["state"] == "completed"
