@@ -21,8 +21,10 @@ Kept whole: ``A2ACalls`` is the module, and says why it is one class.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -55,7 +57,7 @@ from agenthub.a2a.card import check_card_signature
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
 from agenthub.errors import A2ACallFailed, CallFailed, CardSignatureError
 from agenthub.leader_side import LeaderSide
-from agenthub.protocol.messages import TaskCommand, TaskCommandType
+from agenthub.protocol.messages import StartCommandParams, TaskCommand, TaskCommandType
 from agenthub.protocol.messages import TaskState as AipState
 from agenthub.protocol.tasks import FINAL_STATES, leader_command_target
 from agenthub.signing import CallTokenAuth
@@ -66,6 +68,9 @@ MAX_TASKS = 10_000
 MAX_CLIENTS = 64
 """A2A agents the leader keeps a client for."""
 LEADERS_TURN = frozenset({AipState.AWAITING_INPUT, AipState.AWAITING_COMPLETION} | FINAL_STATES)
+POLL_FIRST_SECONDS = 0.05
+POLL_MAX_SECONDS = 1.0
+"""How often a start with a ``timeout`` asks the A2A agent where its task is."""
 
 
 @dataclass
@@ -81,6 +86,14 @@ class _Remote:
     products: dict[str, dict[str, Any]] = field(default_factory=dict)
     seq: int = 0
     last_sent: datetime | None = None  # the latest sentAt of a result made for it
+
+
+def _start_timeout(command: TaskCommand) -> float | None:
+    """A start's ``timeout`` (AIP: ms), in seconds; None for any other command, or none."""
+    if command.command != TaskCommandType.START:
+        return None
+    timeout = StartCommandParams.model_validate(command.command_params or {}).timeout
+    return timeout / 1000 if timeout else None
 
 
 @contextlib.contextmanager
@@ -308,7 +321,10 @@ class A2ACalls:
         if name in (TaskCommandType.START, TaskCommandType.CONTINUE):
             if name == TaskCommandType.CONTINUE and moved is not None:
                 remote.recorded = moved
-            configuration = SendMessageConfiguration(return_immediately=push is not None)
+            seconds = _start_timeout(command) if push is None else None
+            configuration = SendMessageConfiguration(
+                return_immediately=push is not None or seconds is not None
+            )
             if push is not None:
                 configuration.task_push_notification_config.CopyFrom(push)
             request = SendMessageRequest(
@@ -321,6 +337,8 @@ class A2ACalls:
                     answer = self._event(remote, event, record) or answer
             if answer is None:
                 raise CallFailed("The A2A agent answered with no task.")
+            if seconds is not None:
+                answer = await self._until(client, remote, answer, seconds, record)
             return answer
         if name == TaskCommandType.COMPLETE:  # A2A has none: the task ended for the agent
             if moved is None:
@@ -331,6 +349,31 @@ class A2ACalls:
         with _a2a_errors():
             task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
         return self._task_state(remote, task, record)
+
+    async def _until(
+        self,
+        client: Client,
+        remote: _Remote,
+        answer: dict[str, Any],
+        seconds: float,
+        record: bool,
+    ) -> dict[str, Any]:
+        """A start with a ``timeout``, sent to answer at once (so its A2A task id is known
+        from the first answer: a cancel can reach it meanwhile): the task once it waits for
+        the leader or has ended, or as it is when ``seconds`` have passed, as an AIP
+        partner answers such a start (asked again, 50 ms apart at first, then up to 1 s)."""
+        deadline = time.monotonic() + seconds
+        pause = POLL_FIRST_SECONDS
+        while AipState(answer["status"]["state"]) not in LEADERS_TURN:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, POLL_MAX_SECONDS)
+            with _a2a_errors():
+                task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
+            answer = self._task_state(remote, task, record)
+        return answer
 
     async def _cancel(
         self, partner_id: str, remote: _Remote, command: TaskCommand, record: bool

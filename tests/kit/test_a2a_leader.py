@@ -202,6 +202,26 @@ async def test_an_agent_named_by_its_card_url_is_called_by_a2a(
         assert (await hub_task(agent, "t-u"))["state"] == "completed"
 
 
+async def test_a_start_timeout_bounds_the_wait_and_a_cancel_then_reaches_the_task(
+    make_live_agent: MakeLiveAgent, peer: str
+) -> None:
+    """AIP's start ``timeout`` on the A2A path: the answer is the task as it is then (the
+    agent works on for 30 s); its A2A id is known, so a cancel reaches it."""
+    agent = await leader_of(make_live_agent)
+    leader = agent.leader
+    session = await leader.open_session([peer])
+    started = await leader.start(
+        peer, session_id=session.id, text="slow", task_id="t-slow", params={"timeout": 300}
+    )
+    assert started["status"]["state"] == "working"
+    canceled = await leader.cancel(peer, session_id=session.id, task_id="t-slow")
+    assert canceled["status"]["state"] == "canceled"
+    await settled(agent)
+    task = await hub_task(agent, "t-slow")
+    assert task["state"] == "canceled"
+    assert states_of(task) == ["accepted", "working", "canceled"]
+
+
 async def test_a_leader_that_requires_signed_cards_calls_only_agents_the_hub_signed(
     live_hub: LiveHub, make_live_agent: MakeLiveAgent
 ) -> None:
