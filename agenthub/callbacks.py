@@ -103,22 +103,43 @@ async def _getaddrinfo(host: str, port: int) -> list[str]:
     return [str(info[4][0]).split("%")[0] for info in infos]
 
 
-async def pin_callback(
-    url: str, policy: CallbackPolicy, *, resolve: Resolver = _getaddrinfo
-) -> PinnedCallback:
-    """Check ``url`` and fix the address a push connects to; ``UnsafeCallbackError`` if
-    it is no http(s) URL, or its name or any address it resolves to is refused."""
-    parts = urlsplit(url)
+def check_callback_form(url: str, policy: CallbackPolicy) -> IPAddress | None:
+    """What can be told of ``url`` without resolving it: an absolute http(s) URL whose name
+    is no metadata service's, nor ``localhost``'s, and whose literal address (returned, if
+    it has one) the policy takes; ``UnsafeCallbackError`` otherwise. A push config is
+    checked so when it is set (where DNS may be absent); ``pin_callback`` checks it again,
+    resolved, before every push."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port out of range raises here)
+    except ValueError as exc:
+        raise UnsafeCallbackError("The notification URL is malformed.") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UnsafeCallbackError("The notification URL must be an absolute http(s) URL.")
     host = parts.hostname.lower().rstrip(".")
     if host in METADATA_HOSTS and not policy.allow_link_local:
         raise UnsafeCallbackError(f"The notification URL points at a metadata service ({host}).")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if (host == "localhost" or host.endswith(".localhost")) and not policy.allow_private:
+        raise UnsafeCallbackError("The notification URL names this machine (localhost).")
     try:
-        literal: IPAddress | None = ipaddress.ip_address(host)
+        literal: IPAddress = ipaddress.ip_address(host)
     except ValueError:
-        literal = None
+        return None
+    problem = address_problem(literal, policy)
+    if problem is not None:
+        raise UnsafeCallbackError(f"The notification URL's address {literal} is {problem}.")
+    return literal
+
+
+async def pin_callback(
+    url: str, policy: CallbackPolicy, *, resolve: Resolver = _getaddrinfo
+) -> PinnedCallback:
+    """Check ``url`` and fix the address a push connects to; ``UnsafeCallbackError`` if
+    it is no http(s) URL, or its name or any address it resolves to is refused."""
+    literal = check_callback_form(url, policy)
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower().rstrip(".")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     else:

@@ -16,9 +16,9 @@ from starlette.responses import JSONResponse, Response
 
 from agenthub.a2a import A2AOptions
 from agenthub.a2a.anonymous import AnonymousGate
-from agenthub.callbacks import CallbackPolicy, pin_callback
+from agenthub.callbacks import CallbackPolicy, check_callback_form
 from agenthub.directory import PEER_CACHE_SECONDS, PeerDirectory
-from agenthub.errors import HubRequestError
+from agenthub.errors import HubRequestError, UnsafeCallbackError
 from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.paths import segment
@@ -207,9 +207,12 @@ class A2AServing:
         return signed
 
     async def _push_url_ok(self, url: str) -> bool:
+        """A push config's URL, checked for its form when it is set (no DNS: a config may be
+        stored where names do not resolve); each push resolves and pins it
+        (``PinnedPushSender``), and never goes to an address the policy refuses."""
         try:
-            await pin_callback(url, self.callbacks)
-        except Exception as exc:
+            check_callback_form(url, self.callbacks)
+        except UnsafeCallbackError as exc:
             logger.info("refused an A2A push URL %s: %s", url, exc)
             return False
         return True

@@ -285,6 +285,29 @@ async def test_an_unsafe_push_url_is_refused(make_live_agent: MakeLiveAgent) -> 
             await last_task(client, request)
 
 
+async def test_a_push_url_is_checked_for_its_form_when_set(make_live_agent: MakeLiveAgent) -> None:
+    """A config is checked without DNS when it is set (the TCK's example.com webhook is
+    stored where nothing resolves); each push resolves and pins it, and goes nowhere the
+    policy refuses (``.example`` never resolves: nothing is sent)."""
+    caller = await make_live_agent("caller", serve=False)
+    partner = await make_live_agent("strict", EchoHandler(), https=False, a2a=True, callbacks=None)
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+
+        def start(url: str) -> SendMessageRequest:
+            config = TaskPushNotificationConfig(url=url, token="t")
+            return SendMessageRequest(
+                message=user_message("start"),
+                configuration=SendMessageConfiguration(task_push_notification_config=config),
+            )
+
+        task = await last_task(client, start("https://push.example/hook"))
+        assert task.status.state == TaskState.TASK_STATE_COMPLETED
+        for refused in ("http://localhost:9/hook", "http://[::1]/hook", "ftp://push.example/"):
+            with pytest.raises(Exception, match=r"(?i)push|url"):
+                await last_task(client, start(refused))
+
+
 async def test_callers_see_only_their_own_tasks(make_live_agent: MakeLiveAgent) -> None:
     first = await make_live_agent("first", serve=False)
     second = await make_live_agent("second", serve=False)
