@@ -26,6 +26,7 @@ KIT_IMPORTS = {
 KIT_EXTRAS = {
     "a2a": ("a2a", KIT / "a2a", "a2a-sdk"),
     "google": ("a2a", KIT / "a2a", "a2a-sdk"),  # protobuf, a2a-sdk's wire types
+    "jwt": ("a2a", KIT / "a2a", "a2a-sdk"),  # PyJWT, a2a-sdk[signing]'s: card signatures
 }
 HUB_ONLY = {"app", "fastapi", "sqlalchemy", "sqlmodel", "alembic", "prometheus_client", "rich"}
 

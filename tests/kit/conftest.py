@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
 from agenthub import Agent, AgentKey, CallbackPolicy, TaskHandler
+from agenthub.transport import http_client
 from app.config import Settings
 from app.main import create_app
+from tests.support import LOOPBACK
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables
 from tests.support.kit import LiveHub, MakeLiveAgent
 from tests.support.live import LiveServer, bound_socket
@@ -29,6 +32,7 @@ async def live_hub(settings: Settings) -> AsyncIterator[LiveHub]:
 async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
     agents: list[Agent] = []
     servers: list[LiveServer] = []
+    hub_clients: list[httpx.AsyncClient] = []
 
     async def make(
         name: str,
@@ -42,6 +46,11 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
         sock = bound_socket()
         port = sock.getsockname()[1]
         scheme = "https" if https else "http"
+        # the kit's client to the hub, bounded only against hangs (the kit's own 10 s is a
+        # product default, which a loaded machine's PostgreSQL pass once went past)
+        if "hub_http" not in kwargs:
+            kwargs["hub_http"] = http_client(timeout=LOOPBACK)
+            hub_clients.append(kwargs["hub_http"])
         agent = Agent(
             live_hub.url,
             key=AgentKey.generate(),
@@ -67,3 +76,5 @@ async def make_live_agent(live_hub: LiveHub) -> AsyncIterator[MakeLiveAgent]:
         await server.stop()
     for agent in agents:
         await agent.aclose()
+    for client in hub_clients:
+        await client.aclose()
