@@ -10,7 +10,6 @@ from typing import Annotated
 from urllib.parse import unquote_plus
 
 from fastapi import Depends, Form, Request, Response
-from pydantic import BaseModel
 
 from agenthub.protocol.oauth import (
     CALL_SCOPE,
@@ -82,19 +81,6 @@ resource names no agent); 401 `invalid_client`; 429 past the token rates.
 """
 
 
-class TokenFormBody(BaseModel):
-    """The token request's form; each parameter optional here, so that a missing one is
-    OAuth's own ``invalid_request``, not a validation error."""
-
-    grant_type: str | None = None
-    scope: str | None = None
-    resource: str | None = None
-    client_id: str | None = None
-    client_secret: str | None = None
-    client_assertion_type: str | None = None
-    client_assertion: str | None = None
-
-
 def _basic_credentials(request: Request) -> tuple[str, str] | None:
     """RFC 6749 2.3.1: ``Basic base64(urlencode(id) ":" urlencode(secret))``."""
     header = request.headers.get("authorization")
@@ -146,7 +132,7 @@ async def get_authorization_server_metadata(
     description=TOKEN_DESCRIPTION,
 )
 async def create_oauth_token(
-    form: Annotated[TokenFormBody, Form()],
+    form: Annotated[service.TokenForm, Form()],
     request: Request,
     response: Response,
     session: SessionDep,
@@ -161,7 +147,8 @@ async def create_oauth_token(
     base = base_url(request, settings.public_url)
     token = await service.issue_token(
         session,
-        service.TokenForm(**form.model_dump(), basic=basic),
+        form,
+        basic=basic,
         keys=keys,
         issuer=base,
         audiences={f"{base}{TOKEN_PATH}", base, settings.issuer},

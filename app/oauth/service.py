@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -50,10 +51,10 @@ MAX_CLIENT_ASSERTION_SECONDS = 3600
 MAX_PARAMETER_CHARS = 2000
 
 
-@dataclass(frozen=True)
-class TokenForm:
-    """The token request's parameters (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707 2),
-    and the client's HTTP Basic credentials when it sent them (``client_secret_basic``)."""
+class TokenForm(BaseModel):
+    """The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707 2), each
+    parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+    validation error."""
 
     grant_type: str | None = None
     scope: str | None = None
@@ -62,7 +63,6 @@ class TokenForm:
     client_secret: str | None = None
     client_assertion_type: str | None = None
     client_assertion: str | None = None
-    basic: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,15 +80,17 @@ async def issue_token(
     session: AsyncSession,
     form: TokenForm,
     *,
+    basic: tuple[str, str] | None,
     keys: HubKeys,
     issuer: str,
     audiences: set[str],
     lifetime_seconds: int,
 ) -> OAuthToken:
-    """A token for ``form``'s client to call the agent its ``resource`` names. ``issuer``:
+    """A token for ``form``'s client to call the agent its ``resource`` names. ``basic``:
+    the client's HTTP Basic credentials, if it sent them (``client_secret_basic``); ``issuer``:
     the hub as an authorization server (its URL); ``audiences``: what a client assertion's
     ``aud`` may name (the token endpoint's URL, the issuer)."""
-    for name, value in vars(form).items():
+    for name, value in form.model_dump().items():
         if isinstance(value, str) and len(value) > (
             jws.MAX_TOKEN_CHARS if name == "client_assertion" else MAX_PARAMETER_CHARS
         ):
@@ -105,7 +107,7 @@ async def issue_token(
             "The parameter resource is required: the agent to call (its id, acps://{id} or "
             "its endpoint URL)."
         )
-    client = await _client(session, form, audiences)
+    client = await _client(session, form, basic, audiences)
     agent = await _target(session, form.resource)
     now = int(time.time())
     claims = AgentAccessClaims(
@@ -129,18 +131,20 @@ async def issue_token(
     return OAuthToken(access_token=token, expires_in=lifetime_seconds, scope=scope)
 
 
-async def _client(session: AsyncSession, form: TokenForm, audiences: set[str]) -> _Client:
-    secret = form.client_secret is not None or form.basic is not None
+async def _client(
+    session: AsyncSession, form: TokenForm, basic: tuple[str, str] | None, audiences: set[str]
+) -> _Client:
+    secret = form.client_secret is not None or basic is not None
     if form.client_assertion is not None:
         if secret:
             raise InvalidTokenRequest("The client authenticates one way only.")
         if form.client_assertion_type != CLIENT_ASSERTION_TYPE:
             raise InvalidTokenRequest(f"client_assertion_type must be {CLIENT_ASSERTION_TYPE}.")
         return await _asserted_agent(session, form.client_assertion, form.client_id, audiences)
-    if form.basic is not None:
+    if basic is not None:
         if form.client_secret is not None:
             raise InvalidTokenRequest("The client authenticates one way only.")
-        client_id, given = form.basic
+        client_id, given = basic
     elif form.client_secret is not None and form.client_id:
         client_id, given = form.client_id, form.client_secret
     else:

@@ -3164,11 +3164,12 @@ export interface components {
             type: "text";
         };
         /**
-         * TokenFormBody
-         * @description The token request's form; each parameter optional here, so that a missing one is
-         *     OAuth's own ``invalid_request``, not a validation error.
+         * TokenForm
+         * @description The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707 2), each
+         *     parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+         *     validation error.
          */
-        TokenFormBody: {
+        TokenForm: {
             /** Client Assertion */
             client_assertion?: string | null;
             /** Client Assertion Type */
@@ -5898,7 +5899,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["TokenFormBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenForm"];
             };
         };
         responses: {

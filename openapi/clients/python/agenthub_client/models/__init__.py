@@ -129,7 +129,7 @@ from .task_status_update_senderrole import TaskStatusUpdateSenderrole
 from .task_view import TaskView
 from .text_data_item import TextDataItem
 from .text_data_item_metadata_type_0 import TextDataItemMetadataType0
-from .token_form_body import TokenFormBody
+from .token_form import TokenForm
 from .token_request import TokenRequest
 from .token_response import TokenResponse
 from .trigger_create import TriggerCreate
@@ -267,7 +267,7 @@ __all__ = (
     "TaskView",
     "TextDataItem",
     "TextDataItemMetadataType0",
-    "TokenFormBody",
+    "TokenForm",
     "TokenRequest",
     "TokenResponse",
     "TriggerCreate",

@@ -10,14 +10,14 @@ from ... import errors
 
 from ...models.o_auth_token import OAuthToken
 from ...models.problem import Problem
-from ...models.token_form_body import TokenFormBody
+from ...models.token_form import TokenForm
 from typing import cast
 
 
 
 def _get_kwargs(
     *,
-    body: TokenFormBody,
+    body: TokenForm,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -101,7 +101,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: TokenFormBody,
+    body: TokenForm,
 
 ) -> Response[OAuthToken | Problem]:
     """ Create Oauth Token
@@ -142,9 +142,10 @@ def sync_detailed(
     resource names no agent); 401 `invalid_client`; 429 past the token rates.
 
     Args:
-        body (TokenFormBody): The token request's form; each parameter optional here, so that a
-            missing one is
-            OAuth's own ``invalid_request``, not a validation error.
+        body (TokenForm): The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707
+            2), each
+            parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+            validation error.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,7 +170,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: TokenFormBody,
+    body: TokenForm,
 
 ) -> OAuthToken | Problem | None:
     """ Create Oauth Token
@@ -210,9 +211,10 @@ def sync(
     resource names no agent); 401 `invalid_client`; 429 past the token rates.
 
     Args:
-        body (TokenFormBody): The token request's form; each parameter optional here, so that a
-            missing one is
-            OAuth's own ``invalid_request``, not a validation error.
+        body (TokenForm): The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707
+            2), each
+            parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+            validation error.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -232,7 +234,7 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: TokenFormBody,
+    body: TokenForm,
 
 ) -> Response[OAuthToken | Problem]:
     """ Create Oauth Token
@@ -273,9 +275,10 @@ async def asyncio_detailed(
     resource names no agent); 401 `invalid_client`; 429 past the token rates.
 
     Args:
-        body (TokenFormBody): The token request's form; each parameter optional here, so that a
-            missing one is
-            OAuth's own ``invalid_request``, not a validation error.
+        body (TokenForm): The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707
+            2), each
+            parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+            validation error.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -300,7 +303,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: TokenFormBody,
+    body: TokenForm,
 
 ) -> OAuthToken | Problem | None:
     """ Create Oauth Token
@@ -341,9 +344,10 @@ async def asyncio(
     resource names no agent); 401 `invalid_client`; 429 past the token rates.
 
     Args:
-        body (TokenFormBody): The token request's form; each parameter optional here, so that a
-            missing one is
-            OAuth's own ``invalid_request``, not a validation error.
+        body (TokenForm): The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707
+            2), each
+            parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+            validation error.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -16,14 +16,15 @@ from typing import cast
 
 
 
-T = TypeVar("T", bound="TokenFormBody")
+T = TypeVar("T", bound="TokenForm")
 
 
 
 @_attrs_define
-class TokenFormBody:
-    """ The token request's form; each parameter optional here, so that a missing one is
-    OAuth's own ``invalid_request``, not a validation error.
+class TokenForm:
+    """ The token request's form (RFC 6749 4.4.2, 2.3.1; RFC 7523 2.2; RFC 8707 2), each
+    parameter optional here, so that a missing one is OAuth's own ``invalid_request``, not a
+    validation error.
 
         Attributes:
             client_assertion (None | str | Unset):
@@ -188,7 +189,7 @@ class TokenFormBody:
         scope = _parse_scope(d.pop("scope", UNSET))
 
 
-        token_form_body = cls(
+        token_form = cls(
             client_assertion=client_assertion,
             client_assertion_type=client_assertion_type,
             client_id=client_id,
@@ -199,8 +200,8 @@ class TokenFormBody:
         )
 
 
-        token_form_body.additional_properties = d
-        return token_form_body
+        token_form.additional_properties = d
+        return token_form
 
     @property
     def additional_keys(self) -> list[str]:
