@@ -16,9 +16,6 @@ from a2a.client import A2ACardResolver, ClientCallContext, ClientConfig, ClientF
 from a2a.client.auth import AuthInterceptor, CredentialService
 from a2a.helpers import get_artifact_text, new_text_part
 from a2a.types import Message, Role, SendMessageRequest, Task, TaskState
-from authlib.integrations.httpx_client import AsyncOAuth2Client
-from authlib.oauth2.rfc7523 import PrivateKeyJWT
-from joserfc.jwk import ECKey
 
 from agenthub import Agent, AgentKey
 from agenthub.protocol.oauth import ACCESS_TOKEN_TYPE
@@ -27,6 +24,7 @@ from app.auth.keys import read_hub_keys
 from tests.support import LOOPBACK
 from tests.support.hub import OPERATOR_TOKEN
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent, hub_task, settled
+from tests.support.oauth import agent_token, application_token
 
 OAUTH_SCHEME = "oauth2"
 
@@ -39,44 +37,6 @@ class HubToken(CredentialService):
 
     async def get_credentials(self, security_scheme_name: str, context: Any) -> str | None:
         return self.token if security_scheme_name == OAUTH_SCHEME else None
-
-
-async def token_url(hub_url: str) -> str:
-    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
-        metadata = (await http.get(f"{hub_url}/.well-known/oauth-authorization-server")).json()
-    url: str = metadata["token_endpoint"]
-    return url
-
-
-async def agent_token(caller: Agent, resource: str) -> str:
-    """authlib's client credentials with private_key_jwt, the agent's key as its key."""
-    url = await token_url(caller.hub.base_url)
-    async with AsyncOAuth2Client(
-        caller.agent_id,
-        ECKey.import_key(caller.key.private_pem()),
-        token_endpoint_auth_method="private_key_jwt",
-        timeout=LOOPBACK,
-    ) as oauth:
-        oauth.register_client_auth_method(PrivateKeyJWT(url, alg="ES256"))
-        token = await oauth.fetch_token(url, grant_type="client_credentials", resource=resource)
-    return str(token["access_token"])
-
-
-async def application_token(hub_url: str, resource: str) -> tuple[str, str]:
-    """An application the operator registers, and authlib's token for it (client_secret_basic)."""
-    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
-        made = await http.post(
-            f"{hub_url}/v1/operator/oauth-clients",
-            json={"name": "a dashboard"},
-            headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
-        )
-    issued = made.json()
-    url = await token_url(hub_url)
-    async with AsyncOAuth2Client(
-        issued["clientId"], issued["clientSecret"], timeout=LOOPBACK
-    ) as oauth:
-        token = await oauth.fetch_token(url, grant_type="client_credentials", resource=resource)
-    return issued["clientId"], str(token["access_token"])
 
 
 async def send(partner: Agent, token: str, text: str) -> Task:

@@ -155,7 +155,7 @@ async def serve_peer(
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(60):  # a hang bound, not a speed one
             while not server.started:
                 if task.done():
                     task.result()  # raises what stopped it
