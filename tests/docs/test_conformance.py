@@ -81,6 +81,9 @@ A2A_CLAUSES = (
     "A2A GetTask, CancelTask, SubscribeToTask",
     "A2A push notifications",
     "A2A authentication",
+    "A2A JSON-RPC envelope",
+    "A2A signed cards",
+    "A2A conformance against the reference",
     "A2A client",
     "A2A transports",
 )
