@@ -20,10 +20,10 @@ from agenthub.groups import Groups
 from agenthub.keys import AgentKey
 from agenthub.paths import segment
 from agenthub.protocol.agents import AgentCard, AgentPage, AgentRegistration, AgentUpdate
-from agenthub.protocol.auth import HubMetadata, TokenResponse
+from agenthub.protocol.auth import JWKS_PATH, HubMetadata, TokenResponse
 from agenthub.protocol.certificates import CertificatePage, IssuedCertificate
 from agenthub.protocol.oauth import METADATA_PATH, AuthorizationServerMetadata, ClientStanding
-from agenthub.tokens import header_of, verify
+from agenthub.tokens import key_of, verify
 from agenthub.transport import http_client
 
 ASSERTION_LIFETIME_SECONDS = 60
@@ -112,18 +112,17 @@ class HubClient:
 
     async def hub_keys(self) -> dict[str, Any]:
         if self.pinned_jwks is None:
-            response = await self._http.get(f"{self.base_url}/.well-known/jwks.json")
+            response = await self._http.get(f"{self.base_url}{JWKS_PATH}")
             self.pinned_jwks = self._json(response)
         return self.pinned_jwks
 
     def _check_hub_token(self, token: str, *, issuer: str, nonce: str) -> dict[str, Any]:
         assert self.pinned_jwks is not None
         try:
-            kid = header_of(token).get("kid")
-            keys = [k for k in self.pinned_jwks.get("keys", []) if k.get("kid") == kid]
-            if not keys:
+            key = key_of(self.pinned_jwks, token)
+            if key is None:
                 raise HubIdentityError("The access token is signed by a key the hub never showed.")
-            claims = verify(token, keys[0])
+            claims = verify(token, key)
         except SignatureError as exc:
             raise HubIdentityError(f"The hub's access token does not verify: {exc}.") from exc
         if claims.get("nonce") != nonce:

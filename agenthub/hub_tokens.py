@@ -19,7 +19,7 @@ from agenthub.errors import CallTokenError, HubRequestError, SignatureError
 from agenthub.protocol.jwk import jwk_thumbprint
 from agenthub.protocol.oauth import ACCESS_TOKEN_TYPE, CALL_SCOPE, AgentAccessClaims
 from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
-from agenthub.tokens import header_of, verify
+from agenthub.tokens import header_of, key_of, verify
 
 
 def is_hub_access_token(token: str) -> bool:
@@ -54,11 +54,10 @@ class HubTokens:
         except Exception as exc:  # the hub away, or no authorization server
             raise CallTokenError("the hub's token keys could not be read") from exc
         try:
-            kid = header_of(token).get("kid")
-            keys = [k for k in jwks.get("keys", []) if k.get("kid") == kid]
-            if not keys:
+            key = key_of(jwks, token)
+            if key is None:
                 raise CallTokenError("The access token is signed by no key of the hub.")
-            claims = AgentAccessClaims.model_validate(verify(token, keys[0]))
+            claims = AgentAccessClaims.model_validate(verify(token, key))
         except (SignatureError, ValidationError) as exc:
             raise CallTokenError(f"The access token does not verify: {exc}.") from exc
         now = time.time()

@@ -36,6 +36,13 @@ def header_of(token: str) -> dict[str, Any]:
     return header
 
 
+def key_of(jwks: dict[str, Any], token: str) -> dict[str, Any] | None:
+    """The key of the JWK Set ``jwks`` that ``token``'s header names (its ``kid``), if any;
+    ``SignatureError`` for a token that is no ES256 JWS."""
+    kid = header_of(token).get("kid")
+    return next((k for k in jwks.get("keys", []) if k.get("kid") == kid), None)
+
+
 def verify(token: str, jwk_dict: dict[str, Any]) -> dict[str, Any]:
     """The claims of ``token`` if it is signed by ``jwk_dict``'s private half."""
     header_of(token)

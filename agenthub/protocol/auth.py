@@ -8,6 +8,9 @@ from pydantic import Field
 
 from agenthub.protocol.base import WireModel
 
+JWKS_PATH = "/.well-known/jwks.json"
+"""Where the hub publishes the keys that sign its tokens (and its cards)."""
+
 
 class TokenRequest(WireModel):
     assertion: str = Field(min_length=1, max_length=8192)

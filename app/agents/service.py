@@ -29,6 +29,7 @@ from agenthub.protocol.agents import (
     Skill,
 )
 from agenthub.protocol.aic import new_aic
+from agenthub.protocol.auth import JWKS_PATH
 from agenthub.protocol.jwk import PublicJwk, jwk_thumbprint
 from app.agents.errors import (
     AgentNotFound,
@@ -323,9 +324,7 @@ def a2a_card_json(agent: Agent, hub_url: str, keys: HubKeys) -> dict[str, Any]:
     binding."""
     try:
         card = a2a_card(to_card(agent), hub_url=hub_url)
-        signed = sign_card(
-            card, keys.private_key, kid=keys.kid, jwks_url=f"{hub_url}/.well-known/jwks.json"
-        )
+        signed = sign_card(card, keys.private_key, kid=keys.kid, jwks_url=f"{hub_url}{JWKS_PATH}")
         return card_json(signed)
     except A2aBindingMissing as exc:
         raise NoA2aBinding(f"Agent {agent.id!r} declares no A2A protocol binding.") from exc

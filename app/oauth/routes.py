@@ -11,6 +11,7 @@ from urllib.parse import unquote_plus
 
 from fastapi import Depends, Form, Request, Response
 
+from agenthub.protocol.auth import JWKS_PATH
 from agenthub.protocol.oauth import (
     CALL_SCOPE,
     METADATA_PATH,
@@ -113,7 +114,7 @@ async def get_authorization_server_metadata(
     return AuthorizationServerMetadata(
         issuer=base,
         token_endpoint=f"{base}{TOKEN_PATH}",
-        jwks_uri=f"{base}/.well-known/jwks.json",
+        jwks_uri=f"{base}{JWKS_PATH}",
         grant_types_supported=["client_credentials"],
         token_endpoint_auth_methods_supported=[
             "private_key_jwt",

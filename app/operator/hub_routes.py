@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import Request, Response
 from sqlalchemy import text
 
-from agenthub.protocol.auth import HubMetadata
+from agenthub.protocol.auth import JWKS_PATH, HubMetadata
 from app.api.problems import problem_responses
 from app.api.routing import base_url, hub_router
 from app.auth.current import bearer_token, may_read_metrics
@@ -71,14 +71,14 @@ async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetada
     return HubMetadata(
         issuer=settings.issuer,
         token_endpoint=f"{base}/v1/auth/token",
-        jwks_uri=f"{base}/.well-known/jwks.json",
+        jwks_uri=f"{base}{JWKS_PATH}",
         api_version=API_VERSION,
         ca_uri=f"{base}/.well-known/agenthub-ca.pem",
         crl_uri=f"{base}/.well-known/agenthub-crl.pem",
     )
 
 
-@router.get("/.well-known/jwks.json")
+@router.get(JWKS_PATH)
 async def get_jwks(keys: KeysDep) -> dict[str, Any]:
     """The hub's public signing keys, a JWK Set: an access token verifies with the key whose
     `kid` is in the token's header.
