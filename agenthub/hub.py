@@ -203,9 +203,10 @@ class HubClient:
 
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """An authenticated call; a 401 re-authenticates once (e.g. after a key rotation)."""
+        extra = kwargs.pop("headers", {})  # kept for the retry too
         for attempt in range(2):
             token = await self.access_token()
-            headers = {**kwargs.pop("headers", {}), "Authorization": f"Bearer {token}"}
+            headers = {**extra, "Authorization": f"Bearer {token}"}
             async with self._in_flight:
                 response = await self._http.request(
                     method, f"{self.base_url}{path}", headers=headers, **kwargs

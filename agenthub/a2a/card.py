@@ -27,11 +27,13 @@ from a2a.types import (
     SecurityScheme,
     StringList,
 )
+from a2a.utils.constants import VERSION_HEADER
 from a2a.utils.signing import (
     SignatureVerificationError,
     create_agent_card_signer,
     create_signature_verifier,
 )
+from google.protobuf.json_format import MessageToDict, ParseDict
 from jwt import PyJWK
 from jwt.exceptions import PyJWKError
 
@@ -49,6 +51,7 @@ __all__ = [
     "a2a_card",
     "card_json",
     "check_card_signature",
+    "requested_version",
     "sign_card",
 ]
 
@@ -179,10 +182,25 @@ def a2a_card(
     return built
 
 
-def card_json(card: AgentCard) -> dict[str, Any]:
-    """The card as JSON, exactly as a2a-sdk's card route serves it (v1.0 fields, with the
-    v0.3 ones a v0.3 client reads merged in)."""
-    return agent_card_to_dict(card)
+def card_json(card: AgentCard | dict[str, Any], *, version: str | None = None) -> dict[str, Any]:
+    """The card as JSON for a client of A2A ``version`` (what it names in ``A2A-Version``,
+    ``requested_version``): an A2A v1.0 ``AgentCard`` document, whose ``supportedInterfaces``
+    still list the v0.3 one; for a client that names 0.3, as a2a-sdk's card route serves it
+    to all (the v0.3 fields merged in beside the v1.0 ones, so an a2a-sdk 0.3 client reads
+    it, and a v1.0 validator does not: a security scheme then has two keys)."""
+    if isinstance(card, dict):
+        card = ParseDict(card, AgentCard(), ignore_unknown_fields=True)
+    if version is not None and version.startswith("0."):
+        return agent_card_to_dict(card)
+    shown: dict[str, Any] = MessageToDict(card)
+    return shown
+
+
+def requested_version(headers: Any, query: Any) -> str | None:
+    """The A2A version a card's reader names (the ``A2A-Version`` header, or the request
+    parameter of that name): None when it names none."""
+    named = headers.get(VERSION_HEADER) or query.get(VERSION_HEADER)
+    return str(named).strip() if named else None
 
 
 def sign_card(card: AgentCard, private_key: Any, *, kid: str, jwks_url: str) -> AgentCard:

@@ -179,8 +179,9 @@ class A2AServing:
         """The A2A Agent Card route (public, as A2A cards are): the card the hub serves for
         this agent, with the hub's signature, when it is the very card built here (its URL
         the one the agent registered); else the card built here, unsigned."""
-        from agenthub.a2a.card import card_json
+        from agenthub.a2a.card import card_json, requested_version
 
+        version = requested_version(request.headers, request.query_params)
         try:
             built = card_json(await self._card(request))
         except (HubRequestError, httpx.HTTPError) as exc:
@@ -188,8 +189,8 @@ class A2AServing:
             return JSONResponse({"error": "the card is not available now"}, status_code=503)
         signed = await self._signed_card()
         if signed is not None and {k: v for k, v in signed.items() if k != "signatures"} == built:
-            return JSONResponse(signed)
-        return JSONResponse(built)
+            built = signed
+        return JSONResponse(card_json(built, version=version) if version else built)
 
     async def _signed_card(self) -> dict[str, Any] | None:
         """The hub's signed card of this agent, read again after ``PEER_CACHE_SECONDS``."""

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, Query, Request, Response, status
 
+from agenthub.a2a.card import requested_version
 from agenthub.protocol.agents import (
     AgentCard,
     AgentPage,
@@ -192,8 +193,9 @@ async def get_agent(
     "/{agentId}/agent-card.json",
     responses={
         200: {
-            "description": "the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON, as "
-            "a2a-sdk serves one, with the v0.3 fields merged in for v0.3 clients)",
+            "description": "the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON; to a "
+            "client that names `A2A-Version: 0.3`, as a2a-sdk serves one, with the v0.3 "
+            "fields merged in)",
             "content": {
                 "application/json": {
                     "schema": {
@@ -230,7 +232,8 @@ async def get_agent_a2a_card(
     declares no `a2a` protocol binding.
     """
     agent = await service.get_agent(session, agent_id)
-    return service.a2a_card_json(agent, base_url(request, settings.public_url), keys)
+    version = requested_version(request.headers, request.query_params)
+    return service.a2a_card_json(agent, base_url(request, settings.public_url), keys, version)
 
 
 @router.patch("/{agentId}", responses=problem_responses(400, 401, 403, 404, 409, 413, 422))

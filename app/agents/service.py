@@ -318,13 +318,15 @@ def to_card(agent: Agent, *, score: float | None = None, now: datetime | None = 
     )
 
 
-def a2a_card_json(agent: Agent, hub_url: str, keys: HubKeys) -> dict[str, Any]:
-    """The agent's A2A Agent Card as JSON (``agenthub.a2a.card``), naming the hub at
-    ``hub_url`` as its OAuth token issuer and signed by the hub's key; 404 without an A2A
-    binding."""
+def a2a_card_json(
+    agent: Agent, hub_url: str, keys: HubKeys, version: str | None = None
+) -> dict[str, Any]:
+    """The agent's A2A Agent Card as JSON for a client of A2A ``version``
+    (``agenthub.a2a.card``), naming the hub at ``hub_url`` as its OAuth token issuer and
+    signed by the hub's key; 404 without an A2A binding."""
     try:
         card = a2a_card(to_card(agent), hub_url=hub_url)
         signed = sign_card(card, keys.private_key, kid=keys.kid, jwks_url=f"{hub_url}{JWKS_PATH}")
-        return card_json(signed)
+        return card_json(signed, version=version)
     except A2aBindingMissing as exc:
         raise NoA2aBinding(f"Agent {agent.id!r} declares no A2A protocol binding.") from exc

@@ -202,8 +202,19 @@ async def test_agent_card_route_serves_a_card_a2a_sdk_reads(make_agent: MakeAgen
         {"mtls"},
         {"oauth2"},
     ]  # any one will do
-    # a v0.3 client reads the same card through its legacy fields
-    assert (served["url"], served["protocolVersion"]) == (A2A_URL, "0.3")
+    # a v1.0 document: one key a security scheme (its oneOf), no v0.3 fields
+    assert all(len(scheme) == 1 for scheme in served["securitySchemes"].values())
+    assert "url" not in served and "protocolVersion" not in served
+    # a client that names v0.3 reads the same card through its legacy fields, merged in as
+    # a2a-sdk's card route merges them, and its signature still verifies
+    path = f"/v1/agents/{agent.agent_id}/agent-card.json"
+    for asked in ({"headers": {"A2A-Version": "0.3"}}, {"params": {"A2A-Version": "0.3"}}):
+        legacy = (await reader.request("GET", path, **asked)).json()
+        assert (legacy["url"], legacy["protocolVersion"]) == (A2A_URL, "0.3")
+        assert legacy["securitySchemes"]["mtls"]["type"] == "mutualTLS"
+        assert check_card_signature(parse_agent_card(legacy), jwks) is True
+    named = (await reader.request("GET", path, headers={"A2A-Version": "1.0"})).json()
+    assert {k: v for k, v in named.items() if k != "signatures"} == unsigned
 
 
 async def test_agent_card_route_404s(make_agent: MakeAgent, client: httpx.AsyncClient) -> None:

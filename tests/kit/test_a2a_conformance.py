@@ -181,3 +181,6 @@ async def test_the_card_names_its_interface_capabilities_and_skills(server: Serv
     )
     assert "capabilities" in card and card["skills"]
     assert card["defaultInputModes"] and card["defaultOutputModes"]
+    # a SecurityScheme is a oneOf: exactly one scheme a key (A2A v1.0 §4.5)
+    for name, scheme in card.get("securitySchemes", {}).items():
+        assert len(scheme) == 1, (name, scheme)

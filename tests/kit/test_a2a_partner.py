@@ -111,6 +111,13 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
     registered = await partner.hub.request("GET", f"/v1/agents/{partner.agent_id}")
     protocols = {b["protocol"] for b in registered.json()["protocols"]}
     assert protocols == {"aip", "a2a"}
+    # a client naming v0.3 gets the v0.3 fields too, on the same signed card
+    url = f"{partner.public_url}.well-known/agent-card.json"
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+        legacy = (await http.get(url, headers={"A2A-Version": "0.3"})).json()
+        plain = (await http.get(url)).json()
+    assert (legacy["url"], legacy["protocolVersion"]) == (partner.public_url, "0.3")
+    assert "url" not in plain and legacy["signatures"] == plain["signatures"]
 
 
 @pytest.mark.parametrize("version", ["1.0", "0.3"])

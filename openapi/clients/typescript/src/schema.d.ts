@@ -3934,7 +3934,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON, as a2a-sdk serves one, with the v0.3 fields merged in for v0.3 clients) */
+            /** @description the agent's A2A Agent Card (A2A v1.0 `AgentCard` JSON; to a client that names `A2A-Version: 0.3`, as a2a-sdk serves one, with the v0.3 fields merged in) */
             200: {
                 headers: {
                     [name: string]: unknown;
