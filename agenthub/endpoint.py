@@ -19,10 +19,10 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from agenthub.a2a.serving import A2A_METHODS, A2AServing
+from agenthub.a2a.serving import A2A_METHODS, REST_PATH, A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.errors import (
@@ -172,6 +172,7 @@ class AgentEndpoint:
                 Route("/notifications", self._notification, methods=["POST"]),
                 Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
                 Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
+                Mount(REST_PATH, app=self._a2a_rest),
             ]
         )
 
@@ -306,7 +307,7 @@ class AgentEndpoint:
         except CallTokenError as exc:
             missing = isinstance(exc, CallTokenMissing)
             if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
-                return await self.a2a.answer_anonymous(request, body)
+                return await self.a2a.answer(request, body, None)
             return self._refused(exc, missing=missing)
         first = items[0]
         if not batched and isinstance(first, RpcRequest) and first.method in A2A_METHODS:
@@ -427,6 +428,30 @@ class AgentEndpoint:
             },
         )
 
+    async def _a2a_rest(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A2A's HTTP+JSON binding (below ``REST_PATH``), by a2a-sdk's routes: its caller
+        proved as on JSON-RPC (a call token then names the whole URL, query and all);
+        authentication failures are 401 in the binding's error shape."""
+        request = Request(scope, receive)
+        if self.a2a is None:
+            await Response(status_code=404)(scope, receive, send)
+            return
+        body = await self._read(request)
+        if isinstance(body, Response):
+            await body(scope, receive, send)
+            return
+        suffix = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        try:
+            caller_id: str | None = (await self._authenticate(request, body, suffix)).caller_id
+        except CallTokenError as exc:
+            below = request.url.path.removeprefix(scope.get("root_path", ""))
+            missing = isinstance(exc, CallTokenMissing)
+            if not (missing and self.a2a.takes_anonymous_rest(request.method, below)):
+                await _rest_refused(exc, missing=missing)(scope, receive, send)
+                return
+            caller_id = None
+        await self.a2a.answer_rest(scope, receive, send, body, caller_id)
+
     async def _a2a_card(self, request: Request) -> Response:
         """The agent's A2A Agent Card, made from its registry card (404 without A2A)."""
         if self.a2a is None:
@@ -510,6 +535,30 @@ class AgentEndpoint:
         if call is not None:
             return self._signed(payload, call, status)
         return Response(orjson.dumps(payload), status_code=status, media_type="application/json")
+
+
+def _rest_refused(exc: CallTokenError, *, missing: bool) -> Response:
+    """A refused caller on the HTTP+JSON binding: 401, its error as a2a-sdk's REST errors
+    are shaped (``google.rpc.Status`` in JSON), and the scheme named."""
+    reason = "AUTHENTICATION_REQUIRED" if missing else "ACCESS_TOKEN_INVALID"
+    error = {
+        "code": 401,
+        "status": "UNAUTHENTICATED",
+        "message": str(exc),
+        "details": [
+            {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": reason,
+                "domain": "a2a-protocol.org",
+            }
+        ],
+    }
+    return Response(
+        orjson.dumps({"error": error}),
+        status_code=401,
+        media_type="application/json",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
 
 
 def _task_id_of(rpc: RpcRequest) -> str | None:

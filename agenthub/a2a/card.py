@@ -60,9 +60,10 @@ WHOLE_AGENT_SKILL = "agent"
 """The id of the one skill a card without skills shows (``_whole_agent``)."""
 DEFAULT_MODES = ("text/plain", "application/json")
 JSONRPC = "JSONRPC"
+HTTP_JSON = "HTTP+JSON"
 PROTOCOL_VERSIONS = ("1.0", "0.3")
-"""One JSON-RPC route answers both method sets (a2a-sdk's v0.3 compatibility layer); a v0.3
-client finds its interface by ``protocolVersion`` 0.3 (``to_compat_agent_card``)."""
+"""One route answers both method sets (a2a-sdk's v0.3 compatibility layer); a v0.3 client
+finds its interface by ``protocolVersion`` 0.3 (``to_compat_agent_card``)."""
 CALL_TOKEN_SCHEME = "callToken"  # noqa: S105 (a scheme name, no secret)
 MTLS_SCHEME = "mtls"
 OAUTH_SCHEME = "oauth2"
@@ -84,11 +85,27 @@ MTLS_DESCRIPTION = (
 
 
 def a2a_binding_url(card: agents.AgentCard) -> str | None:
-    """The URL of the card's first A2A binding, if it has one."""
+    """The URL of the card's first A2A JSON-RPC binding, if it has one."""
     for binding in card.protocols:
-        if binding.protocol == "a2a":
+        if binding.protocol == "a2a" and binding.transport in (None, JSONRPC):
             return binding.url
     return None
+
+
+def _interfaces(card: agents.AgentCard, jsonrpc_url: str) -> list[AgentInterface]:
+    """The JSON-RPC interfaces at ``jsonrpc_url``, then those of the card's other A2A
+    bindings (HTTP+JSON), each for every version served."""
+    where = [(JSONRPC, jsonrpc_url)]
+    where += [
+        (b.transport, b.url)
+        for b in card.protocols
+        if b.protocol == "a2a" and b.transport not in (None, JSONRPC)
+    ]
+    return [
+        AgentInterface(protocol_binding=transport, url=url, protocol_version=version)
+        for transport, url in dict.fromkeys(where)
+        for version in PROTOCOL_VERSIONS
+    ]
 
 
 def _skill(skill: agents.Skill) -> AgentSkill:
@@ -166,10 +183,7 @@ def a2a_card(
         name=card.name,
         description=card.description or card.name,
         version=card.version or DEFAULT_VERSION,
-        supported_interfaces=[
-            AgentInterface(protocol_binding=JSONRPC, url=where, protocol_version=version)
-            for version in PROTOCOL_VERSIONS
-        ],
+        supported_interfaces=_interfaces(card, where),
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         security_schemes=schemes,
         security_requirements=requirements,

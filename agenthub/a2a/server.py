@@ -29,6 +29,7 @@ from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes.common import ServerCallContextBuilder
 from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
+from a2a.server.routes.rest_routes import create_rest_routes
 from a2a.server.tasks import InMemoryPushNotificationConfigStore, TaskUpdater
 from a2a.types import AgentCard, Message, TaskState
 from a2a.utils.errors import (
@@ -40,7 +41,9 @@ from a2a.utils.errors import (
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Router
 from starlette.types import Message as AsgiMessage
+from starlette.types import Receive, Scope, Send
 
 from agenthub.a2a.convert import items_of
 from agenthub.a2a.push import PinnedPushSender
@@ -125,6 +128,12 @@ class A2ABridge:
         self.dispatcher = JsonRpcDispatcher(
             self.handler, context_builder=_CallerContext(), enable_v0_3_compat=True
         )
+        # A2A's HTTP+JSON binding, by a2a-sdk's own routes (v1.0, and v0.3's under /v1)
+        self.rest = Router(
+            routes=create_rest_routes(
+                self.handler, context_builder=_CallerContext(), enable_v0_3_compat=True
+            )
+        )
 
     async def aclose(self) -> None:
         await self.handler.aclose()
@@ -133,17 +142,15 @@ class A2ABridge:
     async def answer(self, request: Request, body: bytes, caller: CallerUser) -> Response:
         """Answer the A2A request whose ``body`` the endpoint already read (given again to
         a2a-sdk; what comes after it, a disconnect, is the request's own)."""
-        sent = False
-
-        async def receive() -> AsgiMessage:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await request.receive()
-
-        replayed = Request({**request.scope, CALLER_KEY: caller}, receive)
+        replayed = Request({**request.scope, CALLER_KEY: caller}, _replayed(body, request.receive))
         return await self.dispatcher.handle_requests(replayed)
+
+    async def answer_rest(
+        self, scope: Scope, receive: Receive, send: Send, body: bytes, caller: CallerUser
+    ) -> None:
+        """Answer an HTTP+JSON request (its path below the binding's URL) whose ``body`` the
+        endpoint already read, by a2a-sdk's REST routes."""
+        await self.rest({**scope, CALLER_KEY: caller}, _replayed(body, receive), send)
 
     # -- the hub's record -------------------------------------------------------------------
 
@@ -208,6 +215,21 @@ class A2ABridge:
                 self._open(caller, context_id, session_id)
             self.recorder.record(session_id, recorded.to_wire())
         return task
+
+
+def _replayed(body: bytes, receive: Receive) -> Receive:
+    """``receive`` with the body already read given again first (what comes after it, a
+    disconnect, is the request's own)."""
+    sent = False
+
+    async def again() -> AsgiMessage:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
 
 
 def _a2a_error(fault: RpcFault) -> A2AError:

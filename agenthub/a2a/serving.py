@@ -13,6 +13,7 @@ import httpx
 import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from agenthub.a2a import A2AOptions
 from agenthub.a2a.anonymous import AnonymousGate
@@ -67,7 +68,24 @@ ANONYMOUS_METHODS = frozenset(
 )
 """The JSON-RPC methods of A2A v1.0 and v0.3; AIP's (``rpc``, ``stream``, ``notification/*``)
 are others, so both share the endpoint's one URL."""
+ANONYMOUS_REST_PATHS = frozenset(
+    {"/message:send", "/message:stream", "/v1/message:send", "/v1/message:stream"}
+)
+"""The HTTP+JSON paths (below the binding's URL; v1.0's, then v0.3's) of a send and a
+stream: what an anonymous caller may ask for."""
+REST_PATH = "/a2a"
+"""Where a kit partner serves A2A's HTTP+JSON binding, below its endpoint URL."""
 OPEN_SESSION_BACKOFF = Backoff(0.05, 5.0, deadline=120.0)
+
+
+def _card_unavailable(exc: Exception) -> Response:
+    """The answer while the agent's own card cannot be read at the hub (it is away)."""
+    logger.warning("could not read the agent's own card at the hub: %s", exc)
+    return JSONResponse(
+        {"error": "the agent's card is not available now; try again"},
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
 
 
 class A2AServing:
@@ -132,26 +150,47 @@ class A2AServing:
         if self._bridge is not None:
             await self._bridge.aclose()
 
-    async def answer(self, request: Request, body: bytes, caller_id: str) -> Response:
-        from agenthub.a2a.server import CallerUser
+    def takes_anonymous_rest(self, method: str, path: str) -> bool:
+        """``takes_anonymous`` for the HTTP+JSON binding (``path`` below its URL): a send or
+        a stream, v1.0's or v0.3's, when the agent serves anonymous callers."""
+        if self.gate is None:
+            return False
+        return method == "POST" and path.rstrip("/") in ANONYMOUS_REST_PATHS
 
-        return await self._answer(request, body, CallerUser(caller_id, True))
-
-    async def _answer(self, request: Request, body: bytes, caller: CallerUser) -> Response:
+    async def answer(self, request: Request, body: bytes, caller_id: str | None) -> Response:
+        """A JSON-RPC request's answer for ``caller_id`` (None: an anonymous caller)."""
+        caller = self._caller(request, caller_id)
+        if isinstance(caller, Response):
+            return caller
         try:
             bridge = await self.bridge(request)
-        except (HubRequestError, httpx.HTTPError) as exc:  # its card: the hub is away
-            logger.warning("could not read the agent's own card at the hub: %s", exc)
-            return JSONResponse(
-                {"error": "the agent's card is not available now; try again"},
-                status_code=503,
-                headers={"Retry-After": "1"},
-            )
+        except (HubRequestError, httpx.HTTPError) as exc:
+            return _card_unavailable(exc)
         return await bridge.answer(request, body, caller)
 
-    async def answer_anonymous(self, request: Request, body: bytes) -> Response:
+    async def answer_rest(
+        self, scope: Scope, receive: Receive, send: Send, body: bytes, caller_id: str | None
+    ) -> None:
+        """An HTTP+JSON request's answer for ``caller_id`` (None: an anonymous caller)."""
+        request = Request(scope, receive)
+        caller = self._caller(request, caller_id)
+        if isinstance(caller, Response):
+            await caller(scope, receive, send)
+            return
+        try:
+            bridge = await self.bridge(request)
+        except (HubRequestError, httpx.HTTPError) as exc:
+            await _card_unavailable(exc)(scope, receive, send)
+            return
+        await bridge.answer_rest(scope, receive, send, body, caller)
+
+    def _caller(self, request: Request, caller_id: str | None) -> CallerUser | Response:
+        """The caller as a2a-sdk's user; an anonymous one is a caller of its own, each
+        address at most the gate's rate (past it, the 429 that answers it)."""
         from agenthub.a2a.server import CallerUser
 
+        if caller_id is not None:
+            return CallerUser(caller_id, True)
         assert self.gate is not None
         address = request.client.host if request.client is not None else "unknown"
         wait = self.gate.wait_seconds(address)
@@ -161,8 +200,7 @@ class A2AServing:
                 status_code=429,
                 headers={"Retry-After": str(max(1, round(wait + 0.5)))},
             )
-        caller = CallerUser(f"anonymous-{uuid.uuid4().hex}@{address}", False)
-        return await self._answer(request, body, caller)
+        return CallerUser(f"anonymous-{uuid.uuid4().hex}@{address}", False)
 
     async def _card(self, request: Request) -> A2ACard:
         """The agent's A2A card, from its registry card (``agenthub.a2a.card``)."""

@@ -6,7 +6,14 @@ import re
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AnyHttpUrl, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AnyHttpUrl,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from agenthub.protocol.base import CompactWireModel, WireModel, not_null, patch_schema
 from agenthub.protocol.jwk import PublicJwk
@@ -43,12 +50,27 @@ def _unique_skill_ids(skills: list[Skill] | None) -> list[Skill] | None:
     return skills
 
 
+A2aTransport = Literal["JSONRPC", "HTTP+JSON"]
+"""An A2A binding's transport (A2A's ``protocolBinding``): JSON-RPC, or HTTP+JSON (REST)."""
+TRANSPORT_DESCRIPTION = (
+    "an `a2a` binding's transport (A2A's `protocolBinding`): `JSONRPC` (the default) or "
+    "`HTTP+JSON` (REST, its paths below `url`); only for `a2a`"
+)
+
+
 class ProtocolBinding(WireModel):
     """A protocol the agent answers, and where (what an agent declares)."""
 
     protocol: ProtocolName
     url: AnyHttpUrl | None = Field(default=None, description="by default, the `endpointUrl`")
     version: str | None = Field(default=None, min_length=1, max_length=50)
+    transport: A2aTransport | None = Field(default=None, description=TRANSPORT_DESCRIPTION)
+
+    @model_validator(mode="after")
+    def _transport_is_a2a(self) -> ProtocolBinding:
+        if self.transport is not None and self.protocol != "a2a":
+            raise ValueError("only an a2a binding names a transport")
+        return self
 
 
 class BoundProtocol(CompactWireModel):
@@ -57,6 +79,7 @@ class BoundProtocol(CompactWireModel):
     protocol: ProtocolName
     url: str
     version: str | None = None
+    transport: A2aTransport | None = Field(default=None, description=TRANSPORT_DESCRIPTION)
 
 
 def _unique_bindings(bindings: list[ProtocolBinding] | None) -> list[ProtocolBinding] | None:

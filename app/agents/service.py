@@ -95,7 +95,14 @@ def bound_protocols(
         binding = ProtocolBinding.model_validate(wire)
         url = str(binding.url) if binding.url is not None else endpoint_url
         if url is not None:
-            shown.append(BoundProtocol(protocol=binding.protocol, url=url, version=binding.version))
+            shown.append(
+                BoundProtocol(
+                    protocol=binding.protocol,
+                    url=url,
+                    version=binding.version,
+                    transport=binding.transport,
+                )
+            )
     return shown
 
 

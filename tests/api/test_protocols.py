@@ -79,6 +79,8 @@ async def test_bad_protocols_are_422_and_register_nothing(
         ({"protocols": [{"protocol": "a2a", "url": A2A_URL, "extra": 1}]}, None),
         ({"protocols": [{"protocol": "a2a", "url": f"{A2A_URL}/{n}"} for n in range(9)]}, None),
         ({"protocols": [{"protocol": "a2a", "url": A2A_URL}] * 2}, None),
+        ({"protocols": [{"protocol": "aip", "url": A2A_URL, "transport": "HTTP+JSON"}]}, None),
+        ({"protocols": [{"protocol": "a2a", "url": A2A_URL, "transport": "GRPC"}]}, None),
         ({"protocols": [{"protocol": "a2a"}]}, "protocol-without-url"),
         (
             {

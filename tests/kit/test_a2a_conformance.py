@@ -33,6 +33,21 @@ class Server:
         async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             return await http.post(self.url, content=content, headers=headers)
 
+    async def rest(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        """A request on the HTTP+JSON binding (``path`` below the card's interface URL)."""
+        card = await self.card()
+        base = next(
+            i["url"] for i in card["supportedInterfaces"] if i["protocolBinding"] == "HTTP+JSON"
+        )
+        async with httpx.AsyncClient(timeout=LOOPBACK, headers=self.headers) as http:
+            return await http.request(method, f"{base.rstrip('/')}{path}", json=body)
+
+    async def card(self) -> dict[str, Any]:
+        async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+            answer = await http.get(f"{self.url.rstrip('/')}/.well-known/agent-card.json")
+        card: dict[str, Any] = answer.json()
+        return card
+
     async def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """A request's JSON-RPC response (HTTP 200, as the binding answers every one)."""
         request_id = uuid.uuid4().hex
@@ -142,6 +157,42 @@ async def test_list_tasks_finds_the_callers_tasks(server: Server) -> None:
     assert sent <= {t["id"] for t in listed["result"]["tasks"]}
     page = await server.call("ListTasks", {"pageSize": 2})
     assert len(page["result"]["tasks"]) == 2
+
+
+# -- the HTTP+JSON binding, and one task seen alike by both (A2A §3.4, §11) ------------------
+
+
+async def test_the_bindings_answer_alike(server: Server) -> None:
+    """A task sent on JSON-RPC is the same task on HTTP+JSON, and one sent there the same on
+    JSON-RPC (A2A §3.4.1: the same operations, the same results, on every binding)."""
+    by_rpc = await server.send("on json-rpc")
+    got = await server.rest("GET", f"/tasks/{by_rpc['id']}")
+    assert got.status_code == 200, got.text
+    assert got.json()["status"] == by_rpc["status"]
+    assert got.json()["artifacts"] == by_rpc["artifacts"]
+    message = {
+        "messageId": f"m-{uuid.uuid4().hex}",
+        "role": "ROLE_USER",
+        "parts": [{"text": "on rest"}],
+    }
+    sent = await server.rest("POST", "/message:send", {"message": message})
+    assert sent.status_code == 200, sent.text
+    by_rest = sent.json()["task"]
+    assert by_rest["status"]["state"] == "TASK_STATE_COMPLETED"
+    again = await server.call("GetTask", {"id": by_rest["id"]})
+    assert again["result"]["status"] == by_rest["status"]
+    assert again["result"]["history"][0]["messageId"] == message["messageId"]
+    listed = await server.rest("GET", "/tasks?pageSize=50")
+    assert {by_rpc["id"], by_rest["id"]} <= {t["id"] for t in listed.json()["tasks"]}
+
+
+async def test_an_unknown_task_is_404_on_http_json(server: Server) -> None:
+    """A2A §11.6: TaskNotFoundError is HTTP 404 on the HTTP+JSON binding, in its error shape."""
+    answer = await server.rest("GET", "/tasks/no-such-task")
+    assert answer.status_code == 404, answer.text
+    assert answer.json()["error"]["status"] == "NOT_FOUND"
+    canceled = await server.rest("POST", "/tasks/no-such-task:cancel", {})
+    assert canceled.status_code == 404, canceled.text
 
 
 # -- push notification configs (A2A §9.4.7-9.4.10) ---------------------------------------------

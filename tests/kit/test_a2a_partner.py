@@ -68,17 +68,37 @@ async def caller_http(caller: Agent, partner: Agent) -> httpx.AsyncClient:
 
 
 async def a2a_client(
-    http: httpx.AsyncClient, partner: Agent, *, streaming: bool = False, version: str = "1.0"
+    http: httpx.AsyncClient,
+    partner: Agent,
+    *,
+    streaming: bool = False,
+    version: str = "1.0",
+    binding: str = "JSONRPC",
 ) -> Client:
     """a2a-sdk's client for the partner, from the card the partner serves; ``version`` 0.3
-    keeps only the card's v0.3 interface, so the client speaks the v0.3 methods."""
+    keeps only the card's v0.3 interfaces, so the client speaks the v0.3 methods;
+    ``binding`` is the transport it speaks (``JSONRPC`` or ``HTTP+JSON``)."""
     assert partner.public_url is not None
     card = await A2ACardResolver(http, partner.public_url).get_agent_card()
-    interfaces = [i for i in card.supported_interfaces if i.protocol_version == version]
-    assert interfaces, f"the card has no {version} interface"
+    interfaces = [
+        i
+        for i in card.supported_interfaces
+        if i.protocol_version == version and i.protocol_binding == binding
+    ]
+    assert interfaces, f"the card has no {binding} {version} interface"
     del card.supported_interfaces[:]
     card.supported_interfaces.extend(interfaces)
-    return ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
+    config = ClientConfig(
+        httpx_client=http, streaming=streaming, supported_protocol_bindings=[binding]
+    )
+    return ClientFactory(config).create(card)
+
+
+BINDINGS = pytest.mark.parametrize(
+    ("version", "binding"),
+    [("1.0", "JSONRPC"), ("0.3", "JSONRPC"), ("1.0", "HTTP+JSON"), ("0.3", "HTTP+JSON")],
+)
+"""Each version of each transport a kit partner serves, as a2a-sdk's client speaks it."""
 
 
 async def last_task(client: Client, request: SendMessageRequest) -> Task:
@@ -104,13 +124,16 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
     assert check_card_signature(card, jwks)  # the card the hub signed for it
     assert card.capabilities.streaming and card.capabilities.push_notifications
     assert [s.id for s in card.skills] == ["agent"]  # no skills registered: the whole agent
-    assert {(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces} == {
+    rest = f"{partner.public_url}a2a"
+    assert [(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces] == [
         ("JSONRPC", partner.public_url, "1.0"),
         ("JSONRPC", partner.public_url, "0.3"),
-    }
+        ("HTTP+JSON", rest, "1.0"),
+        ("HTTP+JSON", rest, "0.3"),
+    ]
     registered = await partner.hub.request("GET", f"/v1/agents/{partner.agent_id}")
-    protocols = {b["protocol"] for b in registered.json()["protocols"]}
-    assert protocols == {"aip", "a2a"}
+    protocols = [(b["protocol"], b.get("transport")) for b in registered.json()["protocols"]]
+    assert protocols == [("aip", None), ("a2a", None), ("a2a", "HTTP+JSON")]
     # a client naming v0.3 gets the v0.3 fields too, on the same signed card
     url = f"{partner.public_url}.well-known/agent-card.json"
     async with httpx.AsyncClient(timeout=LOOPBACK) as http:
@@ -120,14 +143,16 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
     assert "url" not in plain and legacy["signatures"] == plain["signatures"]
 
 
-@pytest.mark.parametrize("version", ["1.0", "0.3"])
-async def test_send_completes_and_is_recorded(make_live_agent: MakeLiveAgent, version: str) -> None:
+@BINDINGS
+async def test_send_completes_and_is_recorded(
+    make_live_agent: MakeLiveAgent, version: str, binding: str
+) -> None:
     """awaiting-completion is COMPLETED to an A2A caller: the bridge completes for it, and
     the hub records the task completed, the leader side as the bridge's."""
     caller = await make_live_agent("caller", serve=False)
     partner = await a2a_partner(make_live_agent, EchoHandler())
     async with await caller_http(caller, partner) as http:
-        client = await a2a_client(http, partner, version=version)
+        client = await a2a_client(http, partner, version=version, binding=binding)
         task = await last_task(client, SendMessageRequest(message=user_message("hello")))
         assert task.status.state == TaskState.TASK_STATE_COMPLETED
         assert [get_artifact_text(a) for a in task.artifacts] == ["hello"]
@@ -177,14 +202,14 @@ async def test_input_required_then_continue(make_live_agent: MakeLiveAgent) -> N
     assert "awaiting-input" in [s["state"] for s in recorded["statusHistory"]]
 
 
-@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@BINDINGS
 async def test_stream_carries_status_and_artifacts(
-    make_live_agent: MakeLiveAgent, version: str
+    make_live_agent: MakeLiveAgent, version: str, binding: str
 ) -> None:
     caller = await make_live_agent("caller", serve=False)
     partner = await a2a_partner(make_live_agent, EchoHandler())
     async with await caller_http(caller, partner) as http:
-        client = await a2a_client(http, partner, streaming=True, version=version)
+        client = await a2a_client(http, partner, streaming=True, version=version, binding=binding)
         kinds: list[str] = []
         states: list[int] = []
         texts: list[str] = []
@@ -202,17 +227,19 @@ async def test_stream_carries_status_and_artifacts(
     await settled(partner)
 
 
-@pytest.mark.parametrize("version", ["1.0", "0.3"])
-async def test_cancel_and_resubscribe(make_live_agent: MakeLiveAgent, version: str) -> None:
+@BINDINGS
+async def test_cancel_and_resubscribe(
+    make_live_agent: MakeLiveAgent, version: str, binding: str
+) -> None:
     caller = await make_live_agent("caller", serve=False)
     partner = await a2a_partner(make_live_agent, SlowHandler())
     async with await caller_http(caller, partner) as http:
-        client = await a2a_client(http, partner, streaming=True, version=version)
+        client = await a2a_client(http, partner, streaming=True, version=version, binding=binding)
         request = SendMessageRequest(
             message=user_message("slow"),
             configuration=SendMessageConfiguration(return_immediately=True),
         )
-        sender = await a2a_client(http, partner, version=version)
+        sender = await a2a_client(http, partner, version=version, binding=binding)
         task = await last_task(sender, request)
         assert task.status.state == TaskState.TASK_STATE_SUBMITTED
         seen: list[StreamResponse] = []
@@ -351,6 +378,50 @@ async def test_a_caller_that_proves_nothing_is_refused(make_live_agent: MakeLive
     assert partner.endpoint.a2a is not None and partner.endpoint.a2a._bridge is None
 
 
+REST_SEND = {"message": SEND["params"]["message"]}  # type: ignore[index]
+
+
+async def test_a_rest_caller_that_proves_nothing_is_refused(make_live_agent: MakeLiveAgent) -> None:
+    """The HTTP+JSON binding refuses as JSON-RPC does (401, the scheme named), in the
+    binding's error shape; a forged call token is refused too, and nothing is started."""
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    rest = f"{partner.public_url}a2a"
+    headers = {"A2A-Version": "1.0"}
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
+        answers = [
+            await http.post(f"{rest}/message:send", json=REST_SEND, headers=headers),
+            await http.get(f"{rest}/tasks", headers=headers),
+            await http.get(
+                f"{rest}/tasks/nope", headers={**headers, "Authorization": "Bearer x.y.z"}
+            ),
+        ]
+    for answer in answers:
+        assert answer.status_code == 401, answer.text
+        assert answer.headers["www-authenticate"] == "Bearer"
+        error = answer.json()["error"]
+        assert (error["code"], error["status"]) == (401, "UNAUTHENTICATED")
+    reasons = [a.json()["error"]["details"][0]["reason"] for a in answers]
+    assert reasons == ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "ACCESS_TOKEN_INVALID"]
+    assert partner.endpoint.a2a is not None and partner.endpoint.a2a._bridge is None
+
+
+async def test_a_call_token_binds_a_rest_call_to_its_url(make_live_agent: MakeLiveAgent) -> None:
+    """A call token names the URL it was made for, query and all: one made for another
+    path, or for the same path with another query, is refused."""
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    rest = f"{partner.public_url}a2a"
+    auth = CallTokenAuth(caller.key, caller_id=caller.agent_id, callee_id=partner.agent_id)
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS, headers={"A2A-Version": "1.0"}) as http:
+        listed = await http.get(f"{rest}/tasks", params={"pageSize": 5}, auth=auth)
+        assert listed.status_code == 200, listed.text
+        signed = http.build_request("GET", f"{rest}/tasks?pageSize=5")
+        token = next(auth.auth_flow(signed)).headers["Authorization"]
+        for url in (f"{rest}/tasks?pageSize=6", f"{rest}/tasks/x"):
+            moved = await http.get(url, headers={"Authorization": token})
+            assert moved.status_code == 401, (url, moved.text)
+
+
 async def test_anonymous_callers_when_allowed_are_rate_limited(
     make_live_agent: MakeLiveAgent,
 ) -> None:
@@ -370,10 +441,21 @@ async def test_anonymous_callers_when_allowed_are_rate_limited(
             await http.post(str(partner.public_url), json=body, headers={"A2A-Version": "1.0"})
             for body in (get, listing)
         ]
+        # the same on the HTTP+JSON binding: a send (once the gate lets one in), no look back
+        rest = f"{partner.public_url}a2a"
+        rest_others = [
+            await http.get(f"{rest}/tasks/{task['id']}", headers={"A2A-Version": "1.0"}),
+            await http.get(f"{rest}/tasks", headers={"A2A-Version": "1.0"}),
+        ]
+        rest_send = await http.post(
+            f"{rest}/message:send", json=REST_SEND, headers={"A2A-Version": "1.0"}
+        )
     assert [a.status_code for a in answers] == [200, 429, 429]
     assert int(answers[2].headers["retry-after"]) >= 1
     # nothing ties two anonymous requests to one caller: each may send, none may look back
     assert [a.status_code for a in others] == [401, 401]
+    assert [a.status_code for a in rest_others] == [401, 401]
+    assert rest_send.status_code == 429  # the gate is the address's, whatever the binding
     assert task["status"]["state"] == "TASK_STATE_COMPLETED"
     await settled(partner)
     recorded = await hub_task(partner, task["id"])

@@ -2,8 +2,8 @@
 
 ``AgentExecutor`` + ``DefaultRequestHandler`` over an ``InMemoryTaskStore``, an in-memory push
 notification config store and the SDK's ``BasePushNotificationSender`` (so push notifications
-are really POSTed), the card and JSON-RPC routes (v1.0 methods, and v0.3 ones through the SDK's
-compat adapter) on a Starlette app. What the executor does depends on the user's text:
+are really POSTed), the card, JSON-RPC and HTTP+JSON routes (v1.0 methods, and v0.3 ones
+through the SDK's compat adapters) on a Starlette app. What the executor does depends on the user's text:
 
 - any text: a task, WORKING, an artifact ``echo`` with a text part echoing the text (and copies of
   the message's data parts), COMPLETED;
@@ -29,7 +29,11 @@ from a2a.helpers import new_task_from_user_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import (
+    create_agent_card_routes,
+    create_jsonrpc_routes,
+    create_rest_routes,
+)
 from a2a.server.tasks import (
     BasePushNotificationSender,
     InMemoryPushNotificationConfigStore,
@@ -39,6 +43,7 @@ from a2a.server.tasks import (
 )
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Part, TaskState
 from starlette.applications import Starlette
+from starlette.routing import Mount
 
 QUESTION = "What is your answer?"
 SLOW_SECONDS = 30.0
@@ -86,6 +91,8 @@ class PeerExecutor(AgentExecutor):
 
 
 VERSIONS = ("1.0", "0.3")
+REST_PATH = "a2a"
+"""Where the HTTP+JSON binding is served, below the JSON-RPC URL (as a kit partner serves it)."""
 
 
 def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
@@ -97,7 +104,8 @@ def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
         default_output_modes=["text/plain", "application/json"],
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         supported_interfaces=[  # one endpoint serves both (``enable_v0_3_compat``)
-            AgentInterface(protocol_binding="JSONRPC", url=url, protocol_version=v)
+            AgentInterface(protocol_binding=binding, url=where, protocol_version=v)
+            for binding, where in (("JSONRPC", url), ("HTTP+JSON", f"{url}{REST_PATH}"))
             for v in versions
         ],
         skills=[AgentSkill(id="echo", name="Echo", description="echoes text", tags=["echo"])],
@@ -133,6 +141,7 @@ def build_peer_app(
     routes = [
         *create_agent_card_routes(card),
         *create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True),
+        Mount(f"/{REST_PATH}", routes=create_rest_routes(handler, enable_v0_3_compat=True)),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 

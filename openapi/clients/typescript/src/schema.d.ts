@@ -1814,6 +1814,11 @@ export interface components {
              * @enum {string}
              */
             protocol: "aip" | "a2a";
+            /**
+             * Transport
+             * @description an `a2a` binding's transport (A2A's `protocolBinding`): `JSONRPC` (the default) or `HTTP+JSON` (REST, its paths below `url`); only for `a2a`
+             */
+            transport?: ("JSONRPC" | "HTTP+JSON") | null;
             /** Url */
             url: string;
             /** Version */
@@ -2639,6 +2644,11 @@ export interface components {
              * @enum {string}
              */
             protocol: "aip" | "a2a";
+            /**
+             * Transport
+             * @description an `a2a` binding's transport (A2A's `protocolBinding`): `JSONRPC` (the default) or `HTTP+JSON` (REST, its paths below `url`); only for `a2a`
+             */
+            transport?: ("JSONRPC" | "HTTP+JSON") | null;
             /**
              * Url
              * @description by default, the `endpointUrl`

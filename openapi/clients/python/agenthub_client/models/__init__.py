@@ -13,6 +13,7 @@ from .batch_outcome_problem_type_0 import BatchOutcomeProblemType0
 from .batch_result import BatchResult
 from .bound_protocol import BoundProtocol
 from .bound_protocol_protocol import BoundProtocolProtocol
+from .bound_protocol_transport_type_0 import BoundProtocolTransportType0
 from .certificate_page import CertificatePage
 from .certificate_request import CertificateRequest
 from .certificate_summary import CertificateSummary
@@ -90,6 +91,7 @@ from .product_chunk_artifact_type_0 import ProductChunkArtifactType0
 from .product_chunk_senderrole import ProductChunkSenderrole
 from .protocol_binding import ProtocolBinding
 from .protocol_binding_protocol import ProtocolBindingProtocol
+from .protocol_binding_transport_type_0 import ProtocolBindingTransportType0
 from .public_jwk import PublicJwk
 from .readyz_response_readyz import ReadyzResponseReadyz
 from .receiver_spec import ReceiverSpec
@@ -151,6 +153,7 @@ __all__ = (
     "BatchResult",
     "BoundProtocol",
     "BoundProtocolProtocol",
+    "BoundProtocolTransportType0",
     "CertificatePage",
     "CertificateRequest",
     "CertificateSummary",
@@ -228,6 +231,7 @@ __all__ = (
     "ProductChunkSenderrole",
     "ProtocolBinding",
     "ProtocolBindingProtocol",
+    "ProtocolBindingTransportType0",
     "PublicJwk",
     "ReadyzResponseReadyz",
     "ReceiverSpec",

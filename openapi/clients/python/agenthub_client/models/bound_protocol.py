@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.bound_protocol_protocol import BoundProtocolProtocol
+from ..models.bound_protocol_transport_type_0 import BoundProtocolTransportType0
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -28,11 +29,14 @@ class BoundProtocol:
         Attributes:
             protocol (BoundProtocolProtocol):
             url (str):
+            transport (BoundProtocolTransportType0 | None | Unset): an `a2a` binding's transport (A2A's `protocolBinding`):
+                `JSONRPC` (the default) or `HTTP+JSON` (REST, its paths below `url`); only for `a2a`
             version (None | str | Unset):
      """
 
     protocol: BoundProtocolProtocol
     url: str
+    transport: BoundProtocolTransportType0 | None | Unset = UNSET
     version: None | str | Unset = UNSET
 
 
@@ -43,6 +47,14 @@ class BoundProtocol:
         protocol = self.protocol.value
 
         url = self.url
+
+        transport: None | str | Unset
+        if isinstance(self.transport, Unset):
+            transport = UNSET
+        elif isinstance(self.transport, BoundProtocolTransportType0):
+            transport = self.transport.value
+        else:
+            transport = self.transport
 
         version: None | str | Unset
         if isinstance(self.version, Unset):
@@ -57,6 +69,8 @@ class BoundProtocol:
             "protocol": protocol,
             "url": url,
         })
+        if transport is not UNSET:
+            field_dict["transport"] = transport
         if version is not UNSET:
             field_dict["version"] = version
 
@@ -74,6 +88,26 @@ class BoundProtocol:
 
         url = d.pop("url")
 
+        def _parse_transport(data: object) -> BoundProtocolTransportType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                transport_type_0 = BoundProtocolTransportType0(data)
+
+
+
+                return transport_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(BoundProtocolTransportType0 | None | Unset, data)
+
+        transport = _parse_transport(d.pop("transport", UNSET))
+
+
         def _parse_version(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -87,6 +121,7 @@ class BoundProtocol:
         bound_protocol = cls(
             protocol=protocol,
             url=url,
+            transport=transport,
             version=version,
         )
 

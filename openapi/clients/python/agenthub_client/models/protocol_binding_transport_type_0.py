@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class ProtocolBindingTransportType0(StrEnum):
+    HTTPJSON = "HTTP+JSON"
+    JSONRPC = "JSONRPC"
+
+    def __str__(self) -> str:
+        return str(self.value)
