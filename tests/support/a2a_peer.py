@@ -3,7 +3,8 @@
 ``AgentExecutor`` + ``DefaultRequestHandler`` over an ``InMemoryTaskStore``, an in-memory push
 notification config store and the SDK's ``BasePushNotificationSender`` (so push notifications
 are really POSTed), the card, JSON-RPC and HTTP+JSON routes (v1.0 methods, and v0.3 ones
-through the SDK's compat adapters) on a Starlette app. What the executor does depends on the user's text:
+through the SDK's compat adapters) on a Starlette app. What the executor does depends on the
+user's text:
 
 - any text: a task, WORKING, an artifact ``echo`` with a text part echoing the text (and copies of
   the message's data parts), COMPLETED;
