@@ -23,7 +23,7 @@ import uvicorn
 from starlette.types import Receive, Scope, Send
 
 from agenthub.a2a import A2AOptions
-from agenthub.a2a.serving import REST_PATH, A2AServing
+from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.endpoint import AgentEndpoint
@@ -210,17 +210,16 @@ class Agent:
 
     def _with_endpoint(self, card: dict[str, Any]) -> dict[str, Any]:
         """The card with this agent's endpoint as ``endpointUrl``, and, serving A2A, its
-        protocols (AIP and A2A JSON-RPC at the same URL, A2A HTTP+JSON below it at
-        ``REST_PATH``), unless the card says otherwise."""
+        protocols (AIP, A2A's JSON-RPC and its HTTP+JSON binding, all at the same URL),
+        unless the card says otherwise."""
         body = dict(card)
         if self.public_url and "endpointUrl" not in body:
             body["endpointUrl"] = self.public_url
         if self.a2a is not None and self.public_url and "protocols" not in body:
-            rest = self.public_url.rstrip("/") + REST_PATH
             body["protocols"] = [
                 {"protocol": "aip", "url": self.public_url},
                 {"protocol": "a2a", "url": self.public_url},
-                {"protocol": "a2a", "url": rest, "transport": "HTTP+JSON"},
+                {"protocol": "a2a", "url": self.public_url, "transport": "HTTP+JSON"},
             ]
         return body
 

@@ -22,7 +22,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from agenthub.a2a.serving import A2A_METHODS, REST_PATH, A2AServing
+from agenthub.a2a.serving import A2A_METHODS, A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.errors import (
@@ -172,7 +172,9 @@ class AgentEndpoint:
                 Route("/notifications", self._notification, methods=["POST"]),
                 Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
                 Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
-                Mount(REST_PATH, app=self._a2a_rest),
+                # A2A's HTTP+JSON paths (``/message:send``, ``/tasks/{id}``…), at the same URL
+                # as JSON-RPC: whatever no route above takes
+                Mount("", app=self._a2a_rest),
             ]
         )
 
@@ -429,7 +431,7 @@ class AgentEndpoint:
         )
 
     async def _a2a_rest(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A2A's HTTP+JSON binding (below ``REST_PATH``), by a2a-sdk's routes: its caller
+        """A2A's HTTP+JSON binding (at the endpoint's URL), by a2a-sdk's routes: its caller
         proved as on JSON-RPC (a call token then names the whole URL, query and all);
         authentication failures are 401 in the binding's error shape."""
         request = Request(scope, receive)

@@ -73,8 +73,6 @@ ANONYMOUS_REST_PATHS = frozenset(
 )
 """The HTTP+JSON paths (below the binding's URL; v1.0's, then v0.3's) of a send and a
 stream: what an anonymous caller may ask for."""
-REST_PATH = "/a2a"
-"""Where a kit partner serves A2A's HTTP+JSON binding, below its endpoint URL."""
 OPEN_SESSION_BACKOFF = Backoff(0.05, 5.0, deadline=120.0)
 
 

@@ -84,9 +84,9 @@ class BoundProtocol(CompactWireModel):
 
 def _unique_bindings(bindings: list[ProtocolBinding] | None) -> list[ProtocolBinding] | None:
     if bindings is not None:
-        declared = [(b.protocol, b.url) for b in bindings]
+        declared = [(b.protocol, b.url, b.transport or "JSONRPC") for b in bindings]
         if len(declared) != len(set(declared)):
-            raise ValueError("each protocol binding (protocol and url) may appear once")
+            raise ValueError("each protocol binding (protocol, url and transport) may appear once")
     return bindings
 
 

@@ -113,10 +113,12 @@ def _checked_protocols(
     if endpoint_url is None and any(b.url is None for b in bindings):
         raise ProtocolWithoutUrl("A protocol binding without a url needs an endpointUrl.")
     stored = [b.to_wire() for b in bindings]
-    resolved = [(b.protocol, b.url) for b in bound_protocols(stored, endpoint_url)]
+    shown = bound_protocols(stored, endpoint_url)
+    resolved = [(b.protocol, b.url, b.transport or "JSONRPC") for b in shown]
     if len(resolved) != len(set(resolved)):
         raise DuplicateProtocolBinding(
-            "Each protocol binding (protocol and url, the endpointUrl by default) may appear once."
+            "Each protocol binding (protocol, url, the endpointUrl by default, and transport) "
+            "may appear once."
         )
     return stored
 

@@ -81,6 +81,13 @@ async def test_bad_protocols_are_422_and_register_nothing(
         ({"protocols": [{"protocol": "a2a", "url": A2A_URL}] * 2}, None),
         ({"protocols": [{"protocol": "aip", "url": A2A_URL, "transport": "HTTP+JSON"}]}, None),
         ({"protocols": [{"protocol": "a2a", "url": A2A_URL, "transport": "GRPC"}]}, None),
+        (  # JSONRPC is the default transport: the same binding twice
+            {
+                "endpointUrl": A2A_URL,
+                "protocols": [{"protocol": "a2a"}, {"protocol": "a2a", "transport": "JSONRPC"}],
+            },
+            None,
+        ),
         ({"protocols": [{"protocol": "a2a"}]}, "protocol-without-url"),
         (
             {

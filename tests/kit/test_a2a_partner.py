@@ -124,12 +124,11 @@ async def test_card_is_served_from_the_registry_card(make_live_agent: MakeLiveAg
     assert check_card_signature(card, jwks)  # the card the hub signed for it
     assert card.capabilities.streaming and card.capabilities.push_notifications
     assert [s.id for s in card.skills] == ["agent"]  # no skills registered: the whole agent
-    rest = f"{partner.public_url}a2a"
     assert [(i.protocol_binding, i.url, i.protocol_version) for i in card.supported_interfaces] == [
         ("JSONRPC", partner.public_url, "1.0"),
         ("JSONRPC", partner.public_url, "0.3"),
-        ("HTTP+JSON", rest, "1.0"),
-        ("HTTP+JSON", rest, "0.3"),
+        ("HTTP+JSON", partner.public_url, "1.0"),
+        ("HTTP+JSON", partner.public_url, "0.3"),
     ]
     registered = await partner.hub.request("GET", f"/v1/agents/{partner.agent_id}")
     protocols = [(b["protocol"], b.get("transport")) for b in registered.json()["protocols"]]
@@ -385,7 +384,7 @@ async def test_a_rest_caller_that_proves_nothing_is_refused(make_live_agent: Mak
     """The HTTP+JSON binding refuses as JSON-RPC does (401, the scheme named), in the
     binding's error shape; a forged call token is refused too, and nothing is started."""
     partner = await a2a_partner(make_live_agent, EchoHandler())
-    rest = f"{partner.public_url}a2a"
+    rest = str(partner.public_url).rstrip("/")
     headers = {"A2A-Version": "1.0"}
     async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
         answers = [
@@ -410,7 +409,7 @@ async def test_a_call_token_binds_a_rest_call_to_its_url(make_live_agent: MakeLi
     path, or for the same path with another query, is refused."""
     caller = await make_live_agent("caller", serve=False)
     partner = await a2a_partner(make_live_agent, EchoHandler())
-    rest = f"{partner.public_url}a2a"
+    rest = str(partner.public_url).rstrip("/")
     auth = CallTokenAuth(caller.key, caller_id=caller.agent_id, callee_id=partner.agent_id)
     async with httpx.AsyncClient(timeout=WAIT_SECONDS, headers={"A2A-Version": "1.0"}) as http:
         listed = await http.get(f"{rest}/tasks", params={"pageSize": 5}, auth=auth)
@@ -442,7 +441,7 @@ async def test_anonymous_callers_when_allowed_are_rate_limited(
             for body in (get, listing)
         ]
         # the same on the HTTP+JSON binding: a send (once the gate lets one in), no look back
-        rest = f"{partner.public_url}a2a"
+        rest = str(partner.public_url).rstrip("/")
         rest_others = [
             await http.get(f"{rest}/tasks/{task['id']}", headers={"A2A-Version": "1.0"}),
             await http.get(f"{rest}/tasks", headers={"A2A-Version": "1.0"}),

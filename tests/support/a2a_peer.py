@@ -44,7 +44,6 @@ from a2a.server.tasks import (
 )
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Part, TaskState
 from starlette.applications import Starlette
-from starlette.routing import Mount
 
 QUESTION = "What is your answer?"
 SLOW_SECONDS = 30.0
@@ -92,8 +91,6 @@ class PeerExecutor(AgentExecutor):
 
 
 VERSIONS = ("1.0", "0.3")
-REST_PATH = "a2a"
-"""Where the HTTP+JSON binding is served, below the JSON-RPC URL (as a kit partner serves it)."""
 
 
 def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
@@ -105,8 +102,8 @@ def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
         default_output_modes=["text/plain", "application/json"],
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         supported_interfaces=[  # one endpoint serves both (``enable_v0_3_compat``)
-            AgentInterface(protocol_binding=binding, url=where, protocol_version=v)
-            for binding, where in (("JSONRPC", url), ("HTTP+JSON", f"{url}{REST_PATH}"))
+            AgentInterface(protocol_binding=binding, url=url, protocol_version=v)
+            for binding in ("JSONRPC", "HTTP+JSON")  # HTTP+JSON's paths below the same URL
             for v in versions
         ],
         skills=[AgentSkill(id="echo", name="Echo", description="echoes text", tags=["echo"])],
@@ -142,7 +139,7 @@ def build_peer_app(
     routes = [
         *create_agent_card_routes(card),
         *create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True),
-        Mount(f"/{REST_PATH}", routes=create_rest_routes(handler, enable_v0_3_compat=True)),
+        *create_rest_routes(handler, enable_v0_3_compat=True),  # last: it ends in /{tenant}
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 

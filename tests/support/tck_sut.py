@@ -32,8 +32,11 @@ from tests.support.oauth import agent_token
 
 
 def _command(url: str, headers: dict[str, str]) -> str:
+    """The TCK's command line for the SUT at ``url``: given without its trailing slash (the
+    TCK appends ``/.well-known/agent-card.json`` to it as a string); its category is for the
+    reader to choose (``transport-equivalence`` also wants ``--transports jsonrpc,rest``)."""
     variables = f"A2A_AUTH_HEADERS={shlex.quote(json.dumps(headers))}"
-    return f"{variables} ./run_tck.py --sut-url {url} --category mandatory"
+    return f"{variables} ./run_tck.py --sut-url {url.rstrip('/')} --category mandatory"
 
 
 async def main() -> None:
