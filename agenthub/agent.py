@@ -22,6 +22,7 @@ import httpx
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
+from agenthub import tracing
 from agenthub.a2a import A2AOptions
 from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy
@@ -43,6 +44,8 @@ from agenthub.tls_server import TlsHttpProtocol
 from agenthub.transport import http_client
 
 logger = logging.getLogger(__name__)
+AGENT_SERVICE_NAME = "agenthub-agent"
+"""The service name of an agent's traces, unless ``OTEL_SERVICE_NAME`` names it."""
 
 CALL_TIMEOUT_SECONDS = 60.0
 GRACEFUL_SHUTDOWN_SECONDS = 5
@@ -243,6 +246,7 @@ class Agent:
             if port is None:
                 raise ValueError("pass port=, or a public_url with a port")
         options = await self.server_options()
+        tracing.configure(AGENT_SERVICE_NAME)  # when OTEL_* asks for traces
         config = uvicorn.Config(
             self,
             host=host,
@@ -267,6 +271,7 @@ class Agent:
                 with contextlib.suppress(asyncio.CancelledError):
                     await chore
             await self.aclose()
+            tracing.shutdown()
 
     @property
     def serves_https(self) -> bool:

@@ -5,13 +5,16 @@ recorded, and whether a partner is called by A2A instead, is ``agenthub.leader``
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import orjson
+from opentelemetry.trace import Span
 
+from agenthub import tracing
 from agenthub.errors import AnswerMismatchError, AnswerSignatureError, CallFailed, KitError
 from agenthub.leader_side import LeaderSide
 from agenthub.peers import authenticate_peer, peer_certificate
@@ -127,6 +130,15 @@ class AipCalls:
         self, partner_id: str, method: str, params: dict[str, Any]
     ) -> tuple[Any, httpx.Response, str]:
         """The checked ``result``, the answer itself and the call's nonce."""
+        attributes = tracing.aip_attributes(params, partner_id)
+        with tracing.span(f"aip.{method}", kind="CLIENT", attributes=attributes) as span:
+            result, response, nonce = await self._exchange(partner_id, method, params)
+            tracing.set_attributes(span, {"aip.task.state": tracing.task_state(result)})
+        return result, response, nonce
+
+    async def _exchange(
+        self, partner_id: str, method: str, params: dict[str, Any]
+    ) -> tuple[Any, httpx.Response, str]:
         url = await self.endpoint(partner_id)
         await self._before_call(url)
         body, headers, nonce, request_id = self._prepare(partner_id, url, method, params)
@@ -182,15 +194,34 @@ class AipCalls:
     ) -> AsyncIterator[dict[str, Any]]:
         """Send the command by ``stream``; yield ``{eventSeq, eventData}``, each checked,
         until the task waits for the leader (or, ``follow``, until it ends)."""
+        params = {"message": command.to_wire()}
+        span = tracing.started(
+            "aip.stream", kind="CLIENT", attributes=tracing.aip_attributes(params, partner_id)
+        )
+        try:
+            async for event in self._stream(partner_id, params, span, follow):
+                yield event
+        finally:
+            span.end()
+
+    async def _stream(
+        self, partner_id: str, params: dict[str, Any], span: Span, follow: bool
+    ) -> AsyncIterator[dict[str, Any]]:
         url = await self.endpoint(partner_id)
         await self._before_call(url)
-        body, headers, nonce, request_id = self._prepare(
-            partner_id, url, "stream", {"message": command.to_wire()}
-        )
+        body, headers, nonce, request_id = self._prepare(partner_id, url, "stream", params)
         headers["Accept"] = "text/event-stream"
-        async with self.leader.http.stream(
-            "POST", url, content=body, headers=headers, extensions=self._handshake(partner_id, url)
-        ) as response:
+        async with contextlib.AsyncExitStack() as opened:
+            with tracing.within(span):  # the request goes as the span's: its traceparent
+                response = await opened.enter_async_context(
+                    self.leader.http.stream(
+                        "POST",
+                        url,
+                        content=body,
+                        headers=headers,
+                        extensions=self._handshake(partner_id, url),
+                    )
+                )
             certified = await self._certified(partner_id, response)
             if response.status_code != 200:
                 await response.aread()
@@ -213,8 +244,9 @@ class AipCalls:
                     await self._check(partner_id, signature, nonce, data, certified)
                     unchecked = False
                 event = dict(self._result(orjson.loads(data), request_id, partner_id))
-                yield event
                 state = (event.get("eventData") or {}).get("status", {}).get("state")
+                span.set_attribute("aip.task.state", str(state))
+                yield event
                 if not follow and state in LEADERS_TURN:
                     return
 

@@ -22,6 +22,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
+from agenthub import tracing
 from agenthub.a2a.serving import A2A_METHODS, A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
@@ -166,16 +167,18 @@ class AgentEndpoint:
         self.jtis = JtiCache(started_at)
         self.hub_tokens = HubTokens(directory, agent_id)
         self._streams = _OpenStreams()
-        self.app = Starlette(
-            routes=[
-                Route("/", self._rpc, methods=["POST"]),
-                Route("/notifications", self._notification, methods=["POST"]),
-                Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
-                Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
-                # A2A's HTTP+JSON paths (``/message:send``, ``/tasks/{id}``…), at the same URL
-                # as JSON-RPC: whatever no route above takes
-                Mount("", app=self._a2a_rest),
-            ]
+        self.app = tracing.asgi(
+            Starlette(
+                routes=[
+                    Route("/", self._rpc, methods=["POST"]),
+                    Route("/notifications", self._notification, methods=["POST"]),
+                    Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
+                    Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
+                    # A2A's HTTP+JSON paths (``/message:send``, ``/tasks/{id}``…), at the same URL
+                    # as JSON-RPC: whatever no route above takes
+                    Mount("", app=self._a2a_rest),
+                ]
+            )
         )
 
     # -- proofs ---------------------------------------------------------------------------
@@ -367,6 +370,17 @@ class AgentEndpoint:
         self, rpc: RpcRequest, call: _Call, batched: bool
     ) -> dict[str, Any] | Response | None:
         """One request's answer: a JSON-RPC response, a stream, or None for a notification."""
+        attributes = tracing.aip_attributes(rpc.params, self.agent_id)
+        with tracing.span(f"aip.{rpc.method}", kind="SERVER", attributes=attributes) as span:
+            answer = await self._answer_one(rpc, call, batched)
+            if isinstance(answer, dict):
+                state = tracing.task_state(answer.get("result"))
+                tracing.set_attributes(span, {"aip.task.state": state})
+            return answer
+
+    async def _answer_one(
+        self, rpc: RpcRequest, call: _Call, batched: bool
+    ) -> dict[str, Any] | Response | None:
         notice = rpc.id is None
         try:
             if rpc.method == "stream" and not notice:

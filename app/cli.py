@@ -26,6 +26,7 @@ logger = logging.getLogger("app.cli")
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 GRACEFUL_SHUTDOWN_SECONDS = 5  # open streams are ended at once; this bounds the rest
+HUB_SERVICE_NAME = "agenthub-hub"  # its traces' service name, unless OTEL_SERVICE_NAME says
 
 
 def version_line() -> str:
@@ -80,10 +81,12 @@ def _serve(args: argparse.Namespace) -> None:
         logger.info("migrations: %s", apply_migrations(settings))
     import uvicorn
 
+    from agenthub import tracing
     from app.http_protocol import protocol_for
     from app.main import create_app
     from app.server import serve
 
+    tracing.configure(HUB_SERVICE_NAME)  # when OTEL_* asks: FastAPI's telemetry then traces
     serve(
         uvicorn.Config(
             create_app(settings, keys=keys),
@@ -100,6 +103,7 @@ def _serve(args: argparse.Namespace) -> None:
             ssl_keyfile=settings.tls_key_file,
         )
     )
+    tracing.shutdown()
 
 
 def _check(args: argparse.Namespace) -> None:
