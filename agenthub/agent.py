@@ -22,7 +22,7 @@ import httpx
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
-from agenthub import tracing
+import agenthub.tracing as tracing
 from agenthub.a2a import A2AOptions
 from agenthub.a2a.serving import A2AServing
 from agenthub.callbacks import CallbackPolicy

@@ -14,7 +14,7 @@ import httpx
 import orjson
 from opentelemetry.trace import Span
 
-from agenthub import tracing
+import agenthub.tracing as tracing
 from agenthub.errors import AnswerMismatchError, AnswerSignatureError, CallFailed, KitError
 from agenthub.leader_side import LeaderSide
 from agenthub.peers import authenticate_peer, peer_certificate

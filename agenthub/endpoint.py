@@ -22,7 +22,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from agenthub import tracing
+import agenthub.tracing as tracing
 from agenthub.a2a.serving import A2A_METHODS, A2AServing
 from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import httpx
 import orjson
 
+import agenthub.tracing as tracing
 from agenthub.errors import HubRequestError
 from agenthub.lanes import Backoff, transient
 
@@ -48,6 +49,9 @@ class HubEvent:
     seq: int
     kind: str
     data: dict[str, Any]
+    trace: str | None = None
+    """The ``traceparent`` of the event's publish (a group post's, when the hub traces): link
+    a span of your own to it with ``agenthub.tracing.span(..., links=[event.trace])``."""
 
 
 async def parse_sse(lines: AsyncIterator[str]) -> AsyncIterator[HubEvent]:
@@ -55,11 +59,12 @@ async def parse_sse(lines: AsyncIterator[str]) -> AsyncIterator[HubEvent]:
     seq: int | None = None
     kind = "message"
     data: list[str] = []
+    trace: str | None = None
     async for line in lines:
         if not line:
             if data and seq is not None:
-                yield HubEvent(seq, kind, orjson.loads("\n".join(data)))
-            seq, kind, data = None, "message", []
+                yield HubEvent(seq, kind, orjson.loads("\n".join(data)), trace)
+            seq, kind, data, trace = None, "message", [], None
         elif line.startswith(":"):
             continue
         else:
@@ -71,6 +76,8 @@ async def parse_sse(lines: AsyncIterator[str]) -> AsyncIterator[HubEvent]:
                 kind = value
             elif name == "data":
                 data.append(value)
+            elif name == tracing.TRACEPARENT:
+                trace = value
 
 
 class EventStream:
@@ -123,6 +130,8 @@ class EventStream:
                             continue
                         self.last_seq = event.seq
                         ending = self._ends_me(event)
+                        if event.trace is not None:
+                            self._delivered(event)
                         yield event
                         if self._closed:
                             return
@@ -138,6 +147,22 @@ class EventStream:
             if self._closed:
                 return
             await retry.pause()
+
+    def _delivered(self, event: HubEvent) -> None:
+        """A delivery span (OpenTelemetry's messaging ``process``), linked to the publish."""
+        group = self.path.removeprefix("/v1/groups/").partition("/")[0]
+        attributes = {
+            "messaging.system": "agenthub",
+            "messaging.operation.type": "process",
+            "messaging.destination.name": group,
+            "messaging.message.id": event.data.get("id"),
+            "gen_ai.conversation.id": event.data.get("sessionId"),
+            "gen_ai.agent.id": self.hub.agent_id,
+        }
+        with tracing.span(
+            f"process {group}", kind="CONSUMER", attributes=attributes, links=[event.trace]
+        ):
+            pass
 
     def _ends_me(self, event: HubEvent) -> bool:
         if event.kind == "state" and event.data.get("state") == "conclusion":

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import orjson
 
+import agenthub.tracing as tracing
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, Lanes, problem_of, transient
@@ -45,6 +46,7 @@ class _Item:
     route: str  # the session route it goes to: messages, or answers
     body: Mapping[str, Any]
     outbox_id: int | None = None
+    trace: str | None = None  # the traceparent of the span it was recorded in, when tracing
 
 
 @dataclass
@@ -157,7 +159,7 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        self._lanes.put(session_id, _Item(route, body, kept))
+        self._lanes.put(session_id, _Item(route, body, kept, tracing.current_traceparent()))
 
     def resume(self) -> None:
         """Queue again what the outbox kept from before (once; queuing and ``flush`` call
@@ -229,9 +231,10 @@ class HubRecorder:
         folds a task's records in the order they were sent, whatever order they come in)."""
         path = f"/v1/sessions/{segment(session_id)}/messages:batch"
         try:
-            response = await self.hub.request(
-                "POST", path, json={"items": [dict(item.body) for item in batch]}
-            )
+            with tracing.attached(batch[0].trace):  # sent as part of what recorded it
+                response = await self.hub.request(
+                    "POST", path, json={"items": [dict(item.body) for item in batch]}
+                )
             outcomes = response.json()["items"] if response.status_code == 200 else None
         except (httpx.TransportError, HubRequestError, ValueError, KeyError, TypeError):
             outcomes = None
@@ -271,7 +274,8 @@ class HubRecorder:
         while True:
             status: int | None = None
             try:
-                response = await self.hub.request("POST", path, json=dict(item.body))
+                with tracing.attached(item.trace):  # sent as part of what recorded it
+                    response = await self.hub.request("POST", path, json=dict(item.body))
                 status = response.status_code
                 if status < 300:
                     self._recorded(item)

@@ -147,7 +147,11 @@ def span(
     """A span named ``name`` (``kind``: ``CLIENT``, ``SERVER``, ``PRODUCER``, ``CONSUMER``
     or ``INTERNAL``) around the block, with ``links`` to the spans whose ``traceparent``
     values are given and, with ``parent`` (a ``traceparent``), under that span rather than
-    the current one. Yields the span."""
+    the current one. Yields the span (a non-recording one while tracing is off, at the
+    cost of a type check)."""
+    if not on():
+        yield trace.INVALID_SPAN
+        return
     context = _context_of(parent) if parent else None
     linked = [Link(c) for c in (_span_context(t) for t in links or ()) if c is not None]
     with tracer().start_as_current_span(
@@ -185,6 +189,8 @@ def within(current: Span) -> Iterator[None]:
 
 def current_traceparent() -> str | None:
     """The current span's ``traceparent`` (None when there is no recording span)."""
+    if not on():
+        return None
     carrier: dict[str, str] = {}
     propagate.inject(carrier)
     return carrier.get(TRACEPARENT)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
+import agenthub.tracing as tracing
 from agenthub import __version__
 from app.agents import routes as agents
 from app.agents.semantic import SemanticReranker
@@ -228,14 +229,15 @@ class Hub(FastAPI):
         return StreamHandoff(super().build_middleware_stack())
 
 
-# FastAPI's native OpenTelemetry (0.16x on) asks OpenTelemetry's global providers (and so the
-# environment) on every request whether it is on: ~2 % of a group post's CPU. The hub traces
-# nothing yet; when it does, it turns this on where it is configured.
-_NO_NATIVE_TELEMETRY: dict[str, Any] = (
-    {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
-    if "telemetry" in inspect.signature(FastAPI.__init__).parameters
-    else {}
-)
+def _native_telemetry() -> dict[str, Any]:
+    """FastAPI's native OpenTelemetry (0.16x on): its HTTP server spans (the parent the
+    caller's ``traceparent``) when this process traces (``agenthub.tracing.configure``, or
+    a provider the operator's own code set), else off. Left on, it asks OpenTelemetry's
+    global providers on every request whether it is on: ~2 % of a group post's CPU.
+    Metrics and logs stay off: the hub has its Prometheus metrics and its own logs."""
+    if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
+        return {}
+    return {"telemetry": {"tracing": tracing.on(), "metrics": False, "logs": False}}
 
 
 DOCUMENTED = (
@@ -273,7 +275,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         generate_unique_id_function=lambda route: route.name,
         docs_url=None,  # install_openapi serves /docs and /redoc from the package's assets
         redoc_url=None,
-        **_NO_NATIVE_TELEMETRY,
+        **_native_telemetry(),
     )
     app.state.settings = settings
     app.state.keys = keys

@@ -8,6 +8,7 @@ from fastapi import Body, Header, Response, status
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sse_starlette import EventSourceResponse
 
+import agenthub.tracing as tracing
 from agenthub.protocol.groups import (
     GroupMessagePage,
 )
@@ -98,8 +99,18 @@ async def post_group_message(
     active member); `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
-    body, status_code = await recorder.one(message, group_id=group_id)
+    with tracing.span(f"publish {group_id}", kind="PRODUCER", attributes=_publish(group_id)):
+        body, status_code = await recorder.one(message, group_id=group_id)
     return JsonBody(body, status_code=status_code)
+
+
+def _publish(group_id: str) -> dict[str, str]:
+    """A group post's span attributes (OpenTelemetry's messaging conventions)."""
+    return {
+        "messaging.system": "agenthub",
+        "messaging.operation.type": "publish",
+        "messaging.destination.name": group_id,
+    }
 
 
 @router.get("/{groupId}/messages", responses=problem_responses(400, 401, 403, 404, 422))

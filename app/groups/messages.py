@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+import agenthub.tracing as tracing
 from agenthub.protocol.groups import ConversationState, GroupMessagePage, MemberState
 from agenthub.protocol.messages import Message, parse_message
 from app.agents.models import Agent
@@ -188,7 +189,8 @@ async def write_group_message(
         await grant_mentions(db, group_id, sender_id, message.mentions)
     if not plain:
         await after_task_move(db, message, move, at.session_id)
-    stage(db, group_channel(group_id), message_delivery(seq, sender_id, body))
+    delivery = message_delivery(seq, sender_id, body, tracing.current_traceparent())
+    stage(db, group_channel(group_id), delivery)
     if floor_move is not None:
         await store_floor_move(db, group_id, floor_move, by=sender_id)
         at.floor.speakers, at.floor.deadline = floor_move.speakers, floor_move.deadline

@@ -343,14 +343,13 @@ async def _write_plain(work: UnitOfWork, records: list[Record]) -> None:
             continue
         message = as_received(record.message)
         seq = seqs.get(id(record))
-        at = Placement(
-            record.stored_session_id, record.received_at, group_id=record.group_id, seq=seq
-        )
+        session_id, trace = record.stored_session_id, record.trace
+        at = Placement(session_id, record.received_at, None, record.group_id, seq, trace)
         body = stored_body(message, at, record.wire)
         stored.append(stored_row(message, body, at))
         record.outcome = (body, 201)
         if record.group_id is not None and seq is not None:
-            delivery = message_delivery(seq, record.sender_id, body)
+            delivery = message_delivery(seq, record.sender_id, body, record.trace)
             outbox.stage(group_channel(record.group_id), delivery)
         outbox.tell_operator_message(body)
     if stored:

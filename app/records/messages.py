@@ -15,6 +15,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
+import agenthub.tracing as tracing
 from agenthub.protocol.messages import (
     Message,
     ProductChunk,
@@ -125,7 +126,7 @@ async def insert_message(
     whose record the row is, when not the message's sender (a relayed answer's leader);
     ``record_id``: the id it is recorded under, when not its own (``find_record``);
     ``waiting``: its task move waits for one that allows it."""
-    at = Placement(session_id, utcnow(), task_id, group_id, seq)
+    at = Placement(session_id, utcnow(), task_id, group_id, seq, tracing.current_traceparent())
     body = stored_body(message, at)
     row = stored_row(message, body, at)
     row["waiting"] = waiting

@@ -61,3 +61,9 @@ class StoredMessage(SQLModel, table=True):
     received_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False)
     )
+    trace_context: str | None = Field(
+        default=None,
+        max_length=60,
+        description="the W3C traceparent of the span that recorded it (a group post's "
+        "publish), when the hub traces; each SSE delivery carries it",
+    )

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+import agenthub.tracing as tracing
 from agenthub.protocol.messages import Message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
@@ -64,12 +65,14 @@ class Record:
     row: dict[str, Any] | None = None  # its row, once ``task_batch`` decided it in memory
     told: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # and its operator events
     wire: dict[str, Any] | None = None  # the message's wire object, as received (``many``)
+    trace: str | None = None  # the traceparent of the span that recorded it, when tracing
 
     @classmethod
     def of(cls, claims: AccessTokenClaims, message: AnyTaskMessage | None, **place: Any) -> Record:
         """The record of ``message`` from the token's agent, at ``place`` (``group_id`` or
         ``session_id``, and a relayed ``answer``)."""
-        return cls(claims.sub, claims.cnf.get("jkt"), message, **place)
+        trace = tracing.current_traceparent()
+        return cls(claims.sub, claims.cnf.get("jkt"), message, **place, trace=trace)
 
     def verdict(self, standing: Standing) -> HubError | Path:
         """Why the record is refused, or the path it takes: the route's documented checks,
@@ -127,7 +130,12 @@ class Record:
 
     async def write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
         """The full path: the kind's own service, uncommitted (``fresh``: the sender has
-        stored no message with this id)."""
+        stored no message with this id). Under the recording span, when tracing (the rows
+        and deliveries it makes carry it)."""
+        with tracing.attached(self.trace):
+            return await self._write(db, fresh=fresh)
+
+    async def _write(self, db: AsyncSession, *, fresh: bool) -> Outcome:
         if self.group_id is not None:
             assert self.message is not None
             return await write_group_message(

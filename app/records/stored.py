@@ -116,6 +116,7 @@ class Placement:
     task_id: str | None = None
     group_id: str | None = None
     seq: int | None = None
+    trace: str | None = None  # the recording span's traceparent (``agenthub.tracing``)
 
 
 def stored_body(
@@ -181,4 +182,5 @@ def stored_row(message: AnyTaskMessage, body: dict[str, Any], at: Placement) -> 
         "body": body,
         "received_at": at.received_at,
         "waiting": False,
+        "trace_context": at.trace,
     }

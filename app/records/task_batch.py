@@ -69,6 +69,7 @@ class Record(Protocol):
 
     outcome: tuple[dict[str, Any], int] | None
     told: list[tuple[str, dict[str, Any]]]
+    trace: str | None
 
     @property
     def message(self) -> AnyTaskMessage | None: ...
@@ -408,7 +409,9 @@ class TaskBatch:
         outcome: Outcome,
         told: list[tuple[str, dict[str, Any]]] | None = None,
     ) -> dict[str, Any]:
-        at = Placement(record.stored_session_id, record.received_at, task_id=task_id)
+        at = Placement(
+            record.stored_session_id, record.received_at, task_id=task_id, trace=record.trace
+        )
         body = stored_body(message, at, wire)
         row = stored_row(message, body, at)
         row["waiting"] = outcome is Outcome.NOT_YET

@@ -46,8 +46,17 @@ def inbox_channel(agent_id: str) -> str:
     return f"inbox:{agent_id}"
 
 
-def encode_frame(seq: int, kind: str, data: bytes) -> bytes:
-    """One SSE frame, built once and shared by every subscriber."""
+def encode_frame(seq: int, kind: str, data: bytes, trace: str | None = None) -> bytes:
+    """One SSE frame, built once and shared by every subscriber; ``trace``: the
+    ``traceparent`` of the event's publish, as a field of its own (EventSource clients
+    ignore fields they do not know)."""
+    if trace:
+        return b"id: %d\nevent: %s\ntraceparent: %s\ndata: %s\n\n" % (
+            seq,
+            kind.encode(),
+            trace.encode(),
+            data,
+        )
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode(), data)
 
 
@@ -250,8 +259,11 @@ async def append_inbox_events(
     await run_many(conn, _INSERT_INBOX, stored)
 
 
-def message_delivery(seq: int, sender_id: str, body: dict[str, Any]) -> Delivery:
-    return Delivery(seq, encode_frame(seq, "message", orjson.dumps(body)), sender_id=sender_id)
+def message_delivery(
+    seq: int, sender_id: str, body: dict[str, Any], trace: str | None = None
+) -> Delivery:
+    frame = encode_frame(seq, "message", orjson.dumps(body), trace)
+    return Delivery(seq, frame, sender_id=sender_id)
 
 
 def _group_event_delivery(
@@ -268,7 +280,12 @@ def _group_event_delivery(
 async def group_backlog(db: AsyncSession, group_id: str, after: int, limit: int) -> list[Delivery]:
     """Up to ``limit`` committed events of the group after ``after``, in seq order."""
     messages = await db.exec(
-        select(StoredMessage.seq, StoredMessage.sender_id, StoredMessage.body)
+        select(
+            StoredMessage.seq,
+            StoredMessage.sender_id,
+            StoredMessage.body,
+            StoredMessage.trace_context,
+        )
         .where(col(StoredMessage.group_id) == group_id, col(StoredMessage.seq) > after)
         .order_by(col(StoredMessage.seq))
         .limit(limit)
@@ -279,7 +296,10 @@ async def group_backlog(db: AsyncSession, group_id: str, after: int, limit: int)
         .order_by(col(GroupEvent.seq))
         .limit(limit)
     )
-    out = [message_delivery(int(s or 0), sender, dict(body)) for s, sender, body in messages.all()]
+    out = [
+        message_delivery(int(s or 0), sender, dict(body), trace)
+        for s, sender, body, trace in messages.all()
+    ]
     out += [_group_event_delivery(s, k, subject, dict(d)) for s, k, subject, d in events.all()]
     out.sort(key=lambda d: d.seq)
     return out[:limit]

@@ -19,6 +19,7 @@ KIT_IMPORTS = {
     "starlette",
     "uvicorn",
     "orjson",
+    "opentelemetry",  # opentelemetry-api (agenthub.tracing; the otel extra's SDK, lazily)
     "agenthub",
 }
 # the kit's extras: import name → (extra, the only package of the kit that may import it,

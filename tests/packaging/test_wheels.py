@@ -200,8 +200,8 @@ def test_the_hub_wheel_migrates_serves_checks_and_demos_anywhere(
     agenthub = hub_bin / "agenthub"
     assert f"agenthub-hub {__version__}" in _run(agenthub, "--version", cwd=elsewhere)
     assert (
-        "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010, 0011, 0012, 0013, 0014"
-        in _run(agenthub, "migrate", cwd=elsewhere)
+        "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010, 0011, 0012, 0013, "
+        "0014, 0015" in _run(agenthub, "migrate", cwd=elsewhere)
     )
     assert "all checks passed" in _run(agenthub, "check", cwd=elsewhere)
     with ServedHub(elsewhere, clean_env(), command=[str(agenthub)]) as hub:

@@ -1,0 +1,111 @@
+"""Agents of the cross-process trace test, each a process of its own that traces as a user's
+would (``OTEL_*`` in its environment, ``agenthub.tracing.configure`` or ``Agent.serve``):
+
+- ``python -m tests.support.traced partner HUB``: an echo partner over plain HTTP; prints
+  ``{"id", "url"}`` and serves until SIGTERM;
+- ``python -m tests.support.traced leader HUB PARTNER``: under a span of its own
+  (``leader work``), starts and completes a task at the partner, makes an open group and
+  prints ``{"session", "group", "task", "trace"}``; on the line ``post`` from its stdin posts
+  one message to the group, prints its ``seq`` and exits (its spans flushed);
+- ``python -m tests.support.traced member HUB GROUP``: joins the group, prints ``ready`` once
+  its stream is open (``--after 0``: it opens the stream only after the line ``go``, so what
+  it gets is replayed from SQL), prints each message event's ``{"seq", "trace"}`` and exits
+  after the first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from agenthub import Agent, AgentKey, CallbackPolicy, tracing
+from agenthub.transport import http_client
+from tests.support import LOOPBACK
+from tests.support.hub import REGISTRATION_TOKEN
+from tests.support.kit import EchoHandler
+from tests.support.live import bound_socket
+
+
+def say(value: object) -> None:
+    print(json.dumps(value) if not isinstance(value, str) else value, flush=True)
+
+
+async def line() -> str:
+    return (await asyncio.to_thread(sys.stdin.readline)).strip()
+
+
+async def agent(hub: str, name: str, **kwargs: object) -> Agent:
+    made = Agent(hub, key=AgentKey.generate(), hub_http=http_client(timeout=LOOPBACK), **kwargs)  # type: ignore[arg-type]
+    await made.register({"name": name}, registration_token=REGISTRATION_TOKEN)
+    return made
+
+
+async def partner(hub: str) -> None:
+    sock = bound_socket()
+    port = sock.getsockname()[1]
+    sock.close()
+    url = f"http://127.0.0.1:{port}/"
+    echo = await agent(
+        hub,
+        "traced-partner",
+        handler=EchoHandler(),
+        public_url=url,
+        plain_http=True,
+        callbacks=CallbackPolicy(allow_private=True),
+    )
+    say({"id": echo.agent_id, "url": url})
+    await echo.serve(port=port)
+
+
+async def leader(hub: str, partner_id: str) -> None:
+    tracing.configure("traced-leader")
+    lead = await agent(hub, "traced-leader", plain_http=True)
+    with tracing.span("leader work"):
+        trace = tracing.current_traceparent()
+        session = await lead.leader.open_session([partner_id], title="traced")
+        await lead.leader.start(partner_id, session_id=session.id, text="hi", task_id="t-traced")
+        await lead.leader.complete(partner_id, session_id=session.id, task_id="t-traced")
+        assert lead.recorder is not None and await lead.recorder.flush(60)
+        group = await lead.hub.groups.create(session.id, "traced", join_policy="open")
+    say({"session": session.id, "group": group.id, "task": "t-traced", "trace": trace})
+    assert await line() == "post"
+    with tracing.span("leader posts"):
+        posted = await lead.hub.groups.post(group.id, "to everyone", role="leader")
+    say({"seq": posted["seq"]})
+    await lead.aclose()
+    tracing.shutdown()
+
+
+async def member(hub: str, group_id: str, replayed: bool) -> None:
+    tracing.configure("traced-member")
+    joined = await agent(hub, "traced-member")
+    view = await joined.hub.groups.get(group_id)
+    await joined.hub.groups.join(group_id)
+    if replayed:
+        say("ready")
+        assert await line() == "go"
+    stream = joined.hub.groups.events(group_id, after=view.last_seq)
+    if not replayed:
+        say("ready")  # the stream opens as it is first read: the post comes after
+    async for event in stream:
+        if event.kind == "message":
+            say({"seq": event.seq, "trace": event.trace})
+            break
+    stream.close()
+    await joined.aclose()
+    tracing.shutdown()
+
+
+def main() -> None:
+    role, hub, *rest = sys.argv[1:]
+    if role == "partner":
+        asyncio.run(partner(hub))
+    elif role == "leader":
+        asyncio.run(leader(hub, rest[0]))
+    else:
+        asyncio.run(member(hub, rest[0], replayed="--after" in rest))
+
+
+if __name__ == "__main__":
+    main()
