@@ -170,8 +170,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.session_factory = make_session_factory(engine, broker=broker)
     metrics: HubMetrics = app.state.metrics
     app.state.ingest = ingest = Ingest(
-        app.state.session_factory, broker=broker, on_written=metrics.ingested.inc
+        app.state.session_factory, broker=broker, on_written=metrics.recorded
     )
+    metrics.watch_queues(broker.queued_frames)
     ingest.start()
     app.state.rates = Rates(metrics)
     app.state.operator_feed = feed = OperatorFeed(broker)

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
+
+from app.models.types import utcnow
 
 LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
 
@@ -32,6 +36,61 @@ class Tally:
 
     def collect(self) -> Iterator[CounterMetricFamily]:
         yield CounterMetricFamily(self.name, self.documentation, value=self.value)
+
+
+class KindTally:
+    """``Tally`` by one label (the kind of what it counts), a dict of ints."""
+
+    def __init__(
+        self, name: str, documentation: str, label: str, *, registry: CollectorRegistry
+    ) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.label = label
+        self.counts: dict[str, int] = {}
+        registry.register(self)
+
+    def inc(self, kind: str, amount: int = 1) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + amount
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(self.name, self.documentation, labels=[self.label])
+        for kind, value in sorted(self.counts.items()):
+            family.add_metric([kind], value)
+        yield family
+
+
+class TallyHistogram:
+    """A histogram for the writer's hot path (a record's latency, a batch at a time): plain
+    counts per bucket, summed up at scrape time (``Histogram.observe`` takes a lock)."""
+
+    def __init__(
+        self,
+        name: str,
+        documentation: str,
+        buckets: tuple[float, ...],
+        *,
+        registry: CollectorRegistry,
+    ) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.bounds = buckets
+        self.counts = [0] * (len(buckets) + 1)  # the last: over every bound (+Inf)
+        self.sum = 0.0
+        registry.register(self)
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(self.bounds, seconds)] += 1
+        self.sum += seconds
+
+    def collect(self) -> Iterator[HistogramMetricFamily]:
+        cumulative, buckets = 0, []
+        for bound, count in zip((*self.bounds, float("inf")), self.counts, strict=True):
+            cumulative += count
+            buckets.append(("+Inf" if bound == float("inf") else repr(bound), cumulative))
+        yield HistogramMetricFamily(
+            self.name, self.documentation, buckets=buckets, sum_value=self.sum
+        )
 
 
 class HubMetrics:
@@ -75,6 +134,42 @@ class HubMetrics:
             registry=self.registry,
         )
         self.loop_tasks.set_function(_loop_tasks)
+        self.records = KindTally(
+            "agenthub_records",
+            "Messages recorded, by kind (message, task-command, task-result, answer…)",
+            "kind",
+            registry=self.registry,
+        )
+        self.record_latency = TallyHistogram(
+            "agenthub_record_duration_seconds",
+            "From a record's request reaching the hub to its COMMIT",
+            LATENCY_BUCKETS_SECONDS,
+            registry=self.registry,
+        )
+        self.queued_frames = Gauge(
+            "agenthub_stream_queued_frames",
+            "Frames waiting in the streams' send queues (the broker's subscriptions)",
+            registry=self.registry,
+        )
+        self.certificates_issued = Counter(
+            "agenthub_certificates_issued_total",
+            "Agent certificates the hub's CA issued",
+            registry=self.registry,
+        )
+
+    def watch_queues(self, queued: Callable[[], int]) -> None:
+        """Read the send queues' depth at each scrape (the broker's ``queued_frames``)."""
+        self.queued_frames.set_function(lambda: float(queued()))
+
+    def recorded(self, records: list[Any]) -> None:
+        """A batch the writer committed (``records.ingest``): counted by kind, and each
+        one's time from its request to now."""
+        self.ingested.inc(len(records))
+        now = utcnow()
+        for record in records:
+            message = record.message
+            self.records.inc(message.type if message is not None else "answer")
+            self.record_latency.observe((now - record.received_at).total_seconds())
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -142,6 +142,9 @@ class Broker(Protocol):
     def publish(self, channel: str, delivery: Delivery) -> None:
         """Hand a committed event to every subscriber of ``channel``; never blocks."""
 
+    def queued_frames(self) -> int:
+        """Frames waiting in this process's subscriptions (the streams' send queues)."""
+
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 

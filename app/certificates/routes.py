@@ -17,6 +17,7 @@ from app.deps import (
     AdmissionDep,
     CaDep,
     CurrentAgent,
+    MetricsDep,
     RevocationListsDep,
     SessionDep,
     SettingsDep,
@@ -106,6 +107,7 @@ async def issue_certificate(
     ca: CaDep,
     settings: SettingsDep,
     admission: AdmissionDep,
+    metrics: MetricsDep,
 ) -> IssuedCertificate:
     """A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
@@ -129,7 +131,7 @@ async def issue_certificate(
     """
     if agent_id == caller.id:  # another agent's is refused below, and counts nothing
         admission.certificate(caller.id)
-    return await service.issue_certificate(
+    issued = await service.issue_certificate(
         session,
         ca,
         agent_id=agent_id,
@@ -142,6 +144,8 @@ async def issue_certificate(
             ip_addresses=settings.certify_ip_addresses,
         ),
     )
+    metrics.certificates_issued.inc()
+    return issued
 
 
 @router.get(

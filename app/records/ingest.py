@@ -91,13 +91,13 @@ class Ingest:
         *,
         broker: Broker | None = None,
         max_batch: int = MAX_BATCH,
-        on_written: Callable[[int], None] | None = None,
+        on_written: Callable[[list[Record]], None] | None = None,
     ) -> None:
         self.factory = factory  # the triggers' sessions, after a batch
         self.engine: AsyncEngine = factory.kw["bind"]
         self.broker = broker
         self.max_batch = max_batch
-        self.on_written = on_written  # how many a batch recorded (the metrics' tally)
+        self.on_written = on_written  # what a batch recorded (the metrics' tallies)
         self._queue: list[_Submission] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -178,8 +178,8 @@ class Ingest:
                         record.reset()
                     work = await self._commit(batch, guarded=True)
                 self.batches += 1
-                written = sum(1 for r in batch if r.outcome is not None)
-                self.written += written
+                written = [r for r in batch if r.outcome is not None]
+                self.written += len(written)
                 if self.on_written is not None:
                     self.on_written(written)
         except Exception as exc:  # the store failed: every record in it fails the same way

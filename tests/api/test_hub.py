@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import stat
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -350,3 +353,46 @@ async def test_a_store_that_is_shutting_down_answers_503_not_500(settings: Any) 
     finally:
         server.close()
         await server.wait_closed()
+
+
+DASHBOARD = Path(__file__).parents[2] / "deploy" / "grafana" / "agenthub-dashboard.json"
+
+
+async def test_every_metric_the_dashboard_names_is_one_the_hub_exposes(
+    client: httpx.AsyncClient,
+) -> None:
+    """deploy/grafana's dashboard asks only for series the hub's /metrics has (by family:
+    ``# TYPE`` names, with a counter's ``_total`` and a histogram's ``_bucket``)."""
+    text = (await client.get("/metrics")).text
+    families: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split(" ", 3)
+            families.add(name)
+            if kind == "counter":
+                families.add(name.removesuffix("_total") + "_total")
+            if kind == "histogram":
+                families |= {f"{name}_bucket", f"{name}_sum", f"{name}_count"}
+    dashboard = json.loads(DASHBOARD.read_text())
+    named = {
+        name
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"agenthub_[a-z_]+", target["expr"])
+    }
+    assert named and named <= families, named - families
+    assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+async def test_records_are_counted_by_kind_with_their_latency(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    kit = await make_agent("alice")
+    session = kit.raise_or_json(await kit.request("POST", "/v1/sessions", json={"receivers": []}))
+    group = await kit.groups.create(session["id"], "metered", join_policy="open")
+    for n in range(3):
+        await kit.groups.post(group.id, f"post {n}", role="leader")
+    text = (await client.get("/metrics")).text
+    assert 'agenthub_records_total{kind="message"} 3.0' in text
+    assert "agenthub_record_duration_seconds_count 3.0" in text
+    assert "agenthub_stream_queued_frames 0.0" in text
