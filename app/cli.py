@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import logging
 import logging.config
@@ -202,6 +203,12 @@ def _demo(args: argparse.Namespace) -> None:
     from app.demo.runner import TOKEN, DemoFailed, DemoResult, run_demo
 
     console = Console()
+    if args.trace is not None and importlib.util.find_spec("opentelemetry.proto") is None:
+        print(
+            "agenthub demo --trace needs the otel extra: pip install 'agenthub-hub[otel]'",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
     console.rule("agenthub demo: an Internet-of-Agents team at work")
 
     async def keep(result: DemoResult, hub_url: str) -> None:
@@ -224,6 +231,7 @@ def _demo(args: argparse.Namespace) -> None:
                 Transcript(console),
                 timeout_seconds=args.timeout,
                 keep=keep if args.keep else None,
+                trace_to=args.trace,
             )
         )
     except KeyboardInterrupt:
@@ -232,6 +240,8 @@ def _demo(args: argparse.Namespace) -> None:
     except DemoFailed as exc:
         _show_failure(console, str(exc), exc.who, exc.output)
         raise SystemExit(1) from None
+    if args.trace is not None:
+        console.print(f"traces: {args.trace / 'traces.jsonl'} (OTLP JSON lines)")
     if result.summary is not None and not args.keep:
         console.rule("what happened (read back from the hub's store)")
         show_summary(console, result.summary)
@@ -314,6 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep",
         action="store_true",
         help="keep the hub up afterwards (until Ctrl-C) and print its web console's URL",
+    )
+    demo.add_argument(
+        "--trace",
+        type=Path,
+        metavar="DIR",
+        help="write every process's traces (OTLP JSON lines, as the OpenTelemetry "
+        "Collector's file exporter does) to DIR/traces.jsonl; needs agenthub-hub[otel]",
     )
     demo.set_defaults(func=_demo)
     return parser

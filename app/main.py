@@ -238,7 +238,8 @@ def _native_telemetry() -> dict[str, Any]:
     Metrics and logs stay off: the hub has its Prometheus metrics and its own logs."""
     if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
         return {}
-    return {"telemetry": {"tracing": tracing.on(), "metrics": False, "logs": False}}
+    on = tracing.on()  # its spans of dependencies, endpoint and serialization: not worth it
+    return {"telemetry": {"tracing": on, "operation_spans": False, "metrics": False, "logs": False}}
 
 
 DOCUMENTED = (

@@ -8,12 +8,11 @@ import time
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
-
-from app.models.types import utcnow
 
 LATENCY_BUCKETS_SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
 
@@ -165,7 +164,7 @@ class HubMetrics:
         """A batch the writer committed (``records.ingest``): counted by kind, and each
         one's time from its request to now."""
         self.ingested.inc(len(records))
-        now = utcnow()
+        now = datetime.now(UTC)  # as received_at is made (app.models.types.utcnow)
         for record in records:
             message = record.message
             self.records.inc(message.type if message is not None else "answer")

@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import httpx
 import orjson
 
 from app.demo.summary import Summary, read_summary
+from app.demo.traces import TraceFile, otel_env
 
 # where ``app`` was imported from (a checkout or site-packages): the children import it too
 IMPORT_ROOT = Path(__file__).resolve().parents[2]
@@ -55,8 +56,15 @@ def _free_port() -> int:
 class Team:
     """The processes of one demo run; all of them are stopped on the way out."""
 
-    def __init__(self, workdir: Path, narrate: Narrate, result: DemoResult) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        narrate: Narrate,
+        result: DemoResult,
+        traces_to: str | None = None,
+    ) -> None:
         self.workdir = workdir
+        self.traces_to = traces_to  # an OTLP/HTTP endpoint every process exports to
         self.narrate = narrate
         self.result = result
         self.procs: list[asyncio.subprocess.Process] = []
@@ -77,6 +85,8 @@ class Team:
             "AGENTHUB_BROKER_URL": "memory://",
             "AGENTHUB_SIGNING_KEY_FILE": str(self.workdir / "hub-key.pem"),
         }
+        if self.traces_to is not None:
+            env.update(otel_env(self.traces_to, who))
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             *args,
@@ -165,13 +175,56 @@ Keep = Callable[[DemoResult, str], Awaitable[None]]
 
 
 async def run_demo(
-    narrate: Narrate, *, timeout_seconds: float = 180, keep: Keep | None = None
+    narrate: Narrate,
+    *,
+    timeout_seconds: float = 180,
+    keep: Keep | None = None,
+    trace_to: Path | None = None,
 ) -> DemoResult:
     """The whole demo; every process it started is stopped when it returns or is cancelled
-    (with ``keep``, the hub once ``keep`` returns)."""
+    (with ``keep``, the hub once ``keep`` returns). ``trace_to``: a folder for the traces
+    of every process (``app.demo.traces``)."""
     result = DemoResult()
+    async with _trace_receiver(trace_to) as endpoint:
+        await _run(narrate, result, timeout_seconds, keep, endpoint)
+    return result
+
+
+@contextlib.asynccontextmanager
+async def _trace_receiver(folder: Path | None) -> AsyncIterator[str | None]:
+    """A loopback OTLP/HTTP receiver writing to ``folder`` while the demo runs (none without
+    a folder); it stops after every process has stopped and flushed its spans."""
+    if folder is None:
+        yield None
+        return
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(
+        TraceFile(folder).app(), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        if serving.done():
+            serving.result()
+        await asyncio.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await serving
+
+
+async def _run(
+    narrate: Narrate,
+    result: DemoResult,
+    timeout_seconds: float,
+    keep: Keep | None,
+    traces_to: str | None,
+) -> None:
     with tempfile.TemporaryDirectory(prefix="agenthub-demo-") as tmp:
-        team = Team(Path(tmp), narrate, result)
+        team = Team(Path(tmp), narrate, result, traces_to)
         told = False
         try:
             await team.start_hub()
@@ -205,4 +258,3 @@ async def run_demo(
                 await keep(result, team.hub_url)
             finally:
                 await team.stop()
-    return result

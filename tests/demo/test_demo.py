@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from app.demo.runner import TOKEN, DemoResult, run_demo
+from app.demo.traces import read_spans
 
 pytestmark = pytest.mark.slow
 
@@ -72,9 +73,12 @@ PATTERNS_IN_ORDER = [
 ]
 
 
-async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b() -> None:
+async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b(
+    tmp_path: Path,
+) -> None:
     """With ``keep`` (``agenthub demo --keep``): the hub stays up, holding the story, until
-    ``keep`` returns, and only then stops."""
+    ``keep`` returns, and only then stops. With ``trace_to`` (``--trace``): every process's
+    spans in OTLP JSON lines, the goal one trace across the hub and the agents."""
     events: list[dict[str, Any]] = []
     kept: dict[str, Any] = {}
 
@@ -86,8 +90,21 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
             kept["agents"] = len(agents.json()["items"])
         kept["url"] = hub_url
 
-    result = await run_demo(events.append, timeout_seconds=120, keep=keep)
+    result = await run_demo(events.append, timeout_seconds=120, keep=keep, trace_to=tmp_path)
     assert kept["ready"] == 200 and kept["agents"] >= 7
+    spans = read_spans(tmp_path / "traces.jsonl")
+    (goal,) = [s for s in spans if s["name"].startswith("demo: ")]
+    in_goal = [s for s in spans if s["traceId"] == goal["traceId"]]
+    assert {"hub", "leader", "researcher", "analyst"} <= {s["service"] for s in in_goal}
+    assert all(len(s["spanId"]) == 16 and len(s["traceId"]) == 32 for s in spans)  # hex
+    publishes = {s["spanId"] for s in in_goal if s["name"].startswith("publish ")}
+    linked = {
+        link["spanId"]
+        for s in spans
+        if s["name"].startswith("process ") and s["service"] != "leader"
+        for link in s.get("links", [])
+    }
+    assert publishes & linked  # the other members' deliveries link to the goal's posts
     async with httpx.AsyncClient(timeout=2) as http:
         with pytest.raises(httpx.TransportError):  # stopped once keep returned
             await http.get(f"{kept['url']}/healthz")

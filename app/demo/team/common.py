@@ -17,6 +17,7 @@ from typing import Any
 
 import uvicorn
 
+import agenthub.tracing as tracing
 from agenthub import Agent, AgentKey, CallbackPolicy, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
@@ -37,7 +38,11 @@ def run(main: Coroutine[Any, Any, None]) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await main
 
-    asyncio.run(guarded())
+    tracing.configure("agenthub-demo")  # with --trace, the runner sets OTEL_* for each
+    try:
+        asyncio.run(guarded())
+    finally:
+        tracing.shutdown()  # the spans still queued go
 
 
 def say(who: str, what: str, **details: Any) -> None:

@@ -24,6 +24,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import agenthub.tracing as tracing
 from agenthub import Agent
 from agenthub.events import EventStream
 from app.demo.team.common import join_hub, leave_hub, run, say, text_of, until_active
@@ -237,25 +238,30 @@ async def main() -> None:
         port=args.port,
     )
     try:
-        team = await discover(agent)
-        # hybrid: everyone works in groups; the researcher and the analyst are also called
-        # point-to-point, so they are declared in both modes
-        direct = [team["researcher"], team["analyst"]]
-        receivers = [{"agentId": a, "mode": "group"} for a in team.values()]
-        receivers += [{"agentId": a, "mode": "p2p"} for a in direct]
-        session = await agent.leader.open_session(
-            receivers, title="IoA demo", goal="sqrt(9!) and a market report"
-        )
-        say("leader", "opened a session", sessionId=session.id)
-        closing: dict[str, Any] = {}
-        for step in STEPS:
-            closing.update(await step(agent, session.id, team))
-        assert agent.recorder is not None
-        await agent.recorder.flush(30)
-        await agent.leader.close_session(session.id)
-        say("leader", "closed the session", sessionId=session.id, **closing)
+        with tracing.span("demo: sqrt(9!) and a market report"):  # the goal, one trace
+            await _story(agent)
     finally:
         await leave_hub(agent, serving, server)
+
+
+async def _story(agent: Agent) -> None:
+    team = await discover(agent)
+    # hybrid: everyone works in groups; the researcher and the analyst are also called
+    # point-to-point, so they are declared in both modes
+    direct = [team["researcher"], team["analyst"]]
+    receivers = [{"agentId": a, "mode": "group"} for a in team.values()]
+    receivers += [{"agentId": a, "mode": "p2p"} for a in direct]
+    session = await agent.leader.open_session(
+        receivers, title="IoA demo", goal="sqrt(9!) and a market report"
+    )
+    say("leader", "opened a session", sessionId=session.id)
+    closing: dict[str, Any] = {}
+    for step in STEPS:
+        closing.update(await step(agent, session.id, team))
+    assert agent.recorder is not None
+    await agent.recorder.flush(30)
+    await agent.leader.close_session(session.id)
+    say("leader", "closed the session", sessionId=session.id, **closing)
 
 
 if __name__ == "__main__":
