@@ -336,9 +336,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="per phase")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS:g} s per phase")
     parser.add_argument("--json", type=Path, help="also write the report here")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="every process traces, every span sampled, OTLP/HTTP to a sink that keeps "
+        "nothing (bench/p2p/otlp_sink.py): what tracing costs (needs agenthub[otel])",
+    )
     args = parser.parse_args(argv)
-    report = run_until_signalled(run(QUICK_SECONDS if args.quick else args.seconds))
+    seconds = QUICK_SECONDS if args.quick else args.seconds
+    with harness.processes() as started:
+        if args.trace:
+            _trace_everything(started)
+        report = run_until_signalled(run(seconds))
+    report["traced"] = bool(args.trace)
     return harness.publish_report(report, args.json)
+
+
+def _trace_everything(started: list[Any]) -> None:
+    """Start the sink; every process started from now on (they inherit the environment) and
+    this one trace, sampling every span."""
+    import agenthub.tracing as tracing
+
+    port = harness.free_port()
+    started.append(harness.start(harness.uvicorn_args("bench.p2p.otlp_sink:app", port)))
+    os.environ.update(
+        {
+            "OTEL_TRACES_EXPORTER": "otlp",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{port}",
+            "OTEL_TRACES_SAMPLER": "always_on",
+        }
+    )
+    tracing.configure("bench-p2p-leader")
 
 
 if __name__ == "__main__":
