@@ -128,7 +128,8 @@ def asgi(app: Any) -> Any:
         from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
     except ImportError:
         return app
-    return OpenTelemetryMiddleware(app)
+    # a span per ASGI message sent or received is three more a call, and tells nothing
+    return OpenTelemetryMiddleware(app, exclude_spans=["receive", "send"])
 
 
 def tracer() -> Tracer:
