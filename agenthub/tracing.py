@@ -3,18 +3,19 @@
 
 Spans are made with ``opentelemetry-api`` (a dependency of the kit; without a configured
 provider every span is a no-op that costs a function call). ``configure`` (the
-``otel`` extra: the SDK, the OTLP/HTTP exporter and the httpx and ASGI instrumentations)
+``otel`` extra: the SDK, the OTLP/HTTP exporter and the ASGI instrumentation)
 turns them on for a process that runs an agent (``Agent.serve``) or the hub (``agenthub
 serve``) when ``OTEL_TRACES_EXPORTER`` names an exporter or an ``OTEL_EXPORTER_OTLP_*``
 endpoint is set (``OTEL_SDK_DISABLED=true`` wins); the SDK reads the rest itself
 (``OTEL_SERVICE_NAME``, ``OTEL_TRACES_SAMPLER``, ``OTEL_EXPORTER_OTLP_ENDPOINT``…).
 
-W3C trace context (``traceparent``/``tracestate``) travels on every HTTP hop: httpx's
-instrumentation puts it on every request a kit or hub client makes (AIP and A2A calls,
-records, group posts), the ASGI instrumentation reads it on a kit endpoint, FastAPI's own
-telemetry on the hub. A group message keeps its publish context in SQL, and each SSE
-delivery carries it (a ``traceparent:`` field, which EventSource clients ignore), so a
-subscriber's delivery span links to the publish even after a resume.
+W3C trace context (``traceparent``/``tracestate``) travels on every HTTP hop: every
+request of a kit client carries it (``agenthub.transport.http_client``: AIP and A2A calls,
+records, group posts; no span of its own, the call's is the one), the ASGI
+instrumentation reads it on a kit endpoint, FastAPI's own telemetry on the hub. A group
+message keeps its publish context in SQL, and each SSE delivery carries it (a
+``traceparent:`` field, which EventSource clients ignore), so a subscriber's delivery span
+links to the publish even after a resume.
 
 Names follow the OpenTelemetry conventions where they exist: A2A/GenAI's
 ``gen_ai.conversation.id`` (the session), ``gen_ai.agent.id``; AIP's methods as A2A's are
@@ -59,7 +60,7 @@ def _wanted() -> bool:
 def configure(service_name: str) -> bool:
     """Turn tracing on for this process when the environment asks for it: a tracer
     provider exporting by OTLP/HTTP (or the console, ``OTEL_TRACES_EXPORTER=console``),
-    named ``service_name`` unless ``OTEL_SERVICE_NAME`` names it, and httpx instrumented.
+    named ``service_name`` unless ``OTEL_SERVICE_NAME`` names it.
     Returns whether it is on; once on, calling again does nothing."""
     global _configured
     if _configured:
@@ -68,7 +69,6 @@ def configure(service_name: str) -> bool:
         return False
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-        from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
         from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import (
@@ -97,7 +97,6 @@ def configure(service_name: str) -> bool:
     for exporter in exporters:
         provider.add_span_processor(BatchSpanProcessor(exporter))
     trace.set_tracer_provider(provider)
-    HTTPXClientInstrumentor().instrument()
     _configured = True
     logger.info("tracing on: %s", ", ".join(type(e).__name__ for e in exporters))
     return True

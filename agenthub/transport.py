@@ -27,6 +27,7 @@ import typing
 import httpcore
 import httpx
 
+import agenthub.tracing as tracing
 from agenthub.protocol.aic import aic_host
 
 
@@ -36,6 +37,7 @@ def http_client(*, aic: str | None = None, **kwargs: typing.Any) -> httpx.AsyncC
 
     With ``aic``, an https peer must prove that agent (:class:`AicFirst`)."""
     client = httpx.AsyncClient(**kwargs)
+    client.event_hooks["request"].append(_trace_context)
     pool = getattr(client._transport, "_pool", None)  # httpx.AsyncHTTPTransport's pool
     if type(pool) is httpcore.AsyncConnectionPool and hasattr(pool, "_network_backend"):
         pool._network_backend = _Backend()
@@ -44,6 +46,14 @@ def http_client(*, aic: str | None = None, **kwargs: typing.Any) -> httpx.AsyncC
     if aic is not None:
         client._transport = AicFirst(client._transport, aic)
     return client
+
+
+async def _trace_context(request: httpx.Request) -> None:
+    """Every request of a kit client carries the current span's W3C trace context, when
+    the process traces (``agenthub.tracing``): the partner, the A2A agent or the hub it
+    calls continues the trace. No span of its own: the call's (``aip.rpc``…) is the one."""
+    if tracing.on():
+        tracing.inject(request.headers)
 
 
 class AicFirst(httpx.AsyncBaseTransport):
