@@ -53,6 +53,7 @@ from a2a.types import (
 from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, A2AError, TaskNotCancelableError
 from google.protobuf.json_format import Parse, ParseError
 
+import agenthub.tracing as tracing
 from agenthub.a2a.card import check_card_signature
 from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
 from agenthub.errors import A2ACallFailed, CallFailed, CardSignatureError
@@ -64,6 +65,13 @@ from agenthub.signing import CallTokenAuth
 from agenthub.transport import http_client
 
 MAX_TASKS = 10_000
+A2A_METHOD_OF = {
+    TaskCommandType.START: "SendMessage",
+    TaskCommandType.CONTINUE: "SendMessage",
+    TaskCommandType.CANCEL: "CancelTask",
+    TaskCommandType.COMPLETE: "complete",  # A2A has none: the leader's own move
+}
+"""The A2A method an AIP command takes (its span's name); a ``get`` is ``GetTask``."""
 """A2A tasks whose AIP ids the leader remembers; the oldest go first."""
 MAX_CLIENTS = 64
 """A2A agents the leader keeps a client for."""
@@ -310,7 +318,28 @@ class A2ACalls:
         record: bool = True,
         push: TaskPushNotificationConfig | None = None,
     ) -> dict[str, Any]:
-        """One command by A2A; the AIP TaskResult of where the task is then."""
+        """One command by A2A; the AIP TaskResult of where the task is then. Traced as a
+        span named after the A2A method it takes (OpenTelemetry's A2A conventions)."""
+        method = A2A_METHOD_OF.get(command.command, "GetTask")
+        attributes = {
+            "a2a.task.id": self._remote(partner_id, command).a2a_id or None,
+            "aip.task.id": command.task_id,
+            "gen_ai.conversation.id": command.session_id,
+            "gen_ai.agent.id": partner_id,
+        }
+        with tracing.span(method, kind="CLIENT", attributes=attributes) as span:
+            answer = await self._send(partner_id, command, record=record, push=push)
+            tracing.set_attributes(span, {"a2a.task.state": tracing.task_state(answer)})
+        return answer
+
+    async def _send(
+        self,
+        partner_id: str,
+        command: TaskCommand,
+        *,
+        record: bool,
+        push: TaskPushNotificationConfig | None,
+    ) -> dict[str, Any]:
         remote = self._remote(partner_id, command)
         name = command.command
         if name == TaskCommandType.CANCEL:
