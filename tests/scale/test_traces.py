@@ -1,9 +1,9 @@
 """One trace across processes (OpenTelemetry, OTLP/HTTP to a receiver in the test): a leader,
-a partner, two hub replicas on one store and one Redis, and two group members, each a
+two partners, two hub replicas on one store and one Redis, and two group members, each a
 process of its own configured only by the standard ``OTEL_*`` variables.
 
-The leader's call span is an ancestor of the partner's server span and of the hub's spans
-for the records of that call; a group post on replica A is one ``publish`` span, and each
+The leader's call spans are ancestors of each partner's server spans and of the hub's spans
+for the records of those calls; a group post on replica A is one ``publish`` span, and each
 member's delivery on replica B (one live, one replayed from SQL after it connected late) is
 a ``process`` span linked to it."""
 
@@ -121,9 +121,9 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
     try:
         await a.start()  # the first one migrates and makes the shared key
         await b.start()
-        partner = role("traced-partner", "partner", a.url)
-        partner_id = (await partner.read())["id"]
-        leader = role("traced-leader", "leader", a.url, partner_id)
+        partners = [role(f"traced-partner-{n}", "partner", a.url) for n in (1, 2)]
+        partner_ids = [(await p.read())["id"] for p in partners]
+        leader = role("traced-leader", "leader", a.url, *partner_ids)
         made = await leader.read()
         live = role("traced-member", "member", b.url, made["group"])
         late = role("traced-member", "member", b.url, made["group"], "--after")
@@ -149,20 +149,23 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
         return found.named(name, service)
 
     await eventually(lambda: received("leader work", "traced-leader"), "the leader's spans")
-    await eventually(lambda: received("aip.rpc", "traced-partner"), "the partner's spans")
+    for n in (1, 2):
+        partner = f"traced-partner-{n}"
+        await eventually(lambda p=partner: received("aip.rpc", p), f"{partner}'s spans")
     await eventually(lambda: len(received("process " + made["group"], "traced-member")) == 2, "")
     (work,) = received("leader work", "traced-leader")
     assert made["trace"].split("-")[1] == work.trace_id
     trace = in_trace(found.spans, work.trace_id)
     calls = [s for s in trace if s.name == "aip.rpc" and s.service == "traced-leader"]
-    assert len(calls) == 2 and all(s.kind == "CLIENT" for s in calls)  # start, complete
+    assert len(calls) == 4 and all(s.kind == "CLIENT" for s in calls)  # start, complete, x2
     assert {s.attributes["aip.command"] for s in calls} == {"start", "complete"}
     assert all(s.attributes["gen_ai.conversation.id"] == made["session"] for s in calls)
-    # the partner's server span is under the leader's call span
-    served = [s for s in trace if s.name == "aip.rpc" and s.service == "traced-partner"]
-    assert len(served) == 2
+    # each partner's server spans are under the leader's call spans
+    served = [s for s in trace if s.name == "aip.rpc" and s.service.startswith("traced-partner")]
+    assert {s.service for s in served} == {"traced-partner-1", "traced-partner-2"}
+    assert len(served) == 4
     for span in served:
-        assert span.kind == "SERVER" and span.attributes["aip.task.id"] == made["task"]
+        assert span.kind == "SERVER" and span.attributes["aip.task.id"].startswith("t-traced-")
         assert any(c.span_id in {p.span_id for p in found.ancestors(span)} for c in calls)
     assert {s.attributes.get("aip.task.state") for s in calls} == {
         "awaiting-completion",
@@ -170,19 +173,13 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
     }
     # the hub's spans for the call's records, the leader's and the partner's, under it too
     hub_spans = [s for s in trace if s.service == "hub-a"]
-    by_leader = [
-        s
-        for s in hub_spans
-        if calls[0].span_id in {p.span_id for p in found.ancestors(s)}
-        or calls[1].span_id in {p.span_id for p in found.ancestors(s)}
-    ]
+    call_ids = {c.span_id for c in calls}
+    by_leader = [s for s in hub_spans if {p.span_id for p in found.ancestors(s)} & call_ids]
     assert by_leader, [(s.name, s.service) for s in hub_spans]
-    by_partner = [
-        s
-        for s in hub_spans
-        if {p.span_id for p in found.ancestors(s)} & {x.span_id for x in served}
-    ]
-    assert by_partner, [(s.name, s.service) for s in hub_spans]
+    for partner in ("traced-partner-1", "traced-partner-2"):  # each partner's records
+        its = {x.span_id for x in served if x.service == partner}
+        under = [s for s in hub_spans if {p.span_id for p in found.ancestors(s)} & its]
+        assert under, (partner, [(s.name, s.service) for s in hub_spans])
     # the group post: one publish span at replica A, each delivery at B linked to it
     (posts,) = received("leader posts", "traced-leader")
     (publish,) = received("publish " + made["group"], "hub-a")

@@ -3,8 +3,8 @@ would (``OTEL_*`` in its environment, ``agenthub.tracing.configure`` or ``Agent.
 
 - ``python -m tests.support.traced partner HUB``: an echo partner over plain HTTP; prints
   ``{"id", "url"}`` and serves until SIGTERM;
-- ``python -m tests.support.traced leader HUB PARTNER``: under a span of its own
-  (``leader work``), starts and completes a task at the partner, makes an open group and
+- ``python -m tests.support.traced leader HUB PARTNER...``: under a span of its own
+  (``leader work``), starts and completes a task at each partner, makes an open group and
   prints ``{"session", "group", "task", "trace"}``; on the line ``post`` from its stdin posts
   one message to the group, prints its ``seq`` and exits (its spans flushed);
 - ``python -m tests.support.traced member HUB GROUP``: joins the group, prints ``ready`` once
@@ -58,17 +58,19 @@ async def partner(hub: str) -> None:
     await echo.serve(port=port)
 
 
-async def leader(hub: str, partner_id: str) -> None:
+async def leader(hub: str, partner_ids: list[str]) -> None:
     tracing.configure("traced-leader")
     lead = await agent(hub, "traced-leader", plain_http=True)
     with tracing.span("leader work"):
         trace = tracing.current_traceparent()
-        session = await lead.leader.open_session([partner_id], title="traced")
-        await lead.leader.start(partner_id, session_id=session.id, text="hi", task_id="t-traced")
-        await lead.leader.complete(partner_id, session_id=session.id, task_id="t-traced")
+        session = await lead.leader.open_session(partner_ids, title="traced")
+        for n, partner_id in enumerate(partner_ids):
+            task = f"t-traced-{n}"
+            await lead.leader.start(partner_id, session_id=session.id, text="hi", task_id=task)
+            await lead.leader.complete(partner_id, session_id=session.id, task_id=task)
         assert lead.recorder is not None and await lead.recorder.flush(60)
         group = await lead.hub.groups.create(session.id, "traced", join_policy="open")
-    say({"session": session.id, "group": group.id, "task": "t-traced", "trace": trace})
+    say({"session": session.id, "group": group.id, "trace": trace})
     assert await line() == "post"
     with tracing.span("leader posts"):
         posted = await lead.hub.groups.post(group.id, "to everyone", role="leader")
@@ -102,7 +104,7 @@ def main() -> None:
     if role == "partner":
         asyncio.run(partner(hub))
     elif role == "leader":
-        asyncio.run(leader(hub, rest[0]))
+        asyncio.run(leader(hub, rest))
     else:
         asyncio.run(member(hub, rest[0], replayed="--after" in rest))
 
