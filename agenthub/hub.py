@@ -30,6 +30,8 @@ ASSERTION_LIFETIME_SECONDS = 60
 REFRESH_MARGIN_SECONDS = 60
 DEFAULT_TIMEOUT_SECONDS = 10.0
 MAX_REQUESTS_IN_FLIGHT = 32
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+"""What ``HubClient.request`` sends again after a connection the hub closed under it."""
 """Requests to the hub one agent has under way at once (streams apart)."""
 
 
@@ -202,19 +204,25 @@ class HubClient:
     # -- the API -------------------------------------------------------------------------
 
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        """An authenticated call; a 401 re-authenticates once (e.g. after a key rotation)."""
-        extra = kwargs.pop("headers", {})  # kept for the retry too
+        """An authenticated call; a 401 re-authenticates once (e.g. after a key rotation).
+        A GET or HEAD whose pooled connection the hub closed as it was sent (an idle
+        keep-alive timing out: "disconnected without sending a response") goes again once,
+        on a new connection; other methods are not repeated (the hub may have acted)."""
+        extra = kwargs.pop("headers", {})  # kept for the retries too
+        url = f"{self.base_url}{path}"
         for attempt in range(2):
             token = await self.access_token()
             headers = {**extra, "Authorization": f"Bearer {token}"}
             async with self._in_flight:
-                response = await self._http.request(
-                    method, f"{self.base_url}{path}", headers=headers, **kwargs
-                )
+                try:
+                    response = await self._http.request(method, url, headers=headers, **kwargs)
+                except httpx.RemoteProtocolError:
+                    if method.upper() not in SAFE_METHODS:
+                        raise
+                    response = await self._http.request(method, url, headers=headers, **kwargs)
             if response.status_code != 401 or attempt:
                 return response
             self._token = None
-            kwargs["headers"] = {k: v for k, v in headers.items() if k != "Authorization"}
         raise AssertionError("unreachable")
 
     def forget_token(self) -> None:

@@ -116,3 +116,48 @@ async def test_deregistered_kit_gets_401(client: httpx.AsyncClient) -> None:
     with pytest.raises(HubRequestError) as info:
         await kit.authenticate()
     assert info.value.status == 401
+
+
+async def test_a_stale_token_is_replaced_once_with_the_callers_headers_kept(
+    make_agent: MakeAgent,
+) -> None:
+    kit = await make_agent("alice")
+    await kit.access_token()
+    kit._token = "not.a.token"  # as after the hub's key rotated: the next call is 401
+    response = await kit.request(
+        "GET", f"/v1/agents/{kit.agent_id}/agent-card.json", headers={"A2A-Version": "0.3"}
+    )
+    assert response.status_code in (200, 404)  # re-authenticated (no A2A binding: 404)
+    assert kit._token != "not.a.token"
+
+
+async def test_a_get_on_a_connection_closed_under_it_goes_again_once() -> None:
+    """A keep-alive connection the server closes as the request goes: a GET is sent again
+    on a new connection; a POST is not (the server may have acted on it)."""
+    import asyncio
+
+    served: list[bytes] = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        served.append(head.split(b" ", 2)[1])
+        if len(served) % 2:  # every other request: closed without an answer
+            writer.close()
+            return
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}"
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    async with server:
+        kit = HubClient(f"http://127.0.0.1:{port}", key=AgentKey.generate(), agent_id="a")
+        kit._token, kit._token_expires_at = "t", 2**40  # no token request to this server
+        assert (await kit.request("GET", "/v1/agents")).status_code == 200
+        assert served == [b"/v1/agents", b"/v1/agents"]
+        with pytest.raises(httpx.RemoteProtocolError):
+            await kit.request("POST", "/v1/sessions", json={})
+        assert served[-1] == b"/v1/sessions" and len(served) == 3
+        await kit.aclose()
