@@ -321,26 +321,27 @@ class A2ACalls:
         """One command by A2A; the AIP TaskResult of where the task is then. Traced as a
         span named after the A2A method it takes (OpenTelemetry's A2A conventions)."""
         method = A2A_METHOD_OF.get(command.command, "GetTask")
+        remote = self._remote(partner_id, command)
         attributes = {
-            "a2a.task.id": self._remote(partner_id, command).a2a_id or None,
+            "a2a.task.id": remote.a2a_id or None,
             "aip.task.id": command.task_id,
             "gen_ai.conversation.id": command.session_id,
             "gen_ai.agent.id": partner_id,
         }
         with tracing.span(method, kind="CLIENT", attributes=attributes) as span:
-            answer = await self._send(partner_id, command, record=record, push=push)
+            answer = await self._send(partner_id, remote, command, record=record, push=push)
             tracing.set_attributes(span, {"a2a.task.state": tracing.task_state(answer)})
         return answer
 
     async def _send(
         self,
         partner_id: str,
+        remote: _Remote,
         command: TaskCommand,
         *,
         record: bool,
         push: TaskPushNotificationConfig | None,
     ) -> dict[str, Any]:
-        remote = self._remote(partner_id, command)
         name = command.command
         if name == TaskCommandType.CANCEL:
             return await self._cancel(partner_id, remote, command, record)

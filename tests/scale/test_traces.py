@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from app.demo.traces import otel_env
 from tests.support.hub import empty_tables
 from tests.support.live import LiveServer, interrupt
 from tests.support.otlp import Received, Receiver
@@ -77,15 +78,6 @@ async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
         await server.stop()
 
 
-def otel(endpoint: str, service: str) -> dict[str, str]:
-    return {
-        "OTEL_SERVICE_NAME": service,
-        "OTEL_TRACES_EXPORTER": "otlp",
-        "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
-        "OTEL_BSP_SCHEDULE_DELAY": "100",
-    }
-
-
 def in_trace(spans: list[Received], trace_id: str) -> list[Received]:
     return [s for s in spans if s.trace_id == trace_id]
 
@@ -104,7 +96,7 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
             broker_url=redis.url,
             key_file=key_file,
             workdir=tmp_path,
-            settings=otel(endpoint, name),
+            settings=otel_env(endpoint, name),
         )
         for name in ("hub-a", "hub-b")
     ]
@@ -113,7 +105,7 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
     roles: list[Role] = []
 
     def role(service: str, *args: str) -> Role:
-        made = Role({**base, **otel(endpoint, service)}, *args)
+        made = Role({**base, **otel_env(endpoint, service)}, *args)
         roles.append(made)
         return made
 
