@@ -82,6 +82,15 @@ class _TimedStream(StreamingResponse):
         super().__init__(content, **kw)
         self.on_close = on_close
 
+    def also_on_close(self, callback: Callable[[], None]) -> None:
+        first = self.on_close
+
+        def both() -> None:
+            first()
+            callback()
+
+        self.on_close = both
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def timed(message: Message) -> None:
             async with asyncio.timeout(STREAM_SEND_TIMEOUT_SECONDS):
@@ -371,12 +380,21 @@ class AgentEndpoint:
     ) -> dict[str, Any] | Response | None:
         """One request's answer: a JSON-RPC response, a stream, or None for a notification."""
         attributes = tracing.aip_attributes(rpc.params, self.agent_id)
-        with tracing.span(f"aip.{rpc.method}", kind="SERVER", attributes=attributes) as span:
-            answer = await self._answer_one(rpc, call, batched)
+        span = tracing.started(f"aip.{rpc.method}", kind="SERVER", attributes=attributes)
+        lasting = False
+        try:
+            with tracing.within(span):
+                answer = await self._answer_one(rpc, call, batched)
             if isinstance(answer, dict):
                 state = tracing.task_state(answer.get("result"))
                 tracing.set_attributes(span, {"aip.task.state": state})
+            elif isinstance(answer, _TimedStream):  # a stream's span lasts as long as it does
+                answer.also_on_close(span.end)
+                lasting = True
             return answer
+        finally:
+            if not lasting:
+                span.end()
 
     async def _answer_one(
         self, rpc: RpcRequest, call: _Call, batched: bool
@@ -421,7 +439,12 @@ class AgentEndpoint:
             raise
         ends = time.monotonic() + STREAM_MAX_SECONDS
 
+        span = tracing.current_span()  # the stream's, which ends with it (``_one``)
+
         def frame(seq: int | None, data: bytes) -> bytes:
+            if span.is_recording():  # the state the stream last showed
+                state = tracing.task_state(orjson.loads(data).get("result"))
+                tracing.set_attributes(span, {"aip.task.state": state})
             return (b"" if seq is None else b"id: %d\n" % seq) + b"data: %s\n\n" % data
 
         async def body() -> AsyncIterator[bytes]:

@@ -170,6 +170,8 @@ def started(
     """A span begun under the current one but not made current: for work that yields
     (a stream), whose steps run in their readers' contexts; ``end()`` it when done, and make
     it current only for a step at a time (``within``)."""
+    if not on():
+        return trace.INVALID_SPAN
     return tracer().start_span(
         name,
         kind=SpanKind[kind],
@@ -180,11 +182,19 @@ def started(
 @contextlib.contextmanager
 def within(current: Span) -> Iterator[None]:
     """``current`` as the current span inside the block (one step of a yielding task)."""
+    if not on():
+        yield
+        return
     token = otel_context.attach(trace.set_span_in_context(current))
     try:
         yield
     finally:
         otel_context.detach(token)
+
+
+def current_span() -> Span:
+    """The current span (a non-recording one when there is none)."""
+    return trace.get_current_span()
 
 
 def current_traceparent() -> str | None:
@@ -261,6 +271,7 @@ __all__ = [
     "asgi",
     "attached",
     "configure",
+    "current_span",
     "current_traceparent",
     "inject",
     "on",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,7 +13,9 @@ import aiosqlite
 import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
@@ -114,9 +117,54 @@ def _json_loads(text: str | bytes) -> Any:
         return json.loads(text)
 
 
+class TimedPool(AsyncAdaptedQueuePool):
+    """SQLAlchemy's pool for asyncio, telling ``on_wait`` how long each checkout took (a
+    wait for a free connection, or a new one made): the pool waits an operator watches."""
+
+    on_wait: Callable[[float], None] | None = None
+    on_timeout: Callable[[], None] | None = None
+
+    def connect(self) -> Any:
+        observe = self.on_wait
+        if observe is None:
+            return super().connect()
+        start = time.perf_counter()
+        try:
+            return super().connect()
+        except PoolTimeout:
+            if self.on_timeout is not None:
+                self.on_timeout()
+            raise
+        finally:
+            observe(time.perf_counter() - start)
+
+    def recreate(self) -> Any:
+        made = super().recreate()  # this class again (SQLAlchemy makes ``self.__class__``)
+        assert isinstance(made, TimedPool)
+        made.on_wait, made.on_timeout = self.on_wait, self.on_timeout
+        return made
+
+
+def time_pool_waits(
+    engine: AsyncEngine, observe: Callable[[float], None], timed_out: Callable[[], None]
+) -> None:
+    """Tell ``observe`` each checkout's time, and ``timed_out`` of each that found no
+    connection free in time (an in-memory SQLite has no pool to wait on)."""
+    if isinstance(engine.pool, TimedPool):
+        engine.pool.on_wait, engine.pool.on_timeout = observe, timed_out
+
+
+def pool_in_use(engine: AsyncEngine) -> int:
+    """Connections of ``engine``'s pool checked out now."""
+    pool = engine.pool
+    return pool.checkedout() if isinstance(pool, TimedPool) else 0
+
+
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     kwargs.setdefault("json_serializer", _json_dumps)
     kwargs.setdefault("json_deserializer", _json_loads)
+    if ":memory:" not in url and "mode=memory" not in url:
+        kwargs.setdefault("poolclass", TimedPool)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, async_creator=_inline_sqlite(url), **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -32,7 +33,7 @@ from app.certificates.service import purge_expired_certificates
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
-from app.db import make_engine, make_session_factory
+from app.db import make_engine, make_session_factory, pool_in_use, time_pool_waits
 from app.groups import message_routes as group_messages
 from app.groups import routes as groups
 from app.groups.flow import fire_due_floors
@@ -173,6 +174,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.session_factory, broker=broker, on_written=metrics.recorded
     )
     metrics.watch_queues(broker.queued_frames)
+    metrics.watch_broker(broker.outbox_events)
+    broker.watch_lag(metrics.broker_lag.observe)
+    time_pool_waits(engine, metrics.pool_wait.observe, metrics.pool_timeouts.inc)
+    metrics.watch_pool(functools.partial(pool_in_use, engine))
     ingest.start()
     app.state.rates = Rates(metrics)
     app.state.operator_feed = feed = OperatorFeed(broker)
@@ -202,9 +207,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         load_or_create_ca(*settings.ca_paths, issuer=settings.issuer),
         trusted=read_trusted_cas(settings.trusted_ca_file),
     )
-    app.state.revocation_lists = RevocationLists(
+    app.state.revocation_lists = lists = RevocationLists(
         app.state.session_factory, app.state.ca, seconds=settings.revocation_list_seconds
     )
+    metrics.watch_revocation_lists(lambda: lists.signed, lambda: lists.entries)
     app.state.reranker = (
         await asyncio.to_thread(SemanticReranker.load) if settings.semantic_rerank else None
     )

@@ -92,6 +92,19 @@ class TallyHistogram:
         )
 
 
+class CountedElsewhere:
+    """A counter whose value something else keeps (read at scrape time)."""
+
+    def __init__(self, name: str, documentation: str, *, registry: CollectorRegistry) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.read: Callable[[], float] = lambda: 0.0
+        registry.register(self)
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(self.name, self.documentation, value=self.read())
+
+
 class HubMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -156,9 +169,58 @@ class HubMetrics:
             registry=self.registry,
         )
 
+        self.broker_lag = TallyHistogram(
+            "agenthub_broker_lag_seconds",
+            "From an event's publish on another replica to its arrival here (Redis broker)",
+            LATENCY_BUCKETS_SECONDS,
+            registry=self.registry,
+        )
+        self.broker_outbox = Gauge(
+            "agenthub_broker_outbox_events",
+            "Events committed here and not yet handed to the other replicas (Redis broker)",
+            registry=self.registry,
+        )
+        self.pool_wait = TallyHistogram(
+            "agenthub_db_pool_wait_seconds",
+            "Time to get a connection from the SQL pool (a wait for a free one, or a new one)",
+            LATENCY_BUCKETS_SECONDS,
+            registry=self.registry,
+        )
+        self.pool_in_use = Gauge(
+            "agenthub_db_pool_connections_in_use",
+            "SQL connections checked out of the pool now",
+            registry=self.registry,
+        )
+        self.pool_timeouts = Counter(
+            "agenthub_db_pool_timeouts_total",
+            "Connections asked of the SQL pool that came free too late (a request's 503)",
+            registry=self.registry,
+        )
+        self.crl_signed = CountedElsewhere(
+            "agenthub_crl_signed_total",
+            "Revocation lists this replica signed (GETs between signings are served as kept)",
+            registry=self.registry,
+        )
+        self.crl_entries = Gauge(
+            "agenthub_crl_entries",
+            "Certificates the last signed revocation list names",
+            registry=self.registry,
+        )
+
     def watch_queues(self, queued: Callable[[], int]) -> None:
         """Read the send queues' depth at each scrape (the broker's ``queued_frames``)."""
         self.queued_frames.set_function(lambda: float(queued()))
+
+    def watch_broker(self, outbox: Callable[[], int]) -> None:
+        """Read the broker's outbox at each scrape (its lag is observed as events arrive)."""
+        self.broker_outbox.set_function(lambda: float(outbox()))
+
+    def watch_pool(self, in_use: Callable[[], int]) -> None:
+        self.pool_in_use.set_function(lambda: float(in_use()))
+
+    def watch_revocation_lists(self, signed: Callable[[], int], entries: Callable[[], int]) -> None:
+        self.crl_signed.read = lambda: float(signed())
+        self.crl_entries.set_function(lambda: float(entries()))
 
     def recorded(self, records: list[Any]) -> None:
         """A batch the writer committed (``records.ingest``): counted by kind, and each

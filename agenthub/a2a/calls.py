@@ -55,7 +55,14 @@ from google.protobuf.json_format import Parse, ParseError
 
 import agenthub.tracing as tracing
 from agenthub.a2a.card import check_card_signature
-from agenthub.a2a.convert import AIP_STATE_OF, aip_path, items_of, parts_of, product_of
+from agenthub.a2a.convert import (
+    A2A_STATE_OF,
+    AIP_STATE_OF,
+    aip_path,
+    items_of,
+    parts_of,
+    product_of,
+)
 from agenthub.errors import A2ACallFailed, CallFailed, CardSignatureError
 from agenthub.leader_side import LeaderSide
 from agenthub.protocol.messages import StartCommandParams, TaskCommand, TaskCommandType
@@ -323,6 +330,8 @@ class A2ACalls:
         method = A2A_METHOD_OF.get(command.command, "GetTask")
         remote = self._remote(partner_id, command)
         attributes = {
+            "a2a.method.name": method,
+            "a2a.message.id": command.id,
             "a2a.task.id": remote.a2a_id or None,
             "aip.task.id": command.task_id,
             "gen_ai.conversation.id": command.session_id,
@@ -330,7 +339,13 @@ class A2ACalls:
         }
         with tracing.span(method, kind="CLIENT", attributes=attributes) as span:
             answer = await self._send(partner_id, remote, command, record=record, push=push)
-            tracing.set_attributes(span, {"a2a.task.state": tracing.task_state(answer)})
+            state = tracing.task_state(answer)
+            shown = {
+                "aip.task.state": state,
+                "a2a.task.state": _a2a_state_name(state),
+                "a2a.task.id": remote.a2a_id or None,
+            }
+            tracing.set_attributes(span, shown)  # the task id the partner gave, once it has
         return answer
 
     async def _send(
@@ -557,3 +572,11 @@ class A2ACalls:
 async def _close(http: httpx.AsyncClient, client: Client) -> None:
     await client.close()
     await http.aclose()
+
+
+def _a2a_state_name(state: str | None) -> str | None:
+    """The A2A wire name (``TASK_STATE_…``) of the state an AIP answer shows, if any."""
+    try:
+        return TaskState.Name(A2A_STATE_OF[AipState(state)]) if state else None
+    except (ValueError, KeyError):
+        return None

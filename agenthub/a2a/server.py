@@ -26,7 +26,6 @@ from a2a.helpers import new_task
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.context import ServerCallContext
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes.common import ServerCallContextBuilder
 from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
 from a2a.server.routes.rest_routes import create_rest_routes
@@ -48,6 +47,7 @@ from starlette.types import Receive, Scope, Send
 from agenthub.a2a.convert import items_of
 from agenthub.a2a.push import PinnedPushSender
 from agenthub.a2a.relay import Speakers, relay
+from agenthub.a2a.spans import TracedRequestHandler
 from agenthub.a2a.task_store import BoundedTaskStore
 from agenthub.callbacks import CallbackPolicy
 from agenthub.commands import leader_command
@@ -116,7 +116,7 @@ class A2ABridge:
         configs = InMemoryPushNotificationConfigStore()
         self.pushes = PinnedPushSender(configs, callbacks)
         self.tasks = BoundedTaskStore(configs)
-        self.handler = DefaultRequestHandler(
+        self.handler = TracedRequestHandler(
             agent_executor=_Executor(self),
             task_store=self.tasks,
             agent_card=card,
@@ -125,6 +125,7 @@ class A2ABridge:
             push_url_validator=push_url_ok,
             interrupted_task_timeout=IDLE_TASK_SECONDS,
         )
+        self.handler.agent_id, self.handler.agent_name = agent_id, card.name or None
         self.dispatcher = JsonRpcDispatcher(
             self.handler, context_builder=_CallerContext(), enable_v0_3_compat=True
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -144,6 +145,13 @@ class Broker(Protocol):
 
     def queued_frames(self) -> int:
         """Frames waiting in this process's subscriptions (the streams' send queues)."""
+
+    def outbox_events(self) -> int:
+        """Events committed here and not yet handed to the other replicas (0 alone)."""
+
+    def watch_lag(self, observe: Callable[[float], None]) -> None:
+        """Tell ``observe`` each event's seconds from its publish on another replica to its
+        arrival here (by the replicas' clocks); an in-process broker has none."""
 
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.broker.base import DEFAULT_QUEUE_FRAMES, Delivery, Subscription
 
 
@@ -52,3 +54,9 @@ class MemoryBroker:
     def queued_frames(self) -> int:
         """Frames waiting in all queues: what the broker holds in memory now."""
         return sum(len(s) for subs in self._channels.values() for s in subs)
+
+    def outbox_events(self) -> int:
+        return 0
+
+    def watch_lag(self, observe: Callable[[float], None]) -> None:
+        """Nothing to watch: an event reaches this process's streams as it is published."""

@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
@@ -31,8 +33,12 @@ RECONNECT_SECONDS = (0.1, 0.5, 1.0, 2.0)
 
 
 def _encode(origin: bytes, delivery: Delivery) -> bytes:
-    head = b"%s %d %s %s\n" % (
+    """The event as published: its head names the replica (with the time it published,
+    ``origin@unix-seconds``: an older replica reads it as just another origin), the seq, the
+    sender and whose membership it ends; the SSE frame follows."""
+    head = b"%s@%.6f %d %s %s\n" % (
         origin,
+        time.time(),
         delivery.seq,
         (delivery.sender_id or "-").encode(),
         (delivery.ends_for or "-").encode(),
@@ -40,14 +46,19 @@ def _encode(origin: bytes, delivery: Delivery) -> bytes:
     return head + delivery.frame
 
 
-def _decode(payload: bytes) -> tuple[bytes, Delivery]:
+def _decode(payload: bytes) -> tuple[bytes, float | None, Delivery]:
     head, frame = payload.split(b"\n", 1)
-    origin, seq, sender, ends = head.split(b" ")
-    return origin, Delivery(
-        int(seq),
-        frame,
-        None if sender == b"-" else sender.decode(),
-        None if ends == b"-" else ends.decode(),
+    stamped, seq, sender, ends = head.split(b" ")
+    origin, _, at = stamped.partition(b"@")
+    return (
+        origin,
+        float(at) if at else None,
+        Delivery(
+            int(seq),
+            frame,
+            None if sender == b"-" else sender.decode(),
+            None if ends == b"-" else ends.decode(),
+        ),
     )
 
 
@@ -67,6 +78,7 @@ class RedisBroker:
         self._closing = False
         self._lost_events = False
         self._dropping: set[asyncio.Task[None]] = set()
+        self._on_lag: Callable[[float], None] | None = None
 
     async def start(self) -> None:
         self._client = redis.from_url(self.url)
@@ -141,6 +153,12 @@ class RedisBroker:
     def queued_frames(self) -> int:
         return self.local.queued_frames()
 
+    def outbox_events(self) -> int:
+        return self._outbox.qsize()
+
+    def watch_lag(self, observe: Callable[[float], None]) -> None:
+        self._on_lag = observe
+
     # -- the two loops -----------------------------------------------------------------------
 
     def _connected_pubsub(self) -> Any:
@@ -181,8 +199,10 @@ class RedisBroker:
                 failures = 0
                 if message is None or message.get("type") != "message":
                     continue
-                origin, delivery = _decode(message["data"])
+                origin, published_at, delivery = _decode(message["data"])
                 if origin != self.origin:
+                    if published_at is not None and self._on_lag is not None:
+                        self._on_lag(max(0.0, time.time() - published_at))
                     channel = message["channel"].decode().removeprefix(TOPIC_PREFIX)
                     self.local.publish(channel, delivery)
             except asyncio.CancelledError:

@@ -57,6 +57,7 @@ class RevocationLists:
         self._next: asyncio.Future[Version] | None = None  # the question not asked yet
         self._asking: asyncio.Task[None] | None = None
         self.signed = 0  # lists signed by this replica
+        self.entries = 0  # certificates the last one names
 
     async def current(self) -> SignedList:
         version = await self._version()
@@ -115,5 +116,6 @@ class RevocationLists:
         )
         pem = crl.public_bytes(serialization.Encoding.PEM)
         self.signed += 1
+        self.entries = len(revoked)
         etag = '"' + hashlib.sha256(pem).hexdigest()[:32] + '"'
         return SignedList(pem, etag, this_update, next_update, version)

@@ -65,12 +65,21 @@ async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any
             else:
                 raise AssertionError("the pool never ran out")
             await _answers_store_unavailable(application)
+            metered = parts(application).metrics.render().decode()
+            assert f"agenthub_db_pool_connections_in_use {len(held)}.0" in metered
+            # one for the connection this test could not get, one for the request's
+            assert "agenthub_db_pool_timeouts_total 2.0" in metered
         finally:
             for connection in held:
                 await connection.close()
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
             assert (await http.get("/.well-known/agenthub-crl.pem")).status_code == 200
+            metered = (await http.get("/metrics")).text
+        assert "agenthub_db_pool_connections_in_use 0.0" in metered
+        assert "agenthub_db_pool_timeouts_total 2.0" in metered
+        waits = re.search(r"^agenthub_db_pool_wait_seconds_count (\S+)$", metered, re.M)
+        assert waits and float(waits[1]) > len(held)  # every checkout, the held ones too
 
 
 async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
@@ -382,6 +391,25 @@ async def test_every_metric_the_dashboard_names_is_one_the_hub_exposes(
     }
     assert named and named <= families, named - families
     assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+async def test_the_revocation_list_is_signed_once_for_the_gets_that_find_it_current(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    for _ in range(3):
+        assert (await client.get("/.well-known/agenthub-crl.pem")).status_code == 200
+    text = (await client.get("/metrics")).text
+    assert "agenthub_crl_signed_total 1.0" in text and "agenthub_crl_entries 0.0" in text
+    kit = await make_agent("alice")  # a revoked certificate: a new list, naming it
+    assert kit.agent_id is not None
+    csr = kit.key.certificate_request("ignored")
+    issued = await kit.request("POST", f"/v1/agents/{kit.agent_id}/certificates", json={"csr": csr})
+    serial = kit.raise_or_json(issued)["serial"]
+    gone = await kit.request("DELETE", f"/v1/agents/{kit.agent_id}/certificates/{serial}")
+    assert gone.status_code == 204
+    assert (await client.get("/.well-known/agenthub-crl.pem")).status_code == 200
+    text = (await client.get("/metrics")).text
+    assert "agenthub_crl_signed_total 2.0" in text and "agenthub_crl_entries 1.0" in text
 
 
 async def test_records_are_counted_by_kind_with_their_latency(

@@ -114,8 +114,10 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
         await a.start()  # the first one migrates and makes the shared key
         await b.start()
         partners = [role(f"traced-partner-{n}", "partner", a.url) for n in (1, 2)]
-        partner_ids = [(await p.read())["id"] for p in partners]
-        leader = role("traced-leader", "leader", a.url, *partner_ids)
+        served_at = [await p.read() for p in partners]
+        partner_ids = [each["id"] for each in served_at]
+        card = served_at[1]["url"] + ".well-known/agent-card.json"
+        leader = role("traced-leader", "leader", a.url, *partner_ids, card)
         made = await leader.read()
         live = role("traced-member", "member", b.url, made["group"])
         late = role("traced-member", "member", b.url, made["group"], "--after")
@@ -148,12 +150,14 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
     (work,) = received("leader work", "traced-leader")
     assert made["trace"].split("-")[1] == work.trace_id
     trace = in_trace(found.spans, work.trace_id)
-    calls = [s for s in trace if s.name == "aip.rpc" and s.service == "traced-leader"]
+    rpcs = [s for s in trace if s.name == "aip.rpc"]  # the first tasks' (t-s is by stream)
+    rpcs = [s for s in rpcs if s.attributes["aip.task.id"].startswith("t-traced-")]
+    calls = [s for s in rpcs if s.service == "traced-leader"]
     assert len(calls) == 4 and all(s.kind == "CLIENT" for s in calls)  # start, complete, x2
     assert {s.attributes["aip.command"] for s in calls} == {"start", "complete"}
     assert all(s.attributes["gen_ai.conversation.id"] == made["session"] for s in calls)
     # each partner's server spans are under the leader's call spans
-    served = [s for s in trace if s.name == "aip.rpc" and s.service.startswith("traced-partner")]
+    served = [s for s in rpcs if s.service.startswith("traced-partner")]
     assert {s.service for s in served} == {"traced-partner-1", "traced-partner-2"}
     assert len(served) == 4
     for span in served:
@@ -163,6 +167,23 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
         "awaiting-completion",
         "completed",
     }
+    # a stream's span at each end lasts as long as the stream; A2A's are named after the method
+    (streams,) = [s for s in trace if s.name == "aip.stream" and s.service == "traced-leader"]
+    (streamed,) = [s for s in trace if s.name == "aip.stream" and s.service == "traced-partner-1"]
+    assert streams.kind == "CLIENT" and streamed.kind == "SERVER"
+    assert streams.span_id in {p.span_id for p in found.ancestors(streamed)}
+    assert streamed.attributes["aip.task.id"] == "t-s"
+    assert streamed.attributes["aip.task.state"] == "awaiting-completion"  # its last event's
+    for method in ("SendMessage", "GetTask"):  # the A2A task: sent, then looked at
+        (sent,) = [s for s in trace if s.name == method and s.service == "traced-leader"]
+        (got,) = [s for s in trace if s.name == method and s.service == "traced-partner-2"]
+        assert (sent.kind, got.kind) == ("CLIENT", "SERVER")
+        assert sent.span_id in {p.span_id for p in found.ancestors(got)}
+        assert got.attributes["gen_ai.agent.id"] == partner_ids[1]
+        for name in ("a2a.method.name", "a2a.task.id", "a2a.task.state"):
+            assert got.attributes[name] == sent.attributes[name]
+        assert got.attributes["a2a.task.state"] == "TASK_STATE_COMPLETED"
+        assert got.attributes["gen_ai.agent.name"] == "traced-partner"
     # the hub's spans for the call's records, the leader's and the partner's, under it too
     hub_spans = [s for s in trace if s.service == "hub-a"]
     call_ids = {c.span_id for c in calls}

@@ -1,10 +1,12 @@
 """Agents of the cross-process trace test, each a process of its own that traces as a user's
 would (``OTEL_*`` in its environment, ``agenthub.tracing.configure`` or ``Agent.serve``):
 
-- ``python -m tests.support.traced partner HUB``: an echo partner over plain HTTP; prints
+- ``python -m tests.support.traced partner HUB``: an echo partner (AIP and A2A) over plain
+  HTTP; prints
   ``{"id", "url"}`` and serves until SIGTERM;
-- ``python -m tests.support.traced leader HUB PARTNER...``: under a span of its own
-  (``leader work``), starts and completes a task at each partner, makes an open group and
+- ``python -m tests.support.traced leader HUB PARTNER... CARD``: under a span of its own
+  (``leader work``), starts and completes a task at each partner, then a task by ``stream``
+  at the first and one by A2A at the second (``CARD``: its card's URL), makes an open group and
   prints ``{"session", "group", "task", "trace"}``; on the line ``post`` from its stdin posts
   one message to the group, prints its ``seq`` and exits (its spans flushed);
 - ``python -m tests.support.traced member HUB GROUP``: joins the group, prints ``ready`` once
@@ -52,13 +54,14 @@ async def partner(hub: str) -> None:
         handler=EchoHandler(),
         public_url=url,
         plain_http=True,
+        a2a=True,
         callbacks=CallbackPolicy(allow_private=True),
     )
     say({"id": echo.agent_id, "url": url})
     await echo.serve(port=port)
 
 
-async def leader(hub: str, partner_ids: list[str]) -> None:
+async def leader(hub: str, partner_ids: list[str], card: str) -> None:
     tracing.configure("traced-leader")
     lead = await agent(hub, "traced-leader", plain_http=True)
     with tracing.span("leader work"):
@@ -68,6 +71,16 @@ async def leader(hub: str, partner_ids: list[str]) -> None:
             task = f"t-traced-{n}"
             await lead.leader.start(partner_id, session_id=session.id, text="hi", task_id=task)
             await lead.leader.complete(partner_id, session_id=session.id, task_id=task)
+        # one task by stream at the first partner, one by A2A at the second
+        first, second = partner_ids
+        streamed = lead.leader.command("start", session_id=session.id, text="hi", task_id="t-s")
+        async for _ in lead.leader.stream(first, streamed):
+            pass
+        await lead.leader.complete(first, session_id=session.id, task_id="t-s")
+        lead.leader.use_a2a(second, card)
+        await lead.leader.start(second, session_id=session.id, text="hi", task_id="t-a2a")
+        await lead.leader.get(second, session_id=session.id, task_id="t-a2a")
+        await lead.leader.complete(second, session_id=session.id, task_id="t-a2a")
         assert lead.recorder is not None and await lead.recorder.flush(60)
         group = await lead.hub.groups.create(session.id, "traced", join_policy="open")
     say({"session": session.id, "group": group.id, "trace": trace})
@@ -104,7 +117,8 @@ def main() -> None:
     if role == "partner":
         asyncio.run(partner(hub))
     elif role == "leader":
-        asyncio.run(leader(hub, rest))
+        *partner_ids, card = rest
+        asyncio.run(leader(hub, partner_ids, card))
     else:
         asyncio.run(member(hub, rest[0], replayed="--after" in rest))
 
