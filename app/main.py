@@ -17,6 +17,7 @@ from starlette.types import ASGIApp
 
 import agenthub.tracing as tracing
 from agenthub import __version__
+from app.a2a_groups import routes as a2a_groups
 from app.agents import routes as agents
 from app.agents.semantic import SemanticReranker
 from app.api.openapi import install_openapi
@@ -260,6 +261,7 @@ DOCUMENTED = (
     groups.router,
     members.router,
     group_messages.router,
+    a2a_groups.router,
     triggers.router,
     operator.router,
     oauth.operator_router,

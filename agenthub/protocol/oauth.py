@@ -54,7 +54,7 @@ class AgentAccessClaims(BaseModel):
     iss: str = Field(min_length=1, max_length=2000)
     sub: str = Field(min_length=1, max_length=200)
     client_id: str = Field(min_length=1, max_length=200)
-    aud: str = Field(min_length=1, max_length=200)
+    aud: str = Field(min_length=1, max_length=2000)  # an agent's id, or a group's A2A URL
     iat: int
     exp: int
     jti: str = Field(min_length=1, max_length=200)

@@ -42,7 +42,8 @@ class InvalidScope(BadRequest):
 
 
 class InvalidTarget(BadRequest):
-    """A ``resource`` that names no registered agent (RFC 8707)."""
+    """A ``resource`` that names no registered agent, nor a group the client may see
+    (RFC 8707)."""
 
     code = "invalid-target"
     members = _oauth_members

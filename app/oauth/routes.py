@@ -56,6 +56,9 @@ clients that can send only a static `Authorization: Bearer` header. The form
 | `resource` | the agent to call (RFC 8707): its id, `acps://{{id}}`, or its endpoint URL |
 | `scope` | `{CALL_SCOPE}` (the default) |
 
+A registered agent may also name a group it may see by its A2A endpoint,
+`{{hub}}/v1/groups/{{groupId}}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+
 The client authenticates one way:
 
 - a **registered agent**, with `private_key_jwt` (RFC 7523): `client_assertion_type` =

@@ -29,11 +29,15 @@ from agenthub.protocol.oauth import (
     OAuthToken,
 )
 from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
+from app.a2a_groups.service import a2a_url, group_of_resource
 from app.agents.models import Agent
 from app.auth import jws
 from app.auth.keys import HubKeys
+from app.auth.principal import Principal
 from app.auth.service import active_agent, remember_jti
 from app.errors import HubError
+from app.groups.access import visible_group
+from app.groups.errors import GroupNotFound
 from app.models.types import utcnow
 from app.oauth.errors import (
     InvalidClient,
@@ -108,13 +112,17 @@ async def issue_token(
             "its endpoint URL)."
         )
     client = await _client(session, form, basic, audiences)
-    agent = await _target(session, form.resource)
+    group_id = group_of_resource([issuer], form.resource)
+    if group_id is not None:
+        audience = await _group_target(session, group_id, client, issuer)
+    else:
+        audience = (await _target(session, form.resource)).id
     now = int(time.time())
     claims = AgentAccessClaims(
         iss=issuer,
         sub=client.id,
         client_id=client.id,
-        aud=agent.id,
+        aud=audience,
         iat=now,
         exp=now + lifetime_seconds,
         jti=secrets.token_urlsafe(16),
@@ -210,6 +218,19 @@ def _check_assertion(claims: dict[str, Any], audiences: set[str]) -> None:
         raise InvalidClient("The client assertion's iat is no time, or in the future.")
     if not isinstance(jti, str) or not 0 < len(jti) <= 200:
         raise InvalidClient("The client assertion needs a jti (1 to 200 characters).")
+
+
+async def _group_target(session: AsyncSession, group_id: str, client: _Client, issuer: str) -> str:
+    """The audience of a token for a group's A2A endpoint (its URL): for an agent that may
+    see the group (a member; any agent for an open group)."""
+    agent = await active_agent(session, client.id) if client.kind == "agent" else None
+    if agent is None:
+        raise InvalidTarget("Only registered agents take part in groups.")
+    try:
+        await visible_group(session, group_id, Principal(agent=agent, is_operator=False))
+    except GroupNotFound as exc:
+        raise InvalidTarget("The resource names no group this client may see.") from exc
+    return a2a_url(issuer, group_id)
 
 
 async def _target(session: AsyncSession, resource: str) -> Agent:

@@ -51,6 +51,13 @@ class StreamPlan:
     """The channel's last seq for ever (a concluded group's): a stream past it ends at once."""
     lease: StreamLease | None = None
     """The token's right to the stream: it ends when the token expires or is revoked."""
+    encode: Callable[[Delivery], bytes] | None = None
+    """Another subscriber kind's frame of a delivery (an A2A client's: ``app.a2a_groups``);
+    None: the delivery's own SSE frame."""
+    prepare: Callable[[list[Delivery]], Awaitable[None]] | None = None
+    """Awaited with each batch before ``encode`` sees it (what it needs from the store)."""
+    first: bytes = b""
+    """Written before any event, once the stream is subscribed (an A2A stream's task)."""
 
 
 class _Writer:
@@ -74,7 +81,8 @@ class _Writer:
                 return frames, True
             self.last = delivery.seq
             if delivery.sender_id != self.plan.me:
-                frames.append(delivery.frame)
+                encode = self.plan.encode
+                frames.append(delivery.frame if encode is None else encode(delivery))
             ends = delivery.ends_for in (self.plan.me, ENDS_ALL)
             if ends and delivery.seq > (self.plan.ends_after_seq or 0):
                 self.ended = True
@@ -125,6 +133,8 @@ async def event_stream(
         lease.subscription = subscription
     writer = _Writer(plan)
     try:
+        if plan.first:
+            yield plan.first
         backfill = True
         while not writer.ended and (lease is None or lease.valid()):
             if backfill:
@@ -132,6 +142,8 @@ async def event_stream(
                 rows = FIRST_PAGE
                 while not writer.ended and (lease is None or lease.valid()):
                     batch = await plan.backlog(writer.last, rows)
+                    if plan.prepare is not None:
+                        await plan.prepare(batch)
                     frames, _ = writer.take(batch, live=False)
                     for chunk in by_size(frames, WRITE_BYTES):
                         if on_frames:
@@ -163,6 +175,8 @@ async def event_stream(
                 continue
             if len(live) > 1:
                 live.sort(key=_seq)
+            if plan.prepare is not None:
+                await plan.prepare(live)
             frames, backfill = writer.take(live, live=True)
             if frames:
                 if on_frames:

@@ -108,6 +108,9 @@ class Streams:
         claims: AccessTokenClaims,
         ends_after_seq: int | None = None,
         last_seq: int | None = None,
+        encode: Callable[[Delivery], bytes] | None = None,
+        prepare: Callable[[list[Delivery]], Awaitable[None]] | None = None,
+        first: bytes = b"",
     ) -> HubEventStream:
         """The stream of ``channel`` for the agent of ``claims``, for as long as its token
         is good: it ends at the token's expiry, or once the agent is deregistered or
@@ -131,6 +134,9 @@ class Streams:
             ends_after_seq=ends_after_seq,
             last_seq=last_seq,
             lease=lease,
+            encode=encode,
+            prepare=prepare,
+            first=first,
         )
         return HubEventStream(self.writer(plan))
 

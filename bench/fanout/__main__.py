@@ -63,7 +63,8 @@ TEXT = "x" * 200
 SERVERS = ("raw", "sse-starlette", "hub")
 OTHER_ASGI_SERVERS = ("raw@granian", "raw@hypercorn")
 """The raw app under the other maintained ASGI servers (``--servers``; the full run adds
-them at N=1000): what the stack's limit would be with each."""
+them at N=1000): what the stack's limit would be with each. ``hub-a2a`` (by ``--servers``
+only): the hub's group fan-out to A2A subscribers (``SubscribeToTask``)."""
 Publish = Callable[[bytes], Coroutine[Any, Any, None]]
 
 
@@ -132,7 +133,9 @@ async def _member(url: str, http: httpx.AsyncClient, group_id: str) -> str:
 
 
 @asynccontextmanager
-async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
+async def hub(n: int, *, a2a: bool = False) -> AsyncIterator[tuple[Setup, str]]:
+    """The hub; its members subscribe by the group's event stream, or (``a2a``) by A2A's
+    ``SubscribeToTask`` at the group's A2A endpoint (``app.a2a_groups``)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp, processes() as procs:
@@ -173,12 +176,23 @@ async def hub(n: int) -> AsyncIterator[tuple[Setup, str]]:
 
             path = f"/v1/groups/{group.id}/events?after={last_seq}"
             streams = [{"port": port, "path": path, "token": t} for t in tokens]
+            if a2a:  # from now, as the event streams: a subscribe starts at the group's seq
+                subscribe = {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "SubscribeToTask",
+                    "params": {"id": group.id},
+                }
+                path = f"/v1/groups/{group.id}/a2a"
+                streams = [
+                    {"port": port, "path": path, "token": t, "body": subscribe} for t in tokens
+                ]
             yield Setup(streams, publish, url, procs[0].pid), str(leader.agent_id)
 
 
 def server(name: str, n: int) -> Any:
-    if name == "hub":
-        return hub(n)
+    if name in ("hub", "hub-a2a"):
+        return hub(n, a2a=name == "hub-a2a")
     base, _, asgi = name.partition("@")
     app = "bench.fanout.raw_asgi:app" if base == "raw" else "bench.fanout.bare_sse:app"
     return baseline(app, n, asgi or "uvicorn")
@@ -352,9 +366,11 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
     for n in plan.sizes:
         by_server = {name: await measure(name, n, plan) for name in servers}
         report["sizes"][str(n)] = by_server
+        rate = {name: by_server[name]["burst"]["deliveries_per_second"] for name in servers}
+        if {"hub", "hub-a2a"} <= set(servers):  # issue 35: A2A subscribers against the hub's
+            by_server["a2a_over_hub"] = round(rate["hub-a2a"] / rate["hub"], 2)
         if not set(SERVERS) <= set(servers):
             continue
-        rate = {name: by_server[name]["burst"]["deliveries_per_second"] for name in servers}
         by_server["ratios"] = {
             "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
             "hub_over_raw": round(rate["hub"] / rate["raw"], 2),

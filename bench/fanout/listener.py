@@ -64,7 +64,12 @@ class Stream(asyncio.Protocol):
             self.closed.set_result(None)
 
 
-async def open_stream(port: int, path: str, token: str | None) -> Stream:
+def _body(spec: dict[str, Any]) -> bytes | None:
+    body = spec.get("body")
+    return None if body is None else orjson.dumps(body)
+
+
+async def open_stream(port: int, path: str, token: str | None, body: bytes | None = None) -> Stream:
     loop = asyncio.get_running_loop()
     counts: dict[int, list[float]] = {}
     ready = asyncio.Event()
@@ -72,10 +77,18 @@ async def open_stream(port: int, path: str, token: str | None) -> Stream:
         lambda: Stream(counts, ready), "127.0.0.1", port
     )
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    transport.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-        f"Accept: text/event-stream\r\n{auth}\r\n".encode()
-    )
+    if body is None:
+        transport.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Accept: text/event-stream\r\n{auth}\r\n".encode()
+        )
+    else:  # a JSON-RPC request that answers with a stream (an A2A subscribe)
+        transport.write(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Accept: text/event-stream\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{auth}\r\n".encode()
+            + body
+        )
     await asyncio.wait_for(ready.wait(), 60)
     return stream
 
@@ -104,7 +117,10 @@ async def main() -> None:
     specs = plan["streams"]
     for start in range(0, len(specs), 25):  # a few at a time: a connect storm is not measured
         streams += await asyncio.gather(
-            *(open_stream(s["port"], s["path"], s.get("token")) for s in specs[start : start + 25])
+            *(
+                open_stream(s["port"], s["path"], s.get("token"), _body(s))
+                for s in specs[start : start + 25]
+            )
         )
     print("ready", flush=True)
     while line := (await reader.readline()).decode().split():

@@ -568,6 +568,83 @@ export interface paths {
         patch: operations["update_group"];
         trace?: never;
     };
+    "/v1/groups/{groupId}/a2a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Group A2A
+         * @description The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
+         *     `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
+         *     group's id, its `contextId` the group's session.
+         *
+         *     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
+         *       the same message again is the same post); the answer is the group's task, its
+         *       `status.message` the post with its `seq`.
+         *     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
+         *     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
+         *       the group as a status update (a post is its `status.message`, with its sender in the
+         *       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
+         *       service parameter) resumes after that seq: every later event, once, from the store
+         *       when the live path has moved on.
+         *     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
+         *       most 500) as its history.
+         *     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
+         *
+         *     A member never receives its own posts. An `open` group admits whoever calls (it joins).
+         *     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
+         *     problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+         *
+         *     **Who**: an agent taking part in the group, with the hub's access token or a token of
+         *     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
+         *
+         *     **Errors** (HTTP, not JSON-RPC): `401` without a good token; `429` (with `Retry-After`)
+         *     for an agent posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`, or for a stream
+         *     past its open streams; `503` when the replica admits no more streams or the store is
+         *     busy (with `Retry-After`).
+         */
+        post: operations["group_a2a"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{groupId}/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Group Agent Card
+         * @description The group as an A2A agent: an A2A v1.0 Agent Card naming the group, its goal and its
+         *     active members (as skills), its JSON-RPC endpoint (`/v1/groups/{groupId}/a2a`), the
+         *     hub's OAuth 2.0 client-credentials scheme (`resource`: that endpoint's URL), and the
+         *     group extension (`https://agenthub.dev/a2a/ext/group/v1`, with `groupId`, `sessionId`,
+         *     `joinPolicy`, `speakingPolicy`, `conversationState`). Signed by the hub's key as the
+         *     agents' cards are.
+         *
+         *     **Who**: an agent that may see the group (its members; any agent for an `open` group),
+         *     with the hub's access token or a token of the hub's OAuth endpoint for this group.
+         *
+         *     **Errors**: `401` without a good token; `404` for a group the caller may not see.
+         */
+        get: operations["get_group_agent_card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/groups/{groupId}/applications": {
         parameters: {
             query?: never;
@@ -1049,6 +1126,9 @@ export interface paths {
          *     | `grant_type` | `client_credentials` |
          *     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
          *     | `scope` | `call` (the default) |
+         *
+         *     A registered agent may also name a group it may see by its A2A endpoint,
+         *     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
          *
          *     The client authenticates one way:
          *
@@ -4512,6 +4592,155 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    group_a2a: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string | null;
+                "A2A-Extensions"?: string | null;
+            };
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string | number | null;
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    method: string;
+                    params?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description A JSON-RPC 2.0 response, or (`SendStreamingMessage`, `SubscribeToTask`) a `text/event-stream` of them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_group_agent_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

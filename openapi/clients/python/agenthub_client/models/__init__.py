@@ -27,7 +27,10 @@ from .floor import Floor
 from .gbz_data_item import GbzDataItem
 from .gbz_data_item_metadata import GbzDataItemMetadata
 from .get_agent_a2a_card_a2a_agent_card import GetAgentA2ACardA2AAgentCard
+from .get_group_agent_card_response_get_group_agent_card import GetGroupAgentCardResponseGetGroupAgentCard
 from .get_jwks_response_get_jwks import GetJwksResponseGetJwks
+from .group_a2a_body import GroupA2ABody
+from .group_a2a_body_params import GroupA2ABodyParams
 from .group_create import GroupCreate
 from .group_create_joinpolicy import GroupCreateJoinpolicy
 from .group_create_speakingpolicy import GroupCreateSpeakingpolicy
@@ -167,7 +170,10 @@ __all__ = (
     "GbzDataItem",
     "GbzDataItemMetadata",
     "GetAgentA2ACardA2AAgentCard",
+    "GetGroupAgentCardResponseGetGroupAgentCard",
     "GetJwksResponseGetJwks",
+    "GroupA2ABody",
+    "GroupA2ABodyParams",
     "GroupCreate",
     "GroupCreateJoinpolicy",
     "GroupCreateSpeakingpolicy",

@@ -116,6 +116,9 @@ def sync_detailed(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
+    A registered agent may also name a group it may see by its A2A endpoint,
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+
     The client authenticates one way:
 
     - a **registered agent**, with `private_key_jwt` (RFC 7523): `client_assertion_type` =
@@ -185,6 +188,9 @@ def sync(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
+    A registered agent may also name a group it may see by its A2A endpoint,
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+
     The client authenticates one way:
 
     - a **registered agent**, with `private_key_jwt` (RFC 7523): `client_assertion_type` =
@@ -248,6 +254,9 @@ async def asyncio_detailed(
     | `grant_type` | `client_credentials` |
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
+
+    A registered agent may also name a group it may see by its A2A endpoint,
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
 
     The client authenticates one way:
 
@@ -317,6 +326,9 @@ async def asyncio(
     | `grant_type` | `client_credentials` |
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
+
+    A registered agent may also name a group it may see by its A2A endpoint,
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
 
     The client authenticates one way:
 
