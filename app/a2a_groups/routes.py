@@ -4,7 +4,7 @@ posts, reads of the conversation, and streams of it that resume from a seq.
 
 The streams are the group's own (``streams.service.event_stream``: the same seqs, replay,
 slow-reader and lease rules as a kit member's), each event's A2A JSON made once for every
-A2A subscriber (``wire.A2AFrames``)."""
+A2A subscriber (``wire.frame_parts``, kept on the delivery)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ from app.tasks.errors import TaskNotFound
 router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 EXTENSIONS_HEADER = "A2A-Extensions"
+A2A_VIEW = "a2a"  # the key of an event's A2A frame parts in ``Delivery.views``
 
 
 def _error(request_id: Any, code: int, message: str) -> JsonBody:
@@ -96,26 +97,7 @@ async def get_group_agent_card(
 
 @router.post(
     "/{groupId}/a2a",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {
-                        "type": "object",
-                        "description": "A JSON-RPC 2.0 request (A2A v1.0 method names)",
-                        "required": ["jsonrpc", "method"],
-                        "properties": {
-                            "jsonrpc": {"const": "2.0"},
-                            "id": {"type": ["string", "integer", "null"]},
-                            "method": {"type": "string"},
-                            "params": {"type": "object"},
-                        },
-                    }
-                }
-            },
-        }
-    },
+    openapi_extra={"requestBody": wire.JSONRPC_REQUEST_BODY},
     responses={
         200: {
             "description": "A JSON-RPC 2.0 response, or (`SendStreamingMessage`, "
@@ -151,7 +133,8 @@ async def group_a2a(
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history.
+      most 500) as its history; `id` a task started in the conversation: that task.
+    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -202,6 +185,8 @@ async def group_a2a(
             answer = await call.subscribe(asked.id, after)
         elif method == "GetTask":
             answer = await call.get(_parsed(params, GetTaskRequest()))
+        elif method == "ListTasks":
+            answer = await call.list()
         elif method == "CancelTask":
             answer = _error(
                 request_id, service.TASK_NOT_CANCELABLE, "A group's owner concludes it."
@@ -303,12 +288,20 @@ class _Call:
         return await self._open(group, member, start, {"task": task})
 
     async def get(self, asked: GetTaskRequest) -> Response:
-        if asked.id != self.group_id:
-            raise TaskNotFound(f"No task {asked.id!r} in this group.")
         group, _ = await self._taking_part()
+        if asked.id != self.group_id:  # a task started in the conversation
+            found = await service.group_tasks(self.db, group, asked.id)
+            if not found:
+                raise TaskNotFound(f"No task {asked.id!r} in this group.")
+            return self._result(found[0])
         length = asked.history_length if asked.HasField("history_length") else 0
         history = await service.history(self.db, group, length)
         return self._result(service.task_json(group, history))
+
+    async def list(self) -> Response:
+        group, _ = await self._taking_part()
+        tasks = [service.task_json(group), *await service.group_tasks(self.db, group)]
+        return self._result({"tasks": tasks, "pageSize": len(tasks), "totalSize": len(tasks)})
 
     async def _open(
         self, group: Group, member: GroupMember, after: int, first: dict[str, Any]
@@ -331,11 +324,14 @@ class _Call:
                 async with factory() as session:
                     names.update(await service.names(session, unknown))
 
-        def encode(delivery: Delivery) -> bytes:
-            made = wire.FRAMES.result(
-                delivery, group_id=group_id, context_id=context_id, names=names
-            )
-            return wire.sse_frame(delivery.seq, request_id, made)
+        def encode(delivery: Delivery) -> bytes:  # per subscriber and event: keep it lean
+            parts = delivery.views.get(A2A_VIEW)
+            if parts is None:
+                parts = delivery.views[A2A_VIEW] = wire.frame_parts(
+                    delivery, group_id=group_id, context_id=context_id, names=names
+                )
+            head, tail = parts
+            return head + request_id + tail
 
         opening = b'data: {"jsonrpc":"2.0","id":%s,"result":%s}\n\n' % (
             request_id,

@@ -28,8 +28,10 @@ from app.groups.errors import NotAMember
 from app.groups.models import Group, GroupMember
 from app.members import service as member_service
 from app.records.models import StoredMessage
+from app.tasks.models import Task
 
 A2A_PATH = "/v1/groups/{group_id}/a2a"
+MAX_GROUP_TASKS = 100
 MAX_HISTORY = 500
 """The most messages one ``GetTask`` shows (``historyLength``); older ones by the
 extension's ``ListMessages``."""
@@ -162,6 +164,20 @@ async def history(db: AsyncSession, group: Group, length: int) -> list[dict[str,
         wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)
         for b in bodies
     ]
+
+
+async def group_tasks(
+    db: AsyncSession, group: Group, task_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The tasks started in the group's conversation (``task_id``: that one only) as A2A
+    tasks, oldest first (at most ``MAX_GROUP_TASKS``)."""
+    query = select(Task).where(
+        col(Task.session_id) == group.session_id, col(Task.group_id) == group.id
+    )
+    if task_id is not None:
+        query = query.where(col(Task.id) == task_id)
+    rows = await db.exec(query.order_by(col(Task.created_at), col(Task.id)).limit(MAX_GROUP_TASKS))
+    return [wire.group_task_of(task) for task in rows.all()]
 
 
 def task_json(group: Group, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:

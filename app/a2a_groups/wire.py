@@ -3,20 +3,21 @@ is one A2A task (id: the group's id; context: its session), each group event a
 ``TaskStatusUpdateEvent`` whose metadata carries the extension's fields (the event's
 ``seq``, its ``kind``, and for a post its ``source``), a post the status update's message.
 
-An event's A2A JSON is made once, for every A2A subscriber of the group (``A2AFrames``);
-each stream only wraps it in its own JSON-RPC response (its request's id).
+An event's A2A frame is made once, for every A2A subscriber of the group (kept on the
+delivery, ``Delivery.views``); each stream only puts its own request's id in it.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 import orjson
+from a2a.types import TaskState
 
-from agenthub.a2a.convert import items_of, parts_of
+from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, items_of, parts_of
+from agenthub.protocol.messages import TaskState as AipState
 from app.broker import Delivery
 
 EXTENSION_URI = "https://agenthub.dev/a2a/ext/group/v1"
@@ -25,8 +26,25 @@ value that activates it, and the key of its fields in every message's and event'
 ``metadata``."""
 WORKING = "TASK_STATE_WORKING"
 COMPLETED = "TASK_STATE_COMPLETED"
-CACHED_EVENTS = 8192
-"""Events whose A2A JSON the hub keeps, for the group's other A2A subscribers."""
+JSONRPC_REQUEST_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "description": "A JSON-RPC 2.0 request (A2A v1.0 method names)",
+                "required": ["jsonrpc", "method"],
+                "properties": {
+                    "jsonrpc": {"const": "2.0"},
+                    "id": {"type": ["string", "integer", "null"]},
+                    "method": {"type": "string"},
+                    "params": {"type": "object"},
+                },
+            }
+        }
+    },
+}
+"""The group endpoint's request, as its OpenAPI operation names it."""
 
 
 def task_state(conversation_state: str) -> str:
@@ -43,7 +61,12 @@ def source(sender_id: str, names: Mapping[str, str]) -> dict[str, str]:
 
 
 def a2a_message(
-    body: Mapping[str, Any], *, group_id: str, context_id: str, names: Mapping[str, str]
+    body: Mapping[str, Any],
+    *,
+    group_id: str,
+    context_id: str,
+    names: Mapping[str, str],
+    ids: bool = True,
 ) -> dict[str, Any]:
     """A stored group post (its wire body) as an A2A ``Message`` (JSON): the post's id as
     ``messageId``, its data items as parts, and in the extension's metadata its ``seq``,
@@ -60,14 +83,10 @@ def a2a_message(
         if body.get(name) is not None:
             fields[name] = body[name]
     parts = [_part_json(p) for p in parts_of(body.get("dataItems"))]
-    return {
-        "messageId": str(body.get("id", "")),
-        "contextId": context_id,
-        "taskId": group_id,
-        "role": "ROLE_AGENT",
-        "parts": parts,
-        "metadata": {EXTENSION_URI: fields},
-    }
+    message: dict[str, Any] = {"messageId": str(body.get("id", ""))}
+    if ids:  # in a status update, the update names them
+        message |= {"contextId": context_id, "taskId": group_id}
+    return message | {"role": "ROLE_AGENT", "parts": parts, "metadata": {EXTENSION_URI: fields}}
 
 
 def _part_json(part: Any) -> dict[str, Any]:
@@ -133,6 +152,26 @@ def group_task(
     return task
 
 
+def group_task_of(task: Any) -> dict[str, Any]:
+    """A task started in a group (``app.tasks.models.Task``) as an A2A ``Task`` (JSON): its
+    state by A2A's names (``agenthub.a2a.convert``), its products as artifacts, and in the
+    extension's metadata its hub state (``aipState``), leader and partner."""
+    state = A2A_STATE_OF.get(AipState(task.state)) if task.state else None
+    fields = {"aipState": task.state, "leaderId": task.leader_id, "partnerId": task.partner_id}
+    if task.parent_task_id:
+        fields["parentTaskId"] = task.parent_task_id
+    found: dict[str, Any] = {
+        "id": task.id,
+        "contextId": task.session_id,
+        "status": {"state": TaskState.Name(state) if state else "TASK_STATE_SUBMITTED"},
+        "metadata": {EXTENSION_URI: fields},
+    }
+    artifacts = [_part_json(artifact_of(p)) for p in task.products or ()]
+    if artifacts:
+        found["artifacts"] = artifacts
+    return found
+
+
 def _frame_parts(frame: bytes) -> tuple[str, bytes]:
     """The kind and data of one of the hub's SSE frames (``streams.events.encode_frame``)."""
     kind, data = "message", b"{}"
@@ -144,63 +183,42 @@ def _frame_parts(frame: bytes) -> tuple[str, bytes]:
     return kind, data
 
 
-class A2AFrames:
-    """The A2A JSON of one group's events, made once for every A2A subscriber (kept for the
-    last ``CACHED_EVENTS`` events of the hub); each stream wraps it in its own response."""
+def frame_parts(
+    delivery: Delivery, *, group_id: str, context_id: str, names: Mapping[str, str]
+) -> tuple[bytes, bytes]:
+    """The event as an A2A stream's SSE frame, but for its JSON-RPC request's id: what goes
+    before the id and what after (``head + id + tail``; the frame's ``id`` is the seq)."""
+    result = orjson.dumps(_convert(delivery, group_id, context_id, names))
+    head = b'id: %d\ndata: {"jsonrpc":"2.0","id":' % delivery.seq
+    return head, b',"result":' + result + b"}\n\n"
 
-    def __init__(self) -> None:
-        self._made: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
-    def result(
-        self, delivery: Delivery, *, group_id: str, context_id: str, names: Mapping[str, str]
-    ) -> bytes:
-        key = (group_id, delivery.seq)
-        made = self._made.get(key)
-        if made is None:
-            made = orjson.dumps(self._convert(delivery, group_id, context_id, names))
-            self._made[key] = made
-            if len(self._made) > CACHED_EVENTS:
-                self._made.popitem(last=False)
-        return made
-
-    @staticmethod
-    def _convert(
-        delivery: Delivery, group_id: str, context_id: str, names: Mapping[str, str]
-    ) -> dict[str, Any]:
-        kind, data = _frame_parts(delivery.frame)
-        body = orjson.loads(data)
-        if kind == "message":
-            body.setdefault("seq", delivery.seq)
-            message = a2a_message(body, group_id=group_id, context_id=context_id, names=names)
-            return status_update(
-                group_id=group_id,
-                context_id=context_id,
-                seq=delivery.seq,
-                kind=kind,
-                state=WORKING,
-                message=message,
-            )
-        ends = kind == "state" and body.get("state") == "conclusion"
+def _convert(
+    delivery: Delivery, group_id: str, context_id: str, names: Mapping[str, str]
+) -> dict[str, Any]:
+    kind, data = _frame_parts(delivery.frame)
+    body = orjson.loads(data)
+    if kind == "message":
+        body.setdefault("seq", delivery.seq)
+        message = a2a_message(
+            body, group_id=group_id, context_id=context_id, names=names, ids=False
+        )
         return status_update(
             group_id=group_id,
             context_id=context_id,
             seq=delivery.seq,
             kind=kind,
-            state=COMPLETED if ends else WORKING,
-            event=body,
+            state=WORKING,
+            message=message,
         )
-
-
-FRAMES = A2AFrames()
-
-
-def sse_frame(seq: int, request_id: bytes, result: bytes) -> bytes:
-    """One A2A stream event: the JSON-RPC response to ``request_id`` (its JSON) carrying
-    ``result``, as an SSE frame whose ``id`` is the event's seq (the resume cursor)."""
-    return b'id: %d\ndata: {"jsonrpc":"2.0","id":%s,"result":%s}\n\n' % (
-        seq,
-        request_id,
-        result,
+    ends = kind == "state" and body.get("state") == "conclusion"
+    return status_update(
+        group_id=group_id,
+        context_id=context_id,
+        seq=delivery.seq,
+        kind=kind,
+        state=COMPLETED if ends else WORKING,
+        event=body,
     )
 
 

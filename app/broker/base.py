@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 DEFAULT_QUEUE_FRAMES = 256
 
@@ -26,6 +26,9 @@ class Delivery:
     frame: bytes
     sender_id: str | None = None
     ends_for: str | None = None
+    views: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Other subscriber kinds' encodings of the event (an A2A stream's, ``app.a2a_groups``),
+    made by the first subscriber of each kind for all the others."""
 
 
 class Subscription:

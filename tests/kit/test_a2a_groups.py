@@ -23,17 +23,20 @@ from a2a.helpers import new_text_part
 from a2a.types import (
     AgentCard,
     GetTaskRequest,
+    ListTasksRequest,
     Message,
     Role,
     SendMessageRequest,
     StreamResponse,
     SubscribeToTaskRequest,
+    TaskState,
 )
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 
 from agenthub import Agent
 from agenthub.a2a.card import check_card_signature
+from agenthub.a2a.groups import extension_fields, group_client
 from tests.support import LOOPBACK
 from tests.support.hub import REGISTRATION_TOKEN
 from tests.support.kit import LiveHub, MakeLiveAgent
@@ -233,6 +236,21 @@ async def test_speaking_turns_hold_for_an_a2a_client_and_every_documented_field_
             )
         )
         assert text(spoke.task.status.message) == "my turn"
+        # a task started in the conversation is an A2A task too
+        start = owner.leader.command(
+            "start",
+            session_id=(await owner.hub.groups.get(group_id)).session_id,
+            task_id="t-group",
+            partner_id=kit_member.agent_id,
+            text="draft it",
+        )
+        await owner.hub.groups.send(group_id, start.model_copy(update={"group_id": group_id}))
+        started = await client.get_task(GetTaskRequest(id="t-group"))
+        assert started.status.state == TaskState.TASK_STATE_SUBMITTED
+        seen["Task.metadata"] |= ext(started.metadata)
+        assert seen["Task.metadata"]["partnerId"] == kit_member.agent_id
+        listed = await client.list_tasks(ListTasksRequest())
+        assert [t.id for t in listed.tasks] == [group_id, "t-group"]
         # the stream shows every kind of event with the extension's fields
         streaming = ClientFactory(ClientConfig(httpx_client=http, streaming=True)).create(
             card, interceptors=[AuthInterceptor(HubToken(token))]
@@ -319,3 +337,24 @@ async def test_the_example_client_resumes_from_the_store_posts_and_is_heard(
                 assert event.data["dataItems"] == [{"type": "text", "text": "hello, group"}]
                 break
     events.close()
+
+
+async def test_a_kit_agent_takes_part_through_the_same_a2a_endpoint(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """The kit speaks it too (``agenthub.a2a.groups``): its hub access token, the card's
+    signature checked, a2a-sdk's client."""
+    owner = await make_live_agent("owner", serve=False)
+    kit_member = await make_live_agent("kit-member", serve=False)
+    group_id = await group_of(owner, kit_member)
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+        card, client = await group_client(kit_member.hub, group_id, http)
+        assert card.name == "planning"
+        events: Any = client.subscribe(SubscribeToTaskRequest(id=group_id))
+        assert (await anext(events)).HasField("task")
+        await owner.hub.groups.post(group_id, "from the owner", role="leader")
+        (heard,) = await posts_of(events, 1)
+        fields = extension_fields(heard.status_update.status.message.metadata)
+        assert fields["source"] == {"id": owner.agent_id, "name": "owner"}
+        await events.aclose()
+        await client.close()

@@ -10,8 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a.client import ClientCallContext
+from a2a.types import SubscribeToTaskRequest
 
 from agenthub import AgentKey, HubClient
+from agenthub.a2a.groups import extension_fields, group_client
 from agenthub.events import EventStream, HubEvent
 from tests.support import LOOPBACK
 from tests.support.faults import a_group
@@ -283,3 +286,62 @@ async def admitted(
             return answer
         await answer.aclose()
         await asyncio.sleep(0.1)
+
+
+async def test_an_a2a_subscriber_cut_mid_stream_resumes_on_the_other_replica_losing_nothing(
+    cluster: tuple[Redis, Replica, Replica],
+) -> None:
+    """Issue 35: a group's A2A stream (a2a-sdk's client, ``agenthub.a2a.groups``) opened on
+    B, cut while posts go on through A, resumed on A from its last seq: every post once, in
+    order."""
+    _, a, b = cluster
+    leader, members, group_id = await a_group(a.url)
+    listener = members[2]
+    posters = [leader, members[0]]
+    each = 20
+    sent: list[dict[str, Any]] = []
+
+    async def post_all() -> None:
+        for i in range(each):
+            for kit in posters:
+                role = "leader" if kit is leader else "partner"
+                sent.append(await kit.groups.post(group_id, f"post {i}", role=role))
+
+    def fields(event: Any) -> dict[str, Any]:
+        return extension_fields(event.status_update.status.message.metadata)
+
+    async def posts(events: Any, want: int, got: list[Any]) -> None:
+        async with asyncio.timeout(WAIT_SECONDS):
+            async for event in events:
+                if event.HasField("status_update") and event.status_update.status.message.parts:
+                    got.append(event)
+                    if len(got) >= want:
+                        return
+
+    on_b, on_a = same_agent_on(listener, b.url), same_agent_on(listener, a.url)
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+        _, client_b = await group_client(on_b, group_id, http)
+        cut: Any = client_b.subscribe(SubscribeToTaskRequest(id=group_id))
+        assert (await anext(cut)).HasField("task")
+        posting = asyncio.create_task(post_all())
+        got: list[Any] = []
+        await posts(cut, 10, got)
+        await cut.aclose()  # cut mid-stream: the posts go on
+        last = int(fields(got[-1])["seq"])
+        _, client_a = await group_client(on_a, group_id, http)
+        resumed: Any = client_a.subscribe(
+            SubscribeToTaskRequest(id=group_id),
+            context=ClientCallContext(service_parameters={"Last-Event-ID": str(last)}),
+        )
+        assert (await anext(resumed)).HasField("task")
+        await posts(resumed, len(posters) * each, got)
+        await resumed.aclose()
+        await posting
+        await client_a.close()
+        await client_b.close()
+    seqs = [int(fields(e)["seq"]) for e in got]
+    assert seqs == sorted(set(seqs)), "out of order or twice"
+    by_seq = sorted(sent, key=lambda m: m["seq"])
+    assert [e.status_update.status.message.message_id for e in got] == [m["id"] for m in by_seq]
+    for kit in [leader, *members, on_a, on_b]:
+        await kit.aclose()

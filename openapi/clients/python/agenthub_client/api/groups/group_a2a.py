@@ -137,7 +137,8 @@ def sync_detailed(
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history.
+      most 500) as its history; `id` a task started in the conversation: that task.
+    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -206,7 +207,8 @@ def sync(
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history.
+      most 500) as its history; `id` a task started in the conversation: that task.
+    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -270,7 +272,8 @@ async def asyncio_detailed(
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history.
+      most 500) as its history; `id` a task started in the conversation: that task.
+    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -339,7 +342,8 @@ async def asyncio(
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history.
+      most 500) as its history; `id` a task started in the conversation: that task.
+    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
