@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import ValidationError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -22,7 +23,7 @@ from app.auth.keys import HubKeys
 from app.auth.principal import Principal, check_token_key
 from app.auth.service import active_agent
 from app.auth.tokens import check_access_token_claims
-from app.errors import HubError
+from app.errors import HubError, InvalidInput
 from app.groups import access as group_access
 from app.groups.errors import NotAMember
 from app.groups.models import Group, GroupMember
@@ -124,7 +125,11 @@ def group_post(message: Any, *, agent: Agent, group: Group, member: GroupMember)
     for name in ("mentions", "nextSpeaker"):
         if fields.get(name) is not None:
             body[name] = fields[name]
-    return GroupPost.model_validate(body)
+    try:
+        return GroupPost.model_validate(body)
+    except ValidationError as exc:
+        where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise InvalidInput(f"The message does not make a group post: {where}") from exc
 
 
 async def names(db: AsyncSession, agent_ids: Iterable[str]) -> dict[str, str]:

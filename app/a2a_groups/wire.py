@@ -198,19 +198,14 @@ def _convert(
 ) -> dict[str, Any]:
     kind, data = _frame_parts(delivery.frame)
     body = orjson.loads(data)
+    message, event = None, None
     if kind == "message":
         body.setdefault("seq", delivery.seq)
         message = a2a_message(
             body, group_id=group_id, context_id=context_id, names=names, ids=False
         )
-        return status_update(
-            group_id=group_id,
-            context_id=context_id,
-            seq=delivery.seq,
-            kind=kind,
-            state=WORKING,
-            message=message,
-        )
+    else:
+        event = body
     ends = kind == "state" and body.get("state") == "conclusion"
     return status_update(
         group_id=group_id,
@@ -218,7 +213,8 @@ def _convert(
         seq=delivery.seq,
         kind=kind,
         state=COMPLETED if ends else WORKING,
-        event=body,
+        message=message,
+        event=event,
     )
 
 

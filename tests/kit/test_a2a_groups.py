@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from a2a.client import A2ACardResolver, ClientCallContext, ClientConfig, ClientFactory
 from a2a.client.auth import AuthInterceptor, CredentialService
@@ -358,3 +359,61 @@ async def test_a_kit_agent_takes_part_through_the_same_a2a_endpoint(
         assert fields["source"] == {"id": owner.agent_id, "name": "owner"}
         await events.aclose()
         await client.close()
+
+
+async def test_bad_requests_are_clear_errors_and_change_nothing(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    owner = await make_live_agent("owner", serve=False)
+    kit_member = await make_live_agent("kit-member", serve=False)
+    group_id = await group_of(owner, kit_member)
+    url = f"{live_hub.url}/v1/groups/{group_id}/a2a"
+    token = await kit_member.hub.access_token()
+    before = (await owner.hub.groups.get(group_id)).last_seq
+
+    def send(message: Any) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": 7, "method": "SendMessage", "params": {"message": message}}
+
+    text_part = [{"text": "x"}]
+    cases: list[tuple[Any, int]] = [
+        (b"{not json", -32700),
+        ({"jsonrpc": "1.0", "id": 7, "method": "SendMessage"}, -32600),
+        ({"jsonrpc": "2.0", "id": 7, "method": "Nope"}, -32601),
+        ({"jsonrpc": "2.0", "id": 7, "method": "SendMessage", "params": [1]}, -32602),
+        (send({"messageId": "m", "role": "ROLE_USER", "parts": "x"}), -32602),
+        (send({"role": "ROLE_USER", "parts": text_part}), -32602),  # no messageId
+        (send({"messageId": "m", "role": "ROLE_USER", "parts": []}), -32602),  # no data
+        (
+            send(
+                {
+                    "messageId": "m",
+                    "role": "ROLE_USER",
+                    "parts": text_part,
+                    "metadata": {EXTENSION: {"mentions": {"who": 1}}},
+                }
+            ),
+            -32602,
+        ),
+        (send({"messageId": "m" * 300, "role": "ROLE_USER", "parts": text_part}), -32602),
+        ({"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "nope"}}, -32001),
+        ({"jsonrpc": "2.0", "id": 7, "method": "CancelTask", "params": {"id": group_id}}, -32002),
+    ]
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+        for body, code in cases:
+            content = body if isinstance(body, bytes) else orjson.dumps(body)
+            answer = await http.post(
+                url,
+                content=content,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )
+            assert answer.status_code == 200, (body, answer.text)
+            assert answer.json()["error"]["code"] == code, (body, answer.text)
+        nobody = await http.post(url, json=send({"messageId": "m", "parts": text_part}))
+        assert nobody.status_code == 401 and nobody.headers["content-type"].startswith(
+            "application/problem+json"
+        )
+        forged = await http.post(
+            url, json=send({}), headers={"Authorization": "Bearer not.a.token"}
+        )
+        assert forged.status_code == 401
+    assert (await owner.hub.groups.get(group_id)).last_seq == before  # the store unchanged
