@@ -86,6 +86,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── AnswerNotYours            422 answer-not-yours            records.errors
     │   ├── BadAnswer                 422 bad-answer                  records.errors
     │   ├── BadCertificateRequest     422 bad-csr                     certificates.errors
+    │   ├── BadPage                   422 bad-page                    a2a_groups.errors
     │   ├── BadReceivers              422 bad-receivers               sessions.errors
     │   ├── BridgeReceivers           422 bridge-receivers            sessions.errors
     │   ├── CertificateNotTrusted     422 certificate-not-trusted     certificates.errors
@@ -97,6 +98,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── InvitedAndMember          422 invited-and-member          groups.errors
     │   ├── MessageWithoutData        422 message-without-data        records.errors
     │   ├── MisaddressedMessage       422 misaddressed-message        records.errors
+    │   ├── NotAGroupPost             422 not-a-group-post            a2a_groups.errors
     │   ├── NotAGroupReceiver         422 not-a-group-receiver        sessions.errors
     │   ├── NotAP2pReceiver           422 not-a-p2p-receiver          sessions.errors
     │   ├── NullField                 422 null-field

@@ -1,10 +1,6 @@
-"""A group as an A2A agent at the hub (``docs/a2a-group-extension.md``): its signed Agent
-Card, and its JSON-RPC endpoint (A2A v1.0 methods) whose requests are a caller's group
-posts, reads of the conversation, and streams of it that resume from a seq.
-
-The streams are the group's own (``streams.service.event_stream``: the same seqs, replay,
-slow-reader and lease rules as a kit member's), each event's A2A JSON made once for every
-A2A subscriber (``wire.frame_parts``, kept on the delivery)."""
+"""A group as an A2A agent (``docs/a2a-group-extension.md``): its signed card and JSON-RPC
+endpoint (posts, reads, streams that resume from a seq). The streams are the group's own
+(``streams.service.event_stream``), each event's A2A frame made once (``wire.frame_parts``)."""
 
 from __future__ import annotations
 
@@ -47,6 +43,7 @@ from app.tasks.errors import TaskNotFound
 router = hub_router(prefix="/v1/groups", tags=["groups"])
 
 EXTENSIONS_HEADER = "A2A-Extensions"
+LIST_MESSAGES = "ListGroupMessages"  # the extension's method: the history, paged
 A2A_VIEW = "a2a"  # the key of an event's A2A frame parts in ``Delivery.views``
 
 
@@ -135,6 +132,8 @@ async def group_a2a(
     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
       most 500) as its history; `id` a task started in the conversation: that task.
     - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
+      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -187,6 +186,8 @@ async def group_a2a(
             answer = await call.get(_parsed(params, GetTaskRequest()))
         elif method == "ListTasks":
             answer = await call.list()
+        elif method == LIST_MESSAGES:
+            answer = await call.messages(service.page_of(params))
         elif method == "CancelTask":
             answer = _error(
                 request_id, service.TASK_NOT_CANCELABLE, "A group's owner concludes it."
@@ -252,7 +253,10 @@ class _Call:
         group, member = await self._taking_part()
         if not asked.message.message_id:
             raise _BadParams("The message needs a messageId.")
-        post = service.group_post(asked.message, agent=self.agent, group=group, member=member)
+        sent_at = await service.sent_before(self.db, self.agent.id, asked.message.message_id)
+        post = service.group_post(
+            asked.message, agent=self.agent, group=group, member=member, sent_at=sent_at
+        )
         await self.db.close()  # the post is written by the hub's writer, not this session
         body, _ = await self.recorder.one(post, group_id=self.group_id)
         return group, member, dict(body)
@@ -302,6 +306,11 @@ class _Call:
         group, _ = await self._taking_part()
         tasks = [service.task_json(group), *await service.group_tasks(self.db, group)]
         return self._result({"tasks": tasks, "pageSize": len(tasks), "totalSize": len(tasks)})
+
+    async def messages(self, page: tuple[int, int]) -> Response:
+        group, _ = await self._taking_part()
+        after, limit = page
+        return self._result(await service.messages_page(self.db, group, after=after, limit=limit))
 
     async def _open(
         self, group: Group, member: GroupMember, after: int, first: dict[str, Any]

@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.messages import Message as GroupPost
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.a2a_groups import wire
+from app.a2a_groups.errors import BadPage, NotAGroupPost
 from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
 from app.auth import jws
@@ -23,7 +24,7 @@ from app.auth.keys import HubKeys
 from app.auth.principal import Principal, check_token_key
 from app.auth.service import active_agent
 from app.auth.tokens import check_access_token_claims
-from app.errors import HubError, InvalidInput
+from app.errors import HubError
 from app.groups import access as group_access
 from app.groups.errors import NotAMember
 from app.groups.models import Group, GroupMember
@@ -102,10 +103,31 @@ async def taking_part(
     return group, member, True
 
 
-def group_post(message: Any, *, agent: Agent, group: Group, member: GroupMember) -> GroupPost:
+async def sent_before(db: AsyncSession, agent_id: str, message_id: str) -> str | None:
+    """When the caller sent a post of this ``messageId`` before, if it did: a retry is the
+    same post only if it is the same message, its ``sentAt`` included."""
+    rows = await db.exec(
+        select(StoredMessage.body).where(
+            col(StoredMessage.sender_id) == agent_id, col(StoredMessage.message_id) == message_id
+        )
+    )
+    body = rows.first()
+    sent = dict(body).get("sentAt") if body is not None else None
+    return sent if isinstance(sent, str) else None
+
+
+def group_post(
+    message: Any,
+    *,
+    agent: Agent,
+    group: Group,
+    member: GroupMember,
+    sent_at: str | None = None,
+) -> GroupPost:
     """An A2A ``Message`` (a2a-sdk's type) as the caller's group post: its ``messageId`` the
-    post's id (a post again under it is the same post), its parts the data items, and from
-    the extension's metadata ``mentions`` and ``nextSpeaker``."""
+    post's id, ``sent_at`` the time of an earlier post under it (``sent_before``: then the
+    same message is the same post), its parts the data items, and from the extension's
+    metadata ``mentions`` and ``nextSpeaker``."""
     fields: dict[str, Any] = {}
     if message.HasField("metadata"):
         from google.protobuf.json_format import MessageToDict
@@ -115,7 +137,7 @@ def group_post(message: Any, *, agent: Agent, group: Group, member: GroupMember)
     body: dict[str, Any] = {
         "type": "message",
         "id": message.message_id,
-        "sentAt": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        "sentAt": sent_at or datetime.now(UTC).isoformat().replace("+00:00", "Z"),
         "senderRole": "leader" if member.role in ("owner", "admin") else "partner",
         "senderId": agent.id,
         "groupId": group.id,
@@ -129,7 +151,7 @@ def group_post(message: Any, *, agent: Agent, group: Group, member: GroupMember)
         return GroupPost.model_validate(body)
     except ValidationError as exc:
         where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise InvalidInput(f"The message does not make a group post: {where}") from exc
+        raise NotAGroupPost(f"The message does not make a group post: {where}") from exc
 
 
 async def names(db: AsyncSession, agent_ids: Iterable[str]) -> dict[str, str]:
@@ -151,6 +173,43 @@ async def active_member_names(db: AsyncSession, group_id: str) -> dict[str, str]
     active = [m.agent_id for m in members if m.state == "active"]
     found = await names(db, active)
     return {agent_id: found[agent_id] for agent_id in active if agent_id in found}
+
+
+def page_of(params: Any) -> tuple[int, int]:
+    """``ListGroupMessages``' ``after`` (a seq, 0 by default) and ``limit`` (1 to 500)."""
+    after = params.get("after", 0) if isinstance(params, dict) else None
+    limit = params.get("limit", 50) if isinstance(params, dict) else None
+    for name, value, low, high in (("after", after, 0, 2**53), ("limit", limit, 1, MAX_HISTORY)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise BadPage(f"{name} must be an integer from {low} to {high}.")
+    assert isinstance(after, int) and isinstance(limit, int)
+    return after, limit
+
+
+async def messages_page(
+    db: AsyncSession, group: Group, *, after: int, limit: int
+) -> dict[str, Any]:
+    """The extension's ``ListGroupMessages``: the group's posts after seq ``after``, oldest
+    first, at most ``limit`` (1 to ``MAX_HISTORY``), as A2A messages; ``nextCursor`` the
+    ``after`` of the next page (absent on the last)."""
+    rows = await db.exec(
+        select(StoredMessage.seq, StoredMessage.body)
+        .where(col(StoredMessage.group_id) == group.id, col(StoredMessage.seq) > after)
+        .order_by(col(StoredMessage.seq))
+        .limit(limit + 1)
+    )
+    found = list(rows.all())
+    page = [dict(body) for _, body in found[:limit]]
+    known = await names(db, (str(b.get("senderId", "")) for b in page))
+    listed: dict[str, Any] = {
+        "messages": [
+            wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)
+            for b in page
+        ]
+    }
+    if len(found) > limit:
+        listed["nextCursor"] = found[limit - 1][0]
+    return listed
 
 
 async def history(db: AsyncSession, group: Group, length: int) -> list[dict[str, Any]]:

@@ -170,6 +170,28 @@ async def test_a_plain_a2a_client_joins_posts_streams_and_resumes_a_group(
             "hi from A2A",
             *(f"missed {n}" for n in range(3)),
         ]
+        # the whole history, paged, by the extension's method
+        said: list[str] = []
+        after: int | None = 0
+        while after is not None:
+            page = await http.post(
+                url,
+                json={
+                    "jsonrpc": "2.0",
+                    "id": "p",
+                    "method": "ListGroupMessages",
+                    "params": {"after": after, "limit": 2},
+                },
+                headers=auth,
+            )
+            listed = page.json()["result"]
+            said += ["".join(p["text"] for p in m["parts"]) for m in listed["messages"]]
+            after = listed.get("nextCursor")
+        assert said == [
+            "hello from the kit",
+            "hi from A2A",
+            *(f"missed {n}" for n in range(3)),
+        ]
         await client.close()
 
 
@@ -397,6 +419,14 @@ async def test_bad_requests_are_clear_errors_and_change_nothing(
         (send({"messageId": "m" * 300, "role": "ROLE_USER", "parts": text_part}), -32602),
         ({"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "nope"}}, -32001),
         ({"jsonrpc": "2.0", "id": 7, "method": "CancelTask", "params": {"id": group_id}}, -32002),
+        (
+            {"jsonrpc": "2.0", "id": 7, "method": "ListGroupMessages", "params": {"limit": 0}},
+            -32602,
+        ),
+        (
+            {"jsonrpc": "2.0", "id": 7, "method": "ListGroupMessages", "params": {"after": "1"}},
+            -32602,
+        ),
     ]
     async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         for body, code in cases:

@@ -595,6 +595,8 @@ export interface paths {
          *     - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
          *       most 500) as its history; `id` a task started in the conversation: that task.
          *     - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+         *     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
+         *       after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
          *     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
          *
          *     A member never receives its own posts. An `open` group admits whoever calls (it joins).
