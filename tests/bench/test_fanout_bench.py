@@ -11,10 +11,11 @@ pytestmark = pytest.mark.slow
 
 async def test_every_listener_gets_every_message_from_each_server() -> None:
     plan = Plan(sizes=(6,), burst_deliveries=120, paced_seconds=0.5, paced_deliveries_per_second=60)
-    report = await run(plan, SERVERS + OTHER_ASGI_SERVERS)
+    servers = (*SERVERS, *OTHER_ASGI_SERVERS, "hub-a2a")
+    report = await run(plan, servers)
 
     by_server = report["sizes"]["6"]
-    for name in SERVERS + OTHER_ASGI_SERVERS:
+    for name in servers:
         for phase in ("burst", "paced"):
             numbers = by_server[name][phase]
             assert numbers["deliveries"] == numbers["expected"] == 6 * numbers["messages"]
@@ -22,3 +23,4 @@ async def test_every_listener_gets_every_message_from_each_server() -> None:
             assert numbers["deliveries_per_second"] > 0
     assert by_server["ratios"]["hub_over_sse_starlette"] > 0
     assert by_server["ratios"]["raw@granian_over_raw"] > 0
+    assert by_server["a2a_over_hub"] > 0  # issue 35: the group's A2A subscribers
