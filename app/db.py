@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -143,6 +144,11 @@ class TimedPool(AsyncAdaptedQueuePool):
         assert isinstance(made, TimedPool)
         made.on_wait, made.on_timeout = self.on_wait, self.on_timeout
         return made
+
+
+# SQLAlchemy names a pool's logger after its class: this one's would fall under the hub's
+# ``app`` logger, at INFO, and say "Pool disposed" where SQLAlchemy's own stay quiet
+logging.getLogger(f"{__name__}.TimedPool").setLevel(logging.WARNING)
 
 
 def time_pool_waits(

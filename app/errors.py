@@ -15,6 +15,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── InvalidScope              400 invalid-scope               oauth.errors
     │   ├── InvalidTarget             400 invalid-target              oauth.errors
     │   ├── InvalidTokenRequest       400 invalid-token-request       oauth.errors
+    │   ├── NotJsonRpc                400 not-json-rpc                a2a_groups.errors
     │   └── UnsupportedGrantType      400 unsupported-grant-type      oauth.errors
     ├── Unauthenticated               401 unauthenticated
     │   ├── AssertionExpired          401 assertion-expired           auth.errors

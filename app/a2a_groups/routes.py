@@ -100,7 +100,7 @@ async def get_group_agent_card(
             "description": "A JSON-RPC 2.0 response, or (`SendStreamingMessage`, "
             "`SubscribeToTask`) a `text/event-stream` of them",
         },
-        **problem_responses(401, 404, 422, 429, 503),
+        **problem_responses(400, 401, 404, 422, 429, 503),
     },
 )
 async def group_a2a(
@@ -143,7 +143,8 @@ async def group_a2a(
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
 
-    **Errors** (HTTP, not JSON-RPC): `401` without a good token; `429` (with `Retry-After`)
+    **Errors** (HTTP, not JSON-RPC): `400` (`not-json-rpc`) for a body that is no JSON-RPC
+    2.0 request; `401` without a good token; `429` (with `Retry-After`)
     for an agent posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`, or for a stream
     past its open streams; `503` when the replica admits no more streams or the store is
     busy (with `Retry-After`).
@@ -152,16 +153,8 @@ async def group_a2a(
     try:
         payload = orjson.loads(await request.body())
     except orjson.JSONDecodeError:
-        return _error(None, service.PARSE_ERROR, "The body is not JSON.")
-    request_id = payload.get("id") if isinstance(payload, dict) else None
-    if isinstance(request_id, bool) or not isinstance(request_id, str | int | None):
-        request_id = None
-    if (
-        not isinstance(payload, dict)
-        or payload.get("jsonrpc") != "2.0"
-        or not isinstance(payload.get("method"), str)
-    ):
-        return _error(request_id, service.INVALID_REQUEST, "Not a JSON-RPC 2.0 request.")
+        payload = service.NOT_JSON
+    request_id = service.envelope(payload)  # NotJsonRpc (400) for no JSON-RPC request
     params = payload.get("params") or {}
     call = _Call(
         db=db,

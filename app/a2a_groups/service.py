@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.messages import Message as GroupPost
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.a2a_groups import wire
-from app.a2a_groups.errors import BadPage, NotAGroupPost
+from app.a2a_groups.errors import BadPage, NotAGroupPost, NotJsonRpc
 from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
 from app.auth import jws
@@ -255,8 +255,30 @@ def task_json(group: Group, history: list[dict[str, Any]] | None = None) -> dict
     )
 
 
-PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+METHOD_NOT_FOUND, INVALID_PARAMS = -32601, -32602
 TASK_NOT_FOUND, TASK_NOT_CANCELABLE, UNSUPPORTED = -32001, -32002, -32004
+
+
+NOT_JSON = object()
+"""What ``envelope`` is given for a body that is not JSON."""
+
+
+def envelope(payload: Any) -> Any:
+    """A JSON-RPC 2.0 request's id; ``NotJsonRpc`` (400) for a body that is none
+    (``wire.JSONRPC_REQUEST_BODY``): not JSON, a batch, no ``jsonrpc`` 2.0 or ``method``, an
+    ``id`` or ``params`` of the wrong type."""
+    if payload is NOT_JSON:
+        raise NotJsonRpc("The body is not JSON: a JSON-RPC 2.0 request is.")
+    if not isinstance(payload, dict):
+        raise NotJsonRpc("A request is one JSON-RPC 2.0 object (no batches).")
+    request_id = payload.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int | None):
+        raise NotJsonRpc("A JSON-RPC id is a string, an integer or null.")
+    if payload.get("jsonrpc") != "2.0" or not isinstance(payload.get("method"), str):
+        raise NotJsonRpc('A JSON-RPC 2.0 request has jsonrpc "2.0" and a method.')
+    if not isinstance(payload.get("params", {}), dict):
+        raise NotJsonRpc("A JSON-RPC request's params are an object here.")
+    return request_id
 
 
 def rpc_error(request_id: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:

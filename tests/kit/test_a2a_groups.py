@@ -398,10 +398,7 @@ async def test_bad_requests_are_clear_errors_and_change_nothing(
 
     text_part = [{"text": "x"}]
     cases: list[tuple[Any, int]] = [
-        (b"{not json", -32700),
-        ({"jsonrpc": "1.0", "id": 7, "method": "SendMessage"}, -32600),
         ({"jsonrpc": "2.0", "id": 7, "method": "Nope"}, -32601),
-        ({"jsonrpc": "2.0", "id": 7, "method": "SendMessage", "params": [1]}, -32602),
         (send({"messageId": "m", "role": "ROLE_USER", "parts": "x"}), -32602),
         (send({"role": "ROLE_USER", "parts": text_part}), -32602),  # no messageId
         (send({"messageId": "m", "role": "ROLE_USER", "parts": []}), -32602),  # no data
@@ -438,6 +435,23 @@ async def test_bad_requests_are_clear_errors_and_change_nothing(
             )
             assert answer.status_code == 200, (body, answer.text)
             assert answer.json()["error"]["code"] == code, (body, answer.text)
+        # no JSON-RPC request at all (not what the operation documents): a 400 problem
+        for content in [
+            b"{not json",
+            b"",
+            b"[]",
+            orjson.dumps({"jsonrpc": "1.0", "id": 7, "method": "SendMessage"}),
+            orjson.dumps({"jsonrpc": "2.0", "id": 1.5, "method": "GetTask"}),
+            orjson.dumps({"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": [1]}),
+        ]:
+            answer = await http.post(
+                url,
+                content=content,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )
+            assert answer.status_code == 400, (content, answer.text)
+            assert answer.headers["content-type"].startswith("application/problem+json")
+            assert answer.json()["type"].endswith("/not-json-rpc"), answer.text
         nobody = await http.post(url, json=send({"messageId": "m", "parts": text_part}))
         assert nobody.status_code == 401 and nobody.headers["content-type"].startswith(
             "application/problem+json"

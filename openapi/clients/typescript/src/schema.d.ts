@@ -606,7 +606,8 @@ export interface paths {
          *     **Who**: an agent taking part in the group, with the hub's access token or a token of
          *     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
          *
-         *     **Errors** (HTTP, not JSON-RPC): `401` without a good token; `429` (with `Retry-After`)
+         *     **Errors** (HTTP, not JSON-RPC): `400` (`not-json-rpc`) for a body that is no JSON-RPC
+         *     2.0 request; `401` without a good token; `429` (with `Retry-After`)
          *     for an agent posting faster than `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`, or for a stream
          *     past its open streams; `503` when the replica admits no more streams or the store is
          *     busy (with `Retry-After`).
@@ -4646,7 +4647,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Bad Request */
+            /** @description Bad request */
             400: {
                 headers: {
                     [name: string]: unknown;
