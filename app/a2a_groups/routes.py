@@ -321,6 +321,8 @@ class _Call:
             return await group_backlog(session, group_id, last, limit)
 
         async def prepare(batch: list[Delivery]) -> None:
+            if not batch or (A2A_VIEW in batch[0].views and A2A_VIEW in batch[-1].views):
+                return  # encoded already, by another A2A stream of the group
             unknown = {d.sender_id for d in batch if d.sender_id and d.sender_id not in names}
             if unknown:
                 async with factory() as session:

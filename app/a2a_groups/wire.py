@@ -70,15 +70,12 @@ def a2a_message(
 ) -> dict[str, Any]:
     """A stored group post (its wire body) as an A2A ``Message`` (JSON): the post's id as
     ``messageId``, its data items as parts, and in the extension's metadata its ``seq``,
-    ``source`` (the sender's id and name), ``type`` and, when set, ``mentions`` and
-    ``nextSpeaker``."""
+    ``source`` (the sender's id and name), ``sentAt`` and, when set, ``type`` (a task
+    message's), ``taskId``, ``mentions`` and ``nextSpeaker``."""
     sender = str(body.get("senderId", ""))
-    fields: dict[str, Any] = {
-        "seq": body.get("seq"),
-        "kind": "message",
-        "type": body.get("type", "message"),
-        "source": source(sender, names),
-    }
+    fields: dict[str, Any] = {"seq": body.get("seq"), "source": source(sender, names)}
+    if body.get("type", "message") != "message":  # a task message: which one
+        fields["type"] = body["type"]
     for name in ("mentions", "nextSpeaker", "taskId", "sentAt"):
         if body.get(name) is not None:
             fields[name] = body[name]

@@ -292,11 +292,13 @@ async def test_speaking_turns_hold_for_an_a2a_client_and_every_documented_field_
                 update = event.status_update
                 fields = ext(update.metadata)
                 kinds.setdefault(fields["kind"], fields)
-                if update.status.HasField("message"):
+                if update.status.HasField("message"):  # every field any post showed
                     message_fields = ext(update.status.message.metadata)
-                    if "nextSpeaker" in message_fields and "mentions" in message_fields:
-                        seen["Message.metadata"] = message_fields
-                if {"message", "member", "floor"} <= kinds.keys() and "Message.metadata" in seen:
+                    seen.setdefault("Message.metadata", {}).update(message_fields)
+                if {"message", "member", "floor"} <= kinds.keys() and {
+                    "nextSpeaker",
+                    "type",
+                } <= seen.get("Message.metadata", {}).keys():
                     break
         await replay.aclose()
         seen["TaskStatusUpdateEvent.metadata"] = {
