@@ -20,7 +20,6 @@ from app.auth.current import (
     OPERATOR_TOKEN,
     REGISTRATION_TOKEN,
     access_token_claims,
-    agent_for_claims,
     agent_from_access_token,
     bearer_token,
     is_operator_token,
@@ -28,6 +27,7 @@ from app.auth.current import (
 from app.auth.errors import TokenMissing
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
+from app.auth.service import agent_for_claims
 from app.broker import Broker
 from app.certificates.revocation_list import RevocationLists
 from app.config import Settings

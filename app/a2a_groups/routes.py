@@ -337,10 +337,7 @@ class _Call:
             head, tail = parts
             return head + request_id + tail
 
-        opening = b'data: {"jsonrpc":"2.0","id":%s,"result":%s}\n\n' % (
-            request_id,
-            orjson.dumps(first),
-        )
+        head, tail = wire.frame_halves(None, orjson.dumps(first))
         return await self.streams.open(
             channel=group_channel(group_id),
             after=after,
@@ -350,5 +347,5 @@ class _Call:
             last_seq=last_seq,
             encode=encode,
             prepare=prepare,
-            first=opening,
+            first=head + request_id + tail,
         )

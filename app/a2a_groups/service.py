@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from google.protobuf.json_format import MessageToDict
 from pydantic import ValidationError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -16,13 +17,12 @@ from agenthub.protocol.messages import Message as GroupPost
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.a2a_groups import wire
 from app.a2a_groups.errors import BadPage, NotAGroupPost, NotJsonRpc
-from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
 from app.auth import jws
 from app.auth.errors import ForeignToken, MalformedToken, TokenExpired
 from app.auth.keys import HubKeys
-from app.auth.principal import Principal, check_token_key
-from app.auth.service import active_agent
+from app.auth.principal import Principal
+from app.auth.service import agent_for_claims
 from app.auth.tokens import check_access_token_claims
 from app.errors import HubError
 from app.groups import access as group_access
@@ -68,11 +68,7 @@ async def caller(
         claims = _group_claims(raw)
     else:
         claims = check_access_token_claims(raw, issuer=issuer)
-    agent = await active_agent(db, claims.sub)
-    check_token_key(claims.cnf.get("jkt"), agent.key_thumbprint if agent is not None else None)
-    assert agent is not None
-    touch_agent(db, agent)
-    return claims, agent
+    return claims, await agent_for_claims(db, claims)
 
 
 def _group_claims(raw: dict[str, Any]) -> AccessTokenClaims:
@@ -130,8 +126,6 @@ def group_post(
     metadata ``mentions`` and ``nextSpeaker``."""
     fields: dict[str, Any] = {}
     if message.HasField("metadata"):
-        from google.protobuf.json_format import MessageToDict
-
         found = MessageToDict(message.metadata).get(wire.EXTENSION_URI)
         fields = found if isinstance(found, dict) else {}
     body: dict[str, Any] = {

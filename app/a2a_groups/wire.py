@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from a2a.types import TaskState
+from google.protobuf.json_format import MessageToDict
 
 from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, items_of, parts_of
 from agenthub.protocol.messages import TaskState as AipState
@@ -87,8 +88,6 @@ def a2a_message(
 
 
 def _part_json(part: Any) -> dict[str, Any]:
-    from google.protobuf.json_format import MessageToDict
-
     found: dict[str, Any] = MessageToDict(part)
     return found
 
@@ -186,8 +185,14 @@ def frame_parts(
     """The event as an A2A stream's SSE frame, but for its JSON-RPC request's id: what goes
     before the id and what after (``head + id + tail``; the frame's ``id`` is the seq)."""
     result = orjson.dumps(_convert(delivery, group_id, context_id, names))
-    head = b'id: %d\ndata: {"jsonrpc":"2.0","id":' % delivery.seq
-    return head, b',"result":' + result + b"}\n\n"
+    return frame_halves(delivery.seq, result)
+
+
+def frame_halves(seq: int | None, result: bytes) -> tuple[bytes, bytes]:
+    """An A2A stream event carrying ``result`` (JSON), as an SSE frame (its ``id`` the seq,
+    when it has one), split where its JSON-RPC request's id goes."""
+    head = b"" if seq is None else b"id: %d\n" % seq
+    return head + b'data: {"jsonrpc":"2.0","id":', b',"result":' + result + b"}\n\n"
 
 
 def _convert(

@@ -12,13 +12,11 @@ from pydantic import SecretStr
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.tokens import AccessTokenClaims
-from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
 from app.auth import jws
 from app.auth.errors import BadAuthorizationHeader, ForeignToken, TokenExpired
 from app.auth.keys import HubKeys
-from app.auth.principal import check_token_key
-from app.auth.service import active_agent
+from app.auth.service import agent_for_claims
 from app.auth.tokens import check_access_token_claims
 from app.config import Settings
 
@@ -125,12 +123,3 @@ async def agent_from_access_token(
     session: AsyncSession, *, token: str, keys: HubKeys, issuer: str
 ) -> Agent:
     return await agent_for_claims(session, access_token_claims(token, keys=keys, issuer=issuer))
-
-
-async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> Agent:
-    """The agent an access token speaks for, while registered with the key it was bound to."""
-    agent = await active_agent(session, claims.sub)
-    check_token_key(claims.cnf.get("jkt"), agent.key_thumbprint if agent is not None else None)
-    assert agent is not None
-    touch_agent(session, agent)
-    return agent

@@ -10,12 +10,14 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.auth import TokenResponse
-from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
+from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS, AccessTokenClaims
+from app.agents.last_seen import touch_agent
 from app.agents.models import Agent
 from app.auth import jws
 from app.auth.errors import AssertionReplayed, UnknownAgent
 from app.auth.keys import HubKeys
 from app.auth.models import UsedJti
+from app.auth.principal import check_token_key
 from app.auth.tokens import check_assertion_claims, issue_access_token
 from app.models.types import utcnow
 
@@ -64,3 +66,12 @@ async def exchange_assertion(
 async def purge_expired_jtis(session: AsyncSession) -> int:
     result = await session.exec(delete(UsedJti).where(col(UsedJti.expires_at) < utcnow()))
     return int(result.rowcount or 0)
+
+
+async def agent_for_claims(session: AsyncSession, claims: AccessTokenClaims) -> Agent:
+    """The agent an access token speaks for, while registered with the key it was bound to."""
+    agent = await active_agent(session, claims.sub)
+    check_token_key(claims.cnf.get("jkt"), agent.key_thumbprint if agent is not None else None)
+    assert agent is not None
+    touch_agent(session, agent)
+    return agent
