@@ -66,6 +66,13 @@ def free_port() -> int:
     return port
 
 
+def process_cpu_s(pid: int) -> float:
+    """A process's CPU seconds so far (``/proc/<pid>/stat``: user + system, every thread)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
+
+
 def rss_kib(pid: int) -> int:
     """The resident memory of process ``pid``, in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():

@@ -4,14 +4,17 @@ For each group size N (10, 100, 1,000) and each server, N streams are held by li
 processes (``bench/fanout/listener.py``, so the clients are not the server's bottleneck), and:
 
 - **burst**: M messages are published as fast as 4 concurrent publishers can; deliveries per
-  second = N·M / (last receive - first publish);
+  second = N·M / (last receive - first publish); and the CPU a message cost the server, the
+  publishers' process and the listeners (``/proc``);
 - **paced**: messages at a steady rate well under capacity; publish→receive p50/p99.
 
 Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; members joined
 to one group, each stream an authenticated ``GET /v1/groups/{id}/events``, each message a
 durable ``POST /v1/groups/{id}/messages``); **sse-starlette** (``bench/fanout/bare_sse.py``:
-in-memory queues, no store, no auth); **raw** (``bench/fanout/raw_asgi.py``: pre-encoded
-frames written by a bare ASGI app, the stack's limit); **raw@granian**, **raw@hypercorn**
+in-memory queues, no store, no auth); **durable-sse** (``bench/fanout/durable_sse.py``:
+the same, each post committed to SQLite before its ``201``: what durability alone costs);
+**raw** (``bench/fanout/raw_asgi.py``: pre-encoded frames written by a bare ASGI app, the
+stack's limit); **raw@granian**, **raw@hypercorn**
 (the raw app under the other maintained ASGI servers).
 
 **held** (the full run, or ``--held N``): N = 10,000 streams on one process of the raw app and
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -51,6 +55,7 @@ from bench.harness import (
     machine,
     message_body,
     percentile,
+    process_cpu_s,
     processes,
     publish_report,
     raise_fd_limit,
@@ -60,7 +65,7 @@ from bench.harness import (
 )
 
 TEXT = "x" * 200
-SERVERS = ("raw", "sse-starlette", "hub")
+SERVERS = ("raw", "sse-starlette", "durable-sse", "hub")
 OTHER_ASGI_SERVERS = ("raw@granian", "raw@hypercorn")
 """The raw app under the other maintained ASGI servers (``--servers``; the full run adds
 them at N=1000): what the stack's limit would be with each. ``hub-a2a`` (by ``--servers``
@@ -194,7 +199,11 @@ def server(name: str, n: int) -> Any:
     if name in ("hub", "hub-a2a"):
         return hub(n, a2a=name == "hub-a2a")
     base, _, asgi = name.partition("@")
-    app = "bench.fanout.raw_asgi:app" if base == "raw" else "bench.fanout.bare_sse:app"
+    app = {
+        "raw": "bench.fanout.raw_asgi:app",
+        "sse-starlette": "bench.fanout.bare_sse:app",
+        "durable-sse": "bench.fanout.durable_sse:app",
+    }[base]
     return baseline(app, n, asgi or "uvicorn")
 
 
@@ -278,9 +287,19 @@ def summary(results: list[dict[str, Any]], n: int, messages: int, started: float
     }
 
 
+def cpu_seconds(setup: Setup, listeners: Listeners) -> dict[str, float]:
+    """CPU seconds so far of the server, this process (the publishers) and the listeners."""
+    return {
+        "server": process_cpu_s(setup.pid),
+        "publisher": process_cpu_s(os.getpid()),
+        "listeners": sum(process_cpu_s(p.pid) for p in listeners.procs),
+    }
+
+
 async def burst(setup: Setup, sender: str, listeners: Listeners, n: int, m: int) -> dict[str, Any]:
     await listeners.expect(1, m, timeout=180)
     queue = list(range(m))
+    cpu = cpu_seconds(setup, listeners)
     started = time.time()
 
     async def publisher() -> None:
@@ -289,7 +308,11 @@ async def burst(setup: Setup, sender: str, listeners: Listeners, n: int, m: int)
             await setup.publish(message(sender, 1))
 
     await asyncio.gather(*(publisher() for _ in range(4)))
-    return summary(await listeners.results(180), n, m, started)
+    result = summary(await listeners.results(180), n, m, started)
+    spent = cpu_seconds(setup, listeners)
+    # what a message cost each process, in ms of CPU (on two cores all three share them)
+    result["cpu_ms_per_message"] = {k: round(1000 * (spent[k] - cpu[k]) / m, 3) for k in cpu}
+    return result
 
 
 async def paced(
@@ -373,6 +396,7 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
             continue
         by_server["ratios"] = {
             "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
+            "hub_over_durable_sse": round(rate["hub"] / rate["durable-sse"], 2),
             "hub_over_raw": round(rate["hub"] / rate["raw"], 2),
             **{
                 f"{name}_over_raw": round(rate[name] / rate["raw"], 2)

@@ -6,7 +6,6 @@ whether the hub still holds a task short of its last record (:func:`tasks_short_
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 import httpx
 import orjson
 
+from bench.harness import process_cpu_s
 from bench.p2p.hub import KINDS, SqlCounts
 
 # a kit task still waiting for a record: started (``submitted``) or moved by the partner but
@@ -33,13 +33,6 @@ class Reading:
     sql: dict[str, int]
     caller_cpu_s: float = 0.0
     server_cpu_s: float = 0.0
-
-
-def process_cpu_s(pid: int) -> float:
-    """A process's CPU seconds so far (``/proc/<pid>/stat``: user + system, every thread)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
 
 
 class HubMeter:

@@ -21,6 +21,10 @@ async def test_every_listener_gets_every_message_from_each_server() -> None:
             assert numbers["deliveries"] == numbers["expected"] == 6 * numbers["messages"]
             assert numbers["p99_ms"] >= numbers["p50_ms"] > 0, (name, phase)
             assert numbers["deliveries_per_second"] > 0
+        cpu = by_server[name]["burst"]["cpu_ms_per_message"]  # (a short burst: maybe 0 ticks)
+        assert set(cpu) == {"server", "publisher", "listeners"}, name
+        assert all(ms >= 0 for ms in cpu.values()), (name, cpu)
     assert by_server["ratios"]["hub_over_sse_starlette"] > 0
+    assert by_server["ratios"]["hub_over_durable_sse"] > 0
     assert by_server["ratios"]["raw@granian_over_raw"] > 0
     assert by_server["a2a_over_hub"] > 0  # issue 35: the group's A2A subscribers
