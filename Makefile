@@ -21,15 +21,25 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.serve-installed: pyproject.toml kit/pyproject.toml | $(BIN)/python
+	@echo "make: installing the hub and the kit into $(VENV) (the first time: about a minute)"
 	$(BIN)/python -m pip install --quiet -e ./kit -e .
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml kit/pyproject.toml | $(BIN)/python
+	@echo "make: installing the hub, the kit and the test tools into $(VENV) (the first time: a few minutes)"
 	$(BIN)/python -m pip install --quiet -e ./kit -e ".[dev]"
 	touch $@ $(VENV)/.serve-installed
 
+# A development hub on loopback that agents can join: with no operator token set (in the
+# environment or .env), the token is DEV_TOKEN, and serve says so. On another HOST, or with a
+# token of your own, nothing is added.
+DEV_TOKEN ?= change-me
 serve: $(VENV)/.serve-installed
-	$(BIN)/agenthub serve --host $(HOST) --port $(PORT)
+	@if [ "$(HOST)" = 127.0.0.1 ] && [ -z "$$AGENTHUB_OPERATOR_TOKEN$$AGENTHUB_OPERATOR_TOKEN_FILE" ] \
+		&& ! grep -qs '^AGENTHUB_OPERATOR_TOKEN' .env; then \
+		echo "make serve: a development hub on loopback; agents join with the operator token '$(DEV_TOKEN)' (set AGENTHUB_OPERATOR_TOKEN for another)"; \
+		export AGENTHUB_OPERATOR_TOKEN='$(DEV_TOKEN)'; \
+	fi; exec $(BIN)/agenthub serve --host $(HOST) --port $(PORT)
 
 demo: $(VENV)/.serve-installed
 	$(BIN)/agenthub demo

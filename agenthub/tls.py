@@ -20,10 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 from cryptography import x509
 
 from agenthub.errors import HubRequestError, KitError
 from agenthub.peers import PeerCertificateError, RevocationList
+from agenthub.protocol.aic import aic_host
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +187,24 @@ class AgentTls:
                     await asyncio.sleep(retry_seconds)
                     continue
                 await asyncio.sleep(min(max(self.seconds_to_renewal(), 1.0), check_seconds))
+
+    async def peer_client(self, peer_id: str, **kwargs: Any) -> httpx.AsyncClient:
+        """An ``httpx.AsyncClient`` for calling agent ``peer_id`` over mutual TLS with another
+        library (a2a-sdk, acps-sdk's models, plain httpx): it presents this agent's
+        certificate (asked for now if there is none), trusts the hub's CA alone, and asks TLS
+        to verify the name the hub's CA gives ``peer_id`` (``{aic}.aic.invalid``, SNI), not
+        the endpoint's host, which a certificate holds only where the hub can stand behind
+        it. ``kwargs`` go to ``httpx.AsyncClient`` (``timeout``, more ``event_hooks``…); the
+        caller closes it. The kit's own calls do this by themselves."""
+        await self.ensure()
+        name = aic_host(peer_id)
+
+        async def name_the_peer(request: httpx.Request) -> None:
+            request.extensions["sni_hostname"] = name
+
+        hooks = dict(kwargs.pop("event_hooks", None) or {})
+        hooks["request"] = [name_the_peer, *hooks.get("request", ())]
+        return httpx.AsyncClient(verify=self.client, event_hooks=hooks, **kwargs)
 
     def write_files(self, folder: str | os.PathLike[str]) -> tuple[Path, Path, Path]:
         """``{AIC}.crt``, ``{AIC}.key`` (mode 0600) and ``ca.crt`` in ``folder``: the layout

@@ -34,6 +34,7 @@ from app.certificates.service import purge_expired_certificates
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
+from app.console.home import install_home
 from app.db import make_engine, make_session_factory, pool_in_use, time_pool_waits
 from app.groups import message_routes as group_messages
 from app.groups import routes as groups
@@ -295,6 +296,7 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
         app.include_router(router)
     install_openapi(app, documented=DOCUMENTED)
     install_console(app)
+    install_home(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RejectNul)
     app.add_middleware(MetricsMiddleware, metrics=app.state.metrics)
