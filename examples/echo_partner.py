@@ -4,7 +4,8 @@
 
 The first run registers it (the token is needed then only); its key, id and the hub's pinned
 key stay in .agenthub/echo.json (git-ignored), so the next runs are the same agent. It serves
-its endpoint on port 9001 until Ctrl-C.
+its endpoint on port 9001 (``ECHO_PORT``) until Ctrl-C. ``ECHO_A2A=1`` makes it an A2A server
+too (``pip install 'agenthub[a2a]'``): a2a-sdk's clients call it at the same URL.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
 PORT = int(os.environ.get("ECHO_PORT", "9001"))
 STATE = os.environ.get("ECHO_STATE", ".agenthub/echo.json")
+A2A = os.environ.get("ECHO_A2A", "") == "1"
 CARD = {
     "name": "echo",
     "description": "echoes any text back as its product",
@@ -50,6 +52,7 @@ async def main() -> None:
         public_url=f"https://127.0.0.1:{PORT}/",
         # its leaders run on this machine too: let notifications go to loopback (development)
         callbacks=CallbackPolicy(allow_private=True),
+        a2a=A2A,
     )
     await agent.join(CARD, registration_token=TOKEN)
     print(f"echo partner {agent.agent_id} at {agent.public_url}", flush=True)

@@ -1,6 +1,8 @@
-"""Every code block of the README runs as written, against a live hub.
+"""Every code block of the README and of every page of the docs site runs as written, against
+a live hub; and the site builds (``mkdocs build --strict``, as ``make docs``).
 
-Each fence carries a ``<!-- readme-test: MODE -->`` line before it, so that no block escapes:
+Each page is run on its own, in a directory of its own. Each fence carries a ``<!--
+readme-test: MODE -->`` line before it, so that no block escapes:
 ``hub`` (a shell block that starts the hub, kept running), ``background`` (a program kept
 running until the end, then stopped with Ctrl-C), ``run`` (to completion, exit 0), ``run
 twice``, ``exit 2``, or ``skip: <why>``. The blocks run in order, in a directory of their own
@@ -28,6 +30,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parents[2]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 LINKED = (".venv", "Makefile", "pyproject.toml", "kit", "examples")
 BLOCK = re.compile(
     r"<!-- readme-test: (?P<mode>[^>]*?) -->\n```(?P<lang>\w+)\n(?P<body>.*?)```", re.S
@@ -44,17 +47,20 @@ class Block:
     body: str
     line: int
 
+    page: str = "README.md"
+
     def __str__(self) -> str:
-        return f"README.md line {self.line} ({self.mode})"
+        return f"{self.page} line {self.line} ({self.mode})"
 
 
-def blocks() -> list[Block]:
-    text = README.read_text(encoding="utf-8")
+def blocks(page: Path = README) -> list[Block]:
+    text = page.read_text(encoding="utf-8")
+    name = page.relative_to(ROOT).as_posix()
     found = [
-        Block(m["mode"].strip(), m["lang"], m["body"], text.count("\n", 0, m.start()) + 2)
+        Block(m["mode"].strip(), m["lang"], m["body"], text.count("\n", 0, m.start()) + 2, name)
         for m in BLOCK.finditer(text)
     ]
-    assert len(found) == len(FENCE.findall(text)), "a README code block has no readme-test mode"
+    assert len(found) == len(FENCE.findall(text)), f"a code block of {name} has no readme-test mode"
     return found
 
 
@@ -72,11 +78,12 @@ class Sandbox:
         body = block.body
         for port, free in self.ports.items():
             body = body.replace(f"127.0.0.1:{port}", f"127.0.0.1:{free}")
+            body = body.replace(f"PORT={port}", f"PORT={free}")
         return body.replace("make serve", f"make serve PORT={self.ports['8000']}")
 
     def start(self, block: Block) -> subprocess.Popen[str]:
         if block.lang == "python":
-            script = self.dir / f"block_{block.line}.py"
+            script = self.dir / f"block_{block.line}.py"  # (a page's blocks share the directory)
             script.write_text(self.text_of(block))
             command = [str(self.dir / ".venv" / "bin" / "python"), script.name]
         else:
@@ -138,14 +145,17 @@ def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
     raise AssertionError("the README's hub did not become ready")
 
 
-def test_every_readme_block_runs_as_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "page", [p for p in PAGES if BLOCK.search(p.read_text(encoding="utf-8"))], ids=lambda p: p.stem
+)
+def test_every_block_of_a_page_runs_as_written(page: Path, tmp_path: Path) -> None:
     stamp = subprocess.run(
         ["make", "-q", ".venv/.serve-installed"], cwd=ROOT, capture_output=True, check=False
     )
     assert stamp.returncode == 0, "the venv is older than pyproject.toml: run make test"
     sandbox = Sandbox(tmp_path)
     try:
-        for block in blocks():
+        for block in blocks(page):
             if block.mode.startswith("skip:"):
                 continue
             if block.mode == "hub":
@@ -174,3 +184,31 @@ def test_every_readme_block_runs_as_written(tmp_path: Path) -> None:
     for block, code, output in stopped:
         assert "Traceback" not in output and " ERROR " not in output, f"{block}:\n{output}"
         assert code in (0, -signal.SIGINT, 2 if block.mode == "hub" else 0), f"{block}: {code}"
+
+
+def test_every_page_marks_each_of_its_code_blocks() -> None:
+    for page in PAGES:
+        blocks(page)  # asserts every fence has its mode
+
+
+def test_the_docs_site_builds_strict(tmp_path: Path) -> None:
+    """``make docs``: every page in the nav and every link between pages resolves, and the
+    generated pages (problem codes, the command line, the API) build from the code."""
+    built = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        check=False,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr[-4000:]
+    problems = (tmp_path / "reference" / "problems" / "index.html").read_text(encoding="utf-8")
+    assert "not-your-turn" in problems and "operator-only" in problems
+    cli = (tmp_path / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "agenthub serve" in cli and "--no-migrate" in cli
+    api = (tmp_path / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+    assert "/v1/groups/{group_id}/messages" in api or "/v1/groups/{groupId}/messages" in api
+    home = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "When to use it" in home and "readme-test" not in home
