@@ -6,12 +6,21 @@ only, so the handler keeps no per-task state and one agent serves many tasks at 
 
 A model that cannot answer fails the task, with a message safe to show the leader (no URL, no
 API key); it never takes the agent down.
+
+The same model can lead (``examples/llm_leader.py``): :meth:`ChatModel.plan` splits a goal
+into sub-tasks and :meth:`ChatModel.choose` picks one of a few names (a partner, the next
+speaker), each answer parsed strictly (:class:`LLMCallError` when it is not one). And it can
+take part in groups (:func:`take_part_in_groups`): a partner accepts every invitation and,
+when a post names it the next speaker (IoA's ``next_speaker``), posts the model's answer.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +28,7 @@ from typing import Any
 import httpx
 
 from agenthub.errors import KitError
+from agenthub.hub import HubClient
 from agenthub.partner import TaskContext, TaskHandler
 from agenthub.protocol.data import MAX_TEXT_CHARS
 
@@ -29,6 +39,17 @@ DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant. Answer the request you are
 DEFAULT_TIMEOUT_SECONDS = 60.0
 PRODUCT_ID = "reply"
 ERROR_DETAIL_CHARS = 300
+MAX_PLAN_STEPS = 5
+QUOTE_CHARS = 120
+FENCE = re.compile(r"^```\w*\s*|\s*```$")
+PLAN_PROMPT = (
+    "You plan work for a team of agents. Split the user's goal into short, self-contained "
+    "sub-tasks, one sentence each. Answer with a JSON array of strings only, no other text."
+)
+CHOOSE_PROMPT = (
+    "You coordinate a team of agents. Answer with exactly one of the option names listed, "
+    "and nothing else."
+)
 
 
 class LLMConfigError(KitError):
@@ -92,11 +113,12 @@ class LLMConfig:
         return f"{self.base_url.rstrip('/')}/chat/completions"
 
 
-class ChatCompletionsHandler(TaskHandler):
-    """Answers each task's text with one chat completion, delivered as the text product.
+class ChatModel:
+    """One model behind an OpenAI-compatible endpoint: a chat call, and the leader's two
+    questions with strictly parsed answers.
 
-    One ``httpx.AsyncClient`` serves every task; pass ``http`` to share yours (then it is yours
-    to close), otherwise call :meth:`aclose` when the agent stops.
+    One ``httpx.AsyncClient`` serves every call; pass ``http`` to share yours (then it is
+    yours to close), otherwise call :meth:`aclose` when done.
     """
 
     def __init__(self, config: LLMConfig, *, http: httpx.AsyncClient | None = None) -> None:
@@ -104,37 +126,14 @@ class ChatCompletionsHandler(TaskHandler):
         self._owns_http = http is None
         self.http = http or httpx.AsyncClient(timeout=config.timeout_seconds)
 
-    async def on_start(self, task: TaskContext) -> None:
-        if not task.text.strip():
-            await task.reject("send me some text to answer")
-            return
-        await task.working("asking the language model")
-        await self._answer(task)
-
-    async def on_continue(self, task: TaskContext) -> None:
-        if not task.text.strip():
-            await task.await_completion(message="no new text: the previous reply stands")
-            return
-        await self._answer(task, message="answered again")
-
-    async def _answer(self, task: TaskContext, *, message: str | None = None) -> None:
-        try:
-            reply = await self.chat(task.text)
-        except LLMCallError as exc:
-            reason = self._redact(str(exc))
-            logger.warning("task %s: %s (%s)", task.task_id, reason, self.config.completions_url)
-            await task.fail(reason)
-            return
-        product = {"id": PRODUCT_ID, "dataItems": [{"type": "text", "text": reply}]}
-        await task.await_completion([product], message=message)
-
-    async def chat(self, text: str) -> str:
-        """The model's reply to ``text``; raises :class:`LLMCallError` if there is none."""
+    async def chat(self, text: str, *, system: str | None = None) -> str:
+        """The model's reply to ``text`` (``system``: instead of the configured system
+        prompt); raises :class:`LLMCallError` if there is none."""
         config = self.config
         body = {
             "model": config.model,
             "messages": [
-                {"role": "system", "content": config.system_prompt},
+                {"role": "system", "content": system or config.system_prompt},
                 {"role": "user", "content": text},
             ],
         }
@@ -154,6 +153,43 @@ class ChatCompletionsHandler(TaskHandler):
                 + self._detail(response)
             )
         return self._reply(response)
+
+    async def plan(self, goal: str, *, most: int = MAX_PLAN_STEPS) -> list[str]:
+        """``goal`` split into 1 to ``most`` sub-tasks, each one line of text.
+
+        The model must answer a JSON array of strings (a Markdown code fence around it is
+        taken off); anything else is an :class:`LLMCallError` quoting the answer's start.
+        """
+        prompt = f"Goal: {goal}\nSplit it into at most {most} sub-tasks."
+        answer = await self.chat(prompt, system=PLAN_PROMPT)
+        steps = _json_list(answer)
+        if steps is None or not 1 <= len(steps) <= most:
+            raise LLMCallError(
+                f"the language model's plan is not a JSON list of 1 to {most} sub-tasks: "
+                f"{_quote(answer)}"
+            )
+        return steps
+
+    async def choose(self, question: str, options: Mapping[str, str]) -> str:
+        """One of ``options``' names (the values describe them), as the model picks it for
+        ``question``.
+
+        The answer must be one name, taken case-insensitively and without quotes or a final
+        full stop; an answer naming exactly one option in a sentence is taken too. Anything
+        else is an :class:`LLMCallError` quoting the answer's start.
+        """
+        if not options:
+            raise ValueError("choose needs at least one option")
+        listed = "\n".join(
+            f"- {name}: {about}" if about else f"- {name}" for name, about in options.items()
+        )
+        answer = await self.chat(f"{question}\n\nOptions:\n{listed}", system=CHOOSE_PROMPT)
+        picked = _pick(answer, list(options))
+        if picked is None:
+            raise LLMCallError(
+                f"the language model answered {_quote(answer)}, not one of: {', '.join(options)}"
+            )
+        return picked
 
     @staticmethod
     def _reply(response: httpx.Response) -> str:
@@ -179,9 +215,9 @@ class ChatCompletionsHandler(TaskHandler):
         detail = error.get("message") if isinstance(error, dict) else error
         if not isinstance(detail, str) or not detail.strip():
             return ""
-        return ": " + self._redact(detail)[:ERROR_DETAIL_CHARS]
+        return ": " + self.redact(detail)[:ERROR_DETAIL_CHARS]
 
-    def _redact(self, text: str) -> str:
+    def redact(self, text: str) -> str:
         """Endpoints quote a rejected key back; it must not reach the leader or the logs."""
         key = self.config.api_key
         return text.replace(key, "***") if key else text
@@ -189,3 +225,124 @@ class ChatCompletionsHandler(TaskHandler):
     async def aclose(self) -> None:
         if self._owns_http:
             await self.http.aclose()
+
+
+def _json_list(answer: str) -> list[str] | None:
+    """The JSON array of non-empty strings ``answer`` is (inside a code fence, maybe)."""
+    text = FENCE.sub("", answer.strip()).strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        return None
+    return [" ".join(v.split()) for v in value]
+
+
+def _pick(answer: str, names: list[str]) -> str | None:
+    said = answer.strip().strip("\"'`*").rstrip(".").strip().casefold()
+    for name in names:
+        if said == name.casefold():
+            return name
+    named = [n for n in names if re.search(rf"(?<!\w){re.escape(n.casefold())}(?!\w)", said)]
+    return named[0] if len(named) == 1 else None
+
+
+def _quote(answer: str) -> str:
+    flat = " ".join(answer.split())
+    return repr(flat if len(flat) <= QUOTE_CHARS else flat[:QUOTE_CHARS] + "…")
+
+
+class ChatCompletionsHandler(TaskHandler):
+    """Answers each task's text with one chat completion, delivered as the text product.
+
+    Its :class:`ChatModel` serves every task; pass ``http`` to share your client (then it is
+    yours to close), otherwise call :meth:`aclose` when the agent stops.
+    """
+
+    def __init__(self, config: LLMConfig, *, http: httpx.AsyncClient | None = None) -> None:
+        self.model = ChatModel(config, http=http)
+        self.config = config
+        self.http = self.model.http
+
+    async def on_start(self, task: TaskContext) -> None:
+        if not task.text.strip():
+            await task.reject("send me some text to answer")
+            return
+        await task.working("asking the language model")
+        await self._answer(task)
+
+    async def on_continue(self, task: TaskContext) -> None:
+        if not task.text.strip():
+            await task.await_completion(message="no new text: the previous reply stands")
+            return
+        await self._answer(task, message="answered again")
+
+    async def _answer(self, task: TaskContext, *, message: str | None = None) -> None:
+        try:
+            reply = await self.chat(task.text)
+        except LLMCallError as exc:
+            reason = self.model.redact(str(exc))
+            logger.warning("task %s: %s (%s)", task.task_id, reason, self.config.completions_url)
+            await task.fail(reason)
+            return
+        product = {"id": PRODUCT_ID, "dataItems": [{"type": "text", "text": reply}]}
+        await task.await_completion([product], message=message)
+
+    async def chat(self, text: str) -> str:
+        """The model's reply to ``text``; raises :class:`LLMCallError` if there is none."""
+        return await self.model.chat(text)
+
+    async def aclose(self) -> None:
+        await self.model.aclose()
+
+
+async def take_part_in_groups(hub: HubClient, model: ChatModel) -> None:
+    """Accept every group invitation in ``hub``'s inbox and, in each group joined, answer
+    each post that names this agent a next speaker with the model's reply to its text.
+
+    Runs until cancelled. A refused accept or post (a concluded group, another member's
+    floor) is logged and passed over; a model that cannot answer says so in the group.
+    """
+    following: set[asyncio.Task[None]] = set()
+    try:
+        async for event in hub.inbox():
+            data = event.data
+            if event.kind != "member" or data.get("agentId") != hub.agent_id:
+                continue
+            group_id = data.get("groupId")
+            if data.get("state") != "invited" or not isinstance(group_id, str):
+                continue
+            try:
+                await hub.groups.accept(group_id)
+            except (KitError, httpx.HTTPError) as exc:  # withdrawn, or the group is over
+                logger.info("group %s: not joined (%s)", group_id, exc)
+                continue
+            task = asyncio.create_task(_speak_when_named(hub, model, group_id))
+            following.add(task)
+            task.add_done_callback(following.discard)
+    finally:
+        for task in following:
+            task.cancel()
+
+
+async def _speak_when_named(hub: HubClient, model: ChatModel, group_id: str) -> None:
+    """The group's stream ends when the group concludes or this member leaves it."""
+    async for event in hub.groups.events(group_id):
+        data = event.data
+        named = data.get("nextSpeaker") or []
+        if data.get("type") != "message" or hub.agent_id not in named:
+            continue
+        if data.get("senderId") == hub.agent_id:
+            continue
+        asked = " ".join(
+            item.get("text", "") for item in data.get("dataItems") or [] if isinstance(item, dict)
+        )
+        try:
+            reply = await model.chat(asked)
+        except LLMCallError as exc:
+            reply = f"(no answer: {model.redact(str(exc))})"
+        try:
+            await hub.groups.post(group_id, reply)
+        except (KitError, httpx.HTTPError) as exc:
+            logger.info("group %s: post refused (%s)", group_id, exc)
