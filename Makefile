@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # is kept (`make check`: 85 s with PYTHONDONTWRITEBYTECODE=1 set, 58 s without it)
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: serve demo test check lint typecheck pytest openapi dist clean
+.PHONY: serve demo test check lint typecheck pytest docs openapi dist clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "agenthub needs Python 3.11+"'
@@ -46,9 +46,9 @@ demo: $(VENV)/.serve-installed
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py \
-		openapi/clients/without_streams.py
+		openapi/clients/without_streams.py docs/hooks.py
 	$(BIN)/ruff format --check agenthub app tests bench examples migrations/env.py hatch_build.py kit/hatch_build.py \
-		openapi/clients/without_streams.py
+		openapi/clients/without_streams.py docs/hooks.py
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
@@ -73,6 +73,11 @@ check: lint typecheck
 	env -u AGENTHUB_TEST_DATABASE_URL -u AGENTHUB_TEST_REDIS_URL \
 		$(BIN)/pytest -m "not slow" -n $(CHECK_WORKERS) $(PYTEST_ARGS)
 
+# the docs site from docs/ (mkdocs.yml) into site/: offline, and --strict (a broken link, a page
+# missing from the nav or a generated page that fails stops it); open site/index.html
+docs: $(VENV)/.dev-installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 openapi: $(VENV)/.serve-installed
 	$(BIN)/agenthub openapi openapi/openapi.json
 
@@ -84,6 +89,6 @@ dist: $(VENV)/.dev-installed
 
 # everything the build and the tests leave behind (a hub's store and key are not removed)
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .schemathesis .hypothesis dist build \
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .schemathesis .hypothesis dist build site \
 		openapi/clients/typescript/node_modules
 	find . -name '*.egg-info' -prune -exec rm -rf {} + -o -name __pycache__ -prune -exec rm -rf {} +

@@ -66,7 +66,8 @@ def _included(path: str, page_uri: str) -> str:
 
 def _demoted(text: str) -> str:
     """The included file's title stays the page's: its other headings keep their levels."""
-    lines, fenced = [], False
+    lines: list[str] = []
+    fenced = False
     for line in text.splitlines():
         if line.startswith("```"):
             fenced = not fenced
@@ -109,5 +110,12 @@ def cli() -> str:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
-                parts += ["", f"## agenthub {name}", "", "```text", sub.format_help().rstrip(), "```"]
+                parts += [
+                    "",
+                    f"## agenthub {name}",
+                    "",
+                    "```text",
+                    sub.format_help().rstrip(),
+                    "```",
+                ]
     return "\n".join(parts)
