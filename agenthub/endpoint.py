@@ -43,6 +43,7 @@ from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_r
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
 from agenthub.tls import AgentTls
+from agenthub.transport import taking_request_ids
 
 logger = logging.getLogger(__name__)
 
@@ -176,19 +177,19 @@ class AgentEndpoint:
         self.jtis = JtiCache(started_at)
         self.hub_tokens = HubTokens(directory, agent_id)
         self._streams = _OpenStreams()
-        self.app = tracing.asgi(
-            Starlette(
-                routes=[
-                    Route("/", self._rpc, methods=["POST"]),
-                    Route("/notifications", self._notification, methods=["POST"]),
-                    Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
-                    Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
-                    # A2A's HTTP+JSON paths (``/message:send``, ``/tasks/{id}``…), at the same URL
-                    # as JSON-RPC: whatever no route above takes
-                    Mount("", app=self._a2a_rest),
-                ]
-            )
+        routes = Starlette(
+            routes=[
+                Route("/", self._rpc, methods=["POST"]),
+                Route("/notifications", self._notification, methods=["POST"]),
+                Route("/notifications/a2a", self._a2a_notification, methods=["POST"]),
+                Route("/.well-known/agent-card.json", self._a2a_card, methods=["GET"]),
+                # A2A's HTTP+JSON paths (``/message:send``, ``/tasks/{id}``…), at the same URL
+                # as JSON-RPC: whatever no route above takes
+                Mount("", app=self._a2a_rest),
+            ]
         )
+        # what its handlers call and record carries the caller's X-Request-ID on
+        self.app = taking_request_ids(tracing.asgi(routes))
 
     # -- proofs ---------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, Lanes, problem_of, transient
 from agenthub.outbox import Outbox
 from agenthub.paths import segment
+from agenthub.transport import current_request_id, request_id
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class _Item:
     body: Mapping[str, Any]
     outbox_id: int | None = None
     trace: str | None = None  # the traceparent of the span it was recorded in, when tracing
+    request_id: str | None = None  # the request being handled when it was recorded
 
 
 @dataclass
@@ -159,7 +161,8 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        self._lanes.put(session_id, _Item(route, body, kept, tracing.current_traceparent()))
+        now = _Item(route, body, kept, tracing.current_traceparent(), current_request_id())
+        self._lanes.put(session_id, now)
 
     def resume(self) -> None:
         """Queue again what the outbox kept from before (once; queuing and ``flush`` call
@@ -231,8 +234,8 @@ class HubRecorder:
         folds a task's records in the order they were sent, whatever order they come in)."""
         path = f"/v1/sessions/{segment(session_id)}/messages:batch"
         try:
-            with tracing.attached(batch[0].trace):  # sent as part of what recorded it
-                response = await self.hub.request(
+            with tracing.attached(batch[0].trace), request_id(batch[0].request_id):
+                response = await self.hub.request(  # sent as part of what recorded it
                     "POST", path, json={"items": [dict(item.body) for item in batch]}
                 )
             outcomes = response.json()["items"] if response.status_code == 200 else None
@@ -274,7 +277,7 @@ class HubRecorder:
         while True:
             status: int | None = None
             try:
-                with tracing.attached(item.trace):  # sent as part of what recorded it
+                with tracing.attached(item.trace), request_id(item.request_id):
                     response = await self.hub.request("POST", path, json=dict(item.body))
                 status = response.status_code
                 if status < 300:

@@ -16,13 +16,24 @@ stream's whole attribute table every time: at 16 callers on one pool that was a 
 leader's CPU (bench.p2p, py-spy; issue 30). The streams here keep the socket they are on and
 poll it directly. Everything else is httpcore's ``AnyIOBackend``, and the client is httpx's,
 with its proxies from the environment, mounts and settings as given.
+
+Every request of these clients carries an ``X-Request-ID`` (one the caller set is kept): the
+id of the request the agent is handling when it calls (its endpoint takes the caller's,
+``taking_request_ids``, and what a handler calls or records carries it on), else a new one.
+The hub logs it on its access line and returns it, so one id follows a call from the leader
+to the partner and into the hub's records of it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import re
 import select
 import ssl
 import typing
+import uuid
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 import httpcore
 import httpx
@@ -37,7 +48,7 @@ def http_client(*, aic: str | None = None, **kwargs: typing.Any) -> httpx.AsyncC
 
     With ``aic``, an https peer must prove that agent (:class:`AicFirst`)."""
     client = httpx.AsyncClient(**kwargs)
-    client.event_hooks["request"].append(_trace_context)
+    client.event_hooks["request"].extend((_trace_context, _pass_request_id))
     pool = getattr(client._transport, "_pool", None)  # httpx.AsyncHTTPTransport's pool
     if type(pool) is httpcore.AsyncConnectionPool and hasattr(pool, "_network_backend"):
         pool._network_backend = _Backend()
@@ -54,6 +65,49 @@ async def _trace_context(request: httpx.Request) -> None:
     calls continues the trace. No span of its own: the call's (``aip.rpc``…) is the one."""
     if tracing.on():
         tracing.inject(request.headers)
+
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_VALID_REQUEST_ID = re.compile(r"[!-~]{1,128}")  # as the hub takes one: visible ASCII
+_request_id: ContextVar[str | None] = ContextVar("agenthub_request_id", default=None)
+
+
+def current_request_id() -> str | None:
+    """The id of the request being handled here, if any (what the kit's calls send)."""
+    return _request_id.get()
+
+
+@contextlib.contextmanager
+def request_id(value: str | None) -> Iterator[None]:
+    """The kit's calls within send ``value`` as their ``X-Request-ID`` (None: a new one each)."""
+    token = _request_id.set(value)
+    try:
+        yield
+    finally:
+        _request_id.reset(token)
+
+
+def taking_request_ids(app: typing.Any) -> typing.Any:
+    """``app`` (ASGI), handling each request under its caller's ``X-Request-ID`` (a valid
+    one; else a new one), so that what it calls and records carries that id on."""
+
+    async def taking(scope: typing.Any, receive: typing.Any, send: typing.Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        sent = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
+        valid = (
+            sent.decode("ascii") if _VALID_REQUEST_ID.fullmatch(sent.decode("latin-1")) else None
+        )
+        with request_id(valid or uuid.uuid4().hex):
+            await app(scope, receive, send)
+
+    return taking
+
+
+async def _pass_request_id(request: httpx.Request) -> None:
+    if REQUEST_ID_HEADER not in request.headers:
+        request.headers[REQUEST_ID_HEADER] = _request_id.get() or uuid.uuid4().hex
 
 
 class AicFirst(httpx.AsyncBaseTransport):

@@ -33,6 +33,7 @@ from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
 from app.limits import Admission
 from app.metrics import HubMetrics, Rates
+from app.middleware import AGENT
 from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
 from app.records.record import Outcome, Record
@@ -164,12 +165,14 @@ RegistrationTokenDep = Annotated[str | None, Depends(REGISTRATION_TOKEN)]
 
 
 async def get_access_claims(
-    token: AccessTokenDep, settings: SettingsDep, keys: KeysDep
+    request: Request, token: AccessTokenDep, settings: SettingsDep, keys: KeysDep
 ) -> AccessTokenClaims:
     """An agent's verified access token, before anything is read from the store."""
     if token is None:
         raise TokenMissing("This route needs 'Authorization: Bearer <access token>'.")
-    return access_token_claims(token, keys=keys, issuer=settings.issuer)
+    claims = access_token_claims(token, keys=keys, issuer=settings.issuer)
+    request.scope[AGENT] = claims.sub  # the access log's agent_id
+    return claims
 
 
 AccessClaims = Annotated[AccessTokenClaims, Depends(get_access_claims)]
@@ -200,6 +203,7 @@ async def get_recorder(request: Request, token: AccessTokenDep) -> Recorder:
     if token is None:
         raise TokenMissing("This route needs 'Authorization: Bearer <access token>'.")
     claims = access_token_claims(token, keys=state.keys, issuer=state.settings.issuer)
+    request.scope[AGENT] = claims.sub
     return Recorder(claims, state.ingest, state.admission)
 
 
@@ -216,6 +220,7 @@ async def get_current_agent(claims: AccessClaims, session: SessionDep) -> Agent:
 
 
 async def get_principal(
+    request: Request,
     token: AccessTokenDep,
     _: OperatorTokenDep,  # the same header: declares that the operator's token is taken too
     session: SessionDep,
@@ -228,6 +233,7 @@ async def get_principal(
     if is_operator_token(settings, token):
         return Principal(agent=None, is_operator=True)
     agent = await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
+    request.scope[AGENT] = agent.id
     return Principal(agent=agent, is_operator=False)
 
 

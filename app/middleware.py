@@ -1,23 +1,39 @@
 """Pure-ASGI middleware (BaseHTTPMiddleware would break streaming): the body size limit, NUL
-refusal, the hand-off that writes event streams below all of them, and the request metrics."""
+refusal, the hand-off that writes event streams below all of them (and gives every request its
+``X-Request-ID`` and its access-log line), and the request metrics."""
 
 from __future__ import annotations
 
+import logging
+import re
 import time
+import uuid
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.problems import problem_response
+from app.logs import ACCESS_LOGGER
 from app.metrics import HubMetrics
 
 HANDOFF = "agenthub.stream"
 """The scope key by which a stream's response hands itself to ``StreamHandoff``."""
+REQUEST_ID = "agenthub.request_id"
+"""The scope key of the request's id: its valid ``X-Request-ID``, else one made here."""
+AGENT = "agenthub.agent"
+"""The scope key where the auth dependencies leave the id of the agent a request is from."""
+REQUEST_ID_HEADER = b"x-request-id"
+VALID_REQUEST_ID = re.compile(rb"[!-~]{1,128}")
+"""An id taken as sent: 1 to 128 visible ASCII characters (no spaces, nothing to break a log
+line); any other is replaced by a new one."""
+access_log = logging.getLogger(ACCESS_LOGGER)
 MAX_LABELLED = 4096  # labelled children the metrics middleware keeps found
 KEPT_SCOPE = frozenset(
     {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "root_path"}
     | {"query_string", "headers", "client", "server", "extensions", "state", HANDOFF}
+    | {REQUEST_ID}
 )
 """What a handed-off stream's scope keeps (the server holds it for the stream's life)."""
 
@@ -94,6 +110,11 @@ class StreamHandoff:
     A stream handed over is released (its lease let go, nothing written) when the request
     failed or was answered otherwise after the route returned it: an exception, or an error
     handler's response, from what ran after the route (a dependency's clean-up).
+
+    Being outermost, it also sees every answer, Starlette's own 500 and the streams included:
+    each carries the request's ``X-Request-ID``, and its start is the request's access-log
+    line (``app.access``, at INFO; it replaces uvicorn's, see ``app.logs``). No layer of
+    its own: one more ASGI layer is a fixed cost of every group post.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -103,12 +124,21 @@ class StreamHandoff:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        start = time.perf_counter()
+        request_id = scope[REQUEST_ID] = _request_id(scope.get("headers", ()))
         scope[HANDOFF] = None
         answered = False
 
         async def answering(message: Message) -> None:
             nonlocal answered
-            answered = answered or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                answered = True
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    (REQUEST_ID_HEADER, request_id.encode("ascii")),
+                ]
+                if access_log.isEnabledFor(logging.INFO):
+                    _log_access(scope, message["status"], start)
             await send(message)
 
         try:
@@ -124,9 +154,71 @@ class StreamHandoff:
         if answered:
             stream.release()
             return
+        if access_log.isEnabledFor(logging.INFO):
+            _log_access(scope, 200, start)  # it opens now; its start carries the id itself
         for key in [key for key in scope if key not in KEPT_SCOPE]:
             del scope[key]  # the route, the app, the exit stacks: nothing the stream needs
+        # its own ``send``, not ``answering``: a layer less for every frame of a fan-out
         await stream.run(scope, receive, send)
+
+
+def _request_id(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The request's ``X-Request-ID`` when it is a valid one, else a new one."""
+    for name, value in headers:
+        if name == REQUEST_ID_HEADER:
+            if VALID_REQUEST_ID.fullmatch(value):
+                return value.decode("ascii")
+            break
+    return uuid.uuid4().hex
+
+
+def with_request_id(scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` and the request's ``X-Request-ID`` (a handed-off stream's start: it is
+    sent on the server's own ``send``, past ``StreamHandoff``'s)."""
+    request_id: str | None = scope.get(REQUEST_ID)
+    if request_id is None:
+        return headers
+    return [*headers, (REQUEST_ID_HEADER, request_id.encode("ascii"))]
+
+
+def route_template(scope: Scope) -> str:
+    """The route the request matched (``/v1/groups/{group_id}/messages``), else its path."""
+    path = getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) else str(scope["path"])
+
+
+def _log_access(scope: Scope, status: int, start: float) -> None:
+    """One line a request, when its answer starts (an event stream's: when it opens).
+    The fields are the record's own too: the JSON format writes each as a key."""
+    duration_ms = round((time.perf_counter() - start) * 1000, 3)
+    client = scope.get("client")
+    where = f"{client[0]}:{client[1]}" if client else "-"
+    method, path, agent, request_id = (
+        scope["method"],
+        scope["path"],
+        scope.get(AGENT),
+        scope[REQUEST_ID],
+    )
+    access_log.info(
+        '%s "%s %s" %d %.1f ms agent=%s request=%s',
+        where,
+        method,
+        path,
+        status,
+        duration_ms,
+        agent or "-",
+        request_id,
+        extra={
+            "method": method,
+            "route": route_template(scope),
+            "path": path,
+            "status": status,
+            "duration_ms": duration_ms,
+            "agent_id": agent,
+            "request_id": request_id,
+            "client": where,
+        },
+    )
 
 
 class MetricsMiddleware:

@@ -24,6 +24,7 @@ import sys
 
 import uvicorn
 
+from app.logs import ACCESS_LOGGER
 from app.streams.sse import SendWatchdog
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,10 @@ class HubServer(uvicorn.Server):
 
 
 def serve(config: uvicorn.Config) -> None:
-    """``uvicorn.run`` for one process, with ``HubServer``."""
+    """``uvicorn.run`` for one process, with ``HubServer``. ``access_log=False`` (``serve
+    --no-access-log``) quiets the hub's access log too (uvicorn's own is never written)."""
+    if not config.access_log:
+        logging.getLogger(ACCESS_LOGGER).setLevel(logging.WARNING)
     config.load_app()
     server = HubServer(config, freeze_at_start=True)
     with contextlib.suppress(KeyboardInterrupt):

@@ -35,6 +35,7 @@ from app.deps import (
 from app.errors import HubError
 from app.groups import access as group_access
 from app.groups.models import Group, GroupMember
+from app.middleware import AGENT
 from app.records.unit_of_work import commit
 from app.streams.events import group_backlog, group_channel
 from app.streams.sse import Streams, resume_point
@@ -59,6 +60,7 @@ async def _caller(
     hub = base_url(request, settings.public_url)
     url = service.a2a_url(hub, group_id)
     claims, agent = await service.caller(db, token, keys=keys, issuer=settings.issuer, url=url)
+    request.scope[AGENT] = agent.id  # the access log's agent_id
     return claims, agent, hub
 
 

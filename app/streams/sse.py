@@ -32,7 +32,7 @@ from app.config import Settings
 from app.db import SessionFactory
 from app.limits import Admission
 from app.metrics import HubMetrics
-from app.middleware import HANDOFF
+from app.middleware import HANDOFF, with_request_id
 from app.stopping import stop
 from app.streams.errors import BadLastEventId
 from app.streams.presence import Presence, StreamLease
@@ -269,7 +269,8 @@ class StreamWriter:
         self._timed_out = False
 
     async def run(self, scope: Scope, receive: Receive, send: Send) -> None:
-        start = {"type": "http.response.start", "status": 200, "headers": RAW_HEADERS}
+        headers = with_request_id(scope, RAW_HEADERS)
+        start = {"type": "http.response.start", "status": 200, "headers": headers}
         self._sender = sender = asyncio.current_task()
         assert sender is not None
         listener: asyncio.Task[None] | None = None

@@ -135,7 +135,7 @@ def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
     entries = [json.loads(line) for line in hub.output.splitlines() if line.strip()]
     assert all({"time", "level", "logger", "message"} <= e.keys() for e in entries)
     loggers = {e["logger"] for e in entries}
-    assert {"app.cli", "app.main", "uvicorn.error", "uvicorn.access"} <= loggers
+    assert {"app.cli", "app.main", "uvicorn.error", "app.access"} <= loggers
     assert all(e["time"].endswith("Z") for e in entries)
 
 
