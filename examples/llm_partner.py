@@ -15,7 +15,9 @@ Against OpenAI:
 Optional: AGENTHUB_LLM_SYSTEM_PROMPT, AGENTHUB_LLM_TIMEOUT_SECONDS (default 60). A leader's
 ``rpc`` call waits about 30 s for an answer; for slower models, start tasks by stream or
 notification. Registers on its first run (its identity stays in .agenthub/llm.json,
-git-ignored), then serves its endpoint on port 9003; leaders find it by the skill "chat".
+git-ignored), then serves its endpoint on port 9003; leaders find it by the skill "chat". It
+joins every group it is invited to and answers there when a post names it the next speaker
+(examples/llm_leader.py). A second one needs its own LLM_NAME, LLM_PORT and LLM_STATE.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ import asyncio
 import os
 
 from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig
+from agenthub.llm import take_part_in_groups
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
 PORT = int(os.environ.get("LLM_PORT", "9003"))
 STATE = os.environ.get("LLM_STATE", ".agenthub/llm.json")
+NAME = os.environ.get("LLM_NAME", "llm")
 
 
 async def main() -> None:
@@ -45,14 +49,19 @@ async def main() -> None:
     try:
         await agent.join(
             {
-                "name": "llm",
+                "name": NAME,
                 "description": f"answers any text with the language model {config.model}",
                 "skills": [{"id": "chat", "name": "Chat", "tags": ["text", "llm"]}],
             },
             registration_token=TOKEN,
         )
         print(f"llm partner {agent.agent_id} at {agent.public_url}: {config.model}", flush=True)
-        await agent.serve()  # until Ctrl-C
+        # it joins the groups it is invited to, and speaks when a post names it next
+        groups = asyncio.create_task(take_part_in_groups(agent.hub, handler.model))
+        try:
+            await agent.serve()  # until Ctrl-C
+        finally:
+            groups.cancel()
     finally:
         await handler.aclose()
 
