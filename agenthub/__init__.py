@@ -1,6 +1,7 @@
 """agenthub, the agent kit: what an agent developer imports to take part in an agenthub hub.
 
-``from agenthub import Agent, AgentKey, HubClient, Leader, TaskHandler``, and the GB/Z Annex B
+``from agenthub import Agent, AgentKey, HubClient, Leader, TaskHandler``; what the leader's calls
+answer, typed (``TaskAnswer``, the stream events ``TaskEvent``...); and the GB/Z Annex B
 collaboration patterns (``fan_out``, ``negotiate``, ``subscribe``, ``start_when``); the AIP v2
 wire objects are in ``agenthub.protocol``. The kit imports nothing of the hub service (``app``).
 """
@@ -40,6 +41,7 @@ from agenthub.patterns import (
     fan_out,
     negotiate,
 )
+from agenthub.results import ProductEvent, ResultEvent, StatusEvent, TaskAnswer, TaskEvent
 from agenthub.state import AgentState
 from agenthub.triggers import Subscribed, Trigger, start_when, subscribe
 
@@ -73,11 +75,16 @@ __all__ = [
     "Negotiation",
     "NotRegisteredError",
     "Outcome",
+    "ProductEvent",
     "ProductsTooLarge",
+    "ResultEvent",
     "StateFileError",
+    "StatusEvent",
     "Subscribed",
     "Subtask",
+    "TaskAnswer",
     "TaskContext",
+    "TaskEvent",
     "TaskHandler",
     "TaskMoveError",
     "Trigger",

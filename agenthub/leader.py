@@ -29,7 +29,9 @@ from agenthub.paths import segment
 from agenthub.protocol.messages import TaskCommand
 from agenthub.protocol.sessions import SessionView
 from agenthub.recorder import HubRecorder
+from agenthub.results import TaskAnswer, TaskEvent, task_event
 from agenthub.signing import SIGNATURE_HEADER
+from agenthub.task_run import RUN_WAIT_SECONDS, Answerer, run_task
 from agenthub.tls import AgentTls
 from agenthub.transport import http_client
 
@@ -45,7 +47,9 @@ class Leader:
 
     Its public methods are the AIP task methods spelled out (``start``, ``continue_task``,
     ``complete``, ``cancel``, ``get``, the streamed and notified starts), each a few lines
-    over ``send`` and ``stream``.
+    over ``send`` and ``stream``, and ``run``, a task from start to end in one call. Calls
+    answer a ``TaskAnswer`` (``.state``, ``.products``, ``.text``; item access is the raw
+    JSON), streams yield ``TaskEvent``s (``agenthub.results``).
 
     Kept whole: it is the one object a developer calls for every task method, each a few
     lines. The concerns under them live apart: the wire and the proof of each answer in
@@ -205,11 +209,11 @@ class Leader:
 
     async def send(
         self, partner_id: str, command: TaskCommand, *, record: bool = True, method: str = "rpc"
-    ) -> dict[str, Any]:
+    ) -> TaskAnswer:
         """Record the command at the hub, send it by ``rpc`` (or ``notification/start``),
-        return the TaskResult."""
+        return the partner's TaskResult."""
         if await self._by_a2a(partner_id):
-            return await self.a2a.send(partner_id, command, record=record)
+            return TaskAnswer(await self.a2a.send(partner_id, command, record=record))
         await self.record_command(command, record)
         params = {"command" if method == "rpc" else "message": command.to_wire()}
         result, answer, nonce = await self.aip.exchange(partner_id, method, params)
@@ -227,22 +231,23 @@ class Leader:
                 signature=None,
                 nonce=nonce,
             )
-        return result
+        return TaskAnswer(result)
 
     async def stream(
         self, partner_id: str, command: TaskCommand, *, record: bool = True, follow: bool = False
-    ) -> AsyncIterator[dict[str, Any]]:
-        """Send the command by ``stream``; yield ``{eventSeq, eventData}``. The partner
+    ) -> AsyncIterator[TaskEvent]:
+        """Send the command by ``stream``; yield its events (``{eventSeq, eventData}``,
+        typed: ``StatusEvent``, ``ProductEvent``, ``ResultEvent``). The partner
         keeps the stream open until the task ends (AIP 6.2); ``follow``: read it that far
         (the task's next commands go by ``rpc`` meanwhile), else stop where the task waits
         for the leader, closing it."""
         if await self._by_a2a(partner_id):
             async for event in self.a2a.stream(partner_id, command, record=record, follow=follow):
-                yield event
+                yield task_event(event)
             return
         await self.record_command(command, record)
         async for event in self.aip.stream(partner_id, command, follow=follow):
-            yield event
+            yield task_event(event)
 
     # -- the three methods, spelled out ---------------------------------------------------
 
@@ -255,7 +260,12 @@ class Leader:
         data_items: list[dict[str, Any]] | None = None,
         task_id: str | None = None,
         **extra: Any,
-    ) -> dict[str, Any]:
+    ) -> TaskAnswer:
+        """Start a task by rpc; the partner answers when the task waits for this leader
+        (``awaiting-completion``: its products are in; ``awaiting-input``: a question) or
+        has ended, or with the state it is in when its rpc wait ends. A task that waits at
+        ``awaiting-completion`` ends only with this leader's ``complete`` (or ``cancel``,
+        or ``continue_task`` to send it back): ``run`` does all of that in one call."""
         command = self.command(
             "start",
             session_id=session_id,
@@ -276,7 +286,9 @@ class Leader:
         task_id: str | None = None,
         follow: bool = False,
         **extra: Any,
-    ) -> AsyncIterator[dict[str, Any]]:
+    ) -> AsyncIterator[TaskEvent]:
+        """Start a task by stream: its events up to this leader's turn (``follow``: to its
+        end, the next commands going by rpc meanwhile)."""
         command = self.command(
             "start",
             session_id=session_id,
@@ -296,7 +308,7 @@ class Leader:
         text: str | None = None,
         task_id: str | None = None,
         notify_on_states: list[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> TaskAnswer:
         """Ask for pushes to ``notify_url``, then start; the answer is only the first state."""
         task_id = task_id or f"task-{uuid.uuid4().hex}"
         token = uuid.uuid4().hex
@@ -306,7 +318,7 @@ class Leader:
             command = self.command(
                 "start", session_id=session_id, partner_id=partner_id, task_id=task_id, text=text
             )
-            return await self.a2a.start_notified(partner_id, command, notify_url, token)
+            return TaskAnswer(await self.a2a.start_notified(partner_id, command, notify_url, token))
         config = await self.call(
             partner_id, "notification/set", {"taskId": task_id, "url": notify_url, "token": token}
         )
@@ -325,17 +337,20 @@ class Leader:
 
     async def continue_task(
         self, partner_id: str, *, session_id: str, task_id: str, text: str | None = None
-    ) -> dict[str, Any]:
+    ) -> TaskAnswer:
+        """Answer a task's question (``awaiting-input``), or send its work back
+        (``awaiting-completion``): it is at work again."""
         return await self.send(
             partner_id, self.command("continue", session_id=session_id, task_id=task_id, text=text)
         )
 
-    async def complete(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
+    async def complete(self, partner_id: str, *, session_id: str, task_id: str) -> TaskAnswer:
+        """Accept the products of a task at ``awaiting-completion``: it is ``completed``."""
         return await self.send(
             partner_id, self.command("complete", session_id=session_id, task_id=task_id)
         )
 
-    async def cancel(self, partner_id: str, *, session_id: str, task_id: str) -> dict[str, Any]:
+    async def cancel(self, partner_id: str, *, session_id: str, task_id: str) -> TaskAnswer:
         return await self.send(
             partner_id, self.command("cancel", session_id=session_id, task_id=task_id)
         )
@@ -348,7 +363,7 @@ class Leader:
         task_id: str,
         last_command_sent_at: datetime | None = None,
         last_state_changed_at: datetime | None = None,
-    ) -> dict[str, Any]:
+    ) -> TaskAnswer:
         """The task's snapshot; its histories only past the times given (AIP §4.4)."""
         since = {
             "lastCommandSentAt": last_command_sent_at,
@@ -366,7 +381,9 @@ class Leader:
         task_id: str,
         last_event_seq: int,
         follow: bool = False,
-    ) -> AsyncIterator[dict[str, Any]]:
+    ) -> AsyncIterator[TaskEvent]:
+        """A task's events again, after ``last_event_seq`` (a dropped stream's last
+        ``event.seq``); not recorded at the hub."""
         command = self.command(
             "re-stream",
             session_id=session_id,
@@ -374,3 +391,36 @@ class Leader:
             params={"lastEventSeq": last_event_seq},
         )
         return self.stream(partner_id, command, record=False, follow=follow)
+
+    # -- a task from start to end ---------------------------------------------------------
+
+    async def run(
+        self,
+        partner_id: str,
+        *,
+        session_id: str,
+        text: str | None = None,
+        on_input: Answerer | None = None,
+        wait_seconds: float = RUN_WAIT_SECONDS,
+        **start: Any,
+    ) -> TaskAnswer:
+        """Start a task and see it to its end: its last answer, ``completed`` with the
+        products when the partner did the work (``answer.text`` their text).
+
+        Where ``start`` stops at the leader's turn, ``run`` takes it: ``awaiting-completion``
+        is completed at once; ``awaiting-input`` gets ``await on_input(answer)`` as the
+        reply, or without ``on_input`` is returned as it is (the question in ``.text``). A
+        task still at work when the partner's rpc wait ends is asked for (``get``) until it
+        is not, for ``wait_seconds`` at most. A task that failed or was rejected is
+        returned, not raised. Use ``start`` and ``complete`` to look at the products before
+        accepting them. ``start``'s other arguments (``task_id``, ``data_items``...) pass on.
+        """
+        return await run_task(
+            self,
+            partner_id,
+            session_id=session_id,
+            text=text,
+            on_input=on_input,
+            wait_seconds=wait_seconds,
+            **start,
+        )
