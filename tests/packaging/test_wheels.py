@@ -95,6 +95,22 @@ def test_the_kit_wheel_holds_only_the_kit(wheels: dict[str, Path]) -> None:
     assert "app/migrations/env.py" in hub and not any(n.startswith("agenthub/") for n in hub)
 
 
+def test_both_wheels_name_the_project_urls(wheels: dict[str, Path]) -> None:
+    import zipfile
+
+    for wheel in wheels.values():
+        archive = zipfile.ZipFile(wheel)
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        urls = dict(
+            line.removeprefix("Project-URL: ").split(", ", 1)
+            for line in archive.read(metadata).decode().splitlines()
+            if line.startswith("Project-URL: ")
+        )
+        assert set(urls) == {"Homepage", "Documentation", "Source", "Changelog", "Issues"}, wheel
+        assert all(url.startswith("https://") for url in urls.values()), urls
+        assert urls["Changelog"].endswith("/CHANGELOG.md")
+
+
 def test_the_hub_wheel_ships_the_console(wheels: dict[str, Path]) -> None:
     import zipfile
 
