@@ -39,6 +39,7 @@ CANDIDATES = 5  # partners offered to the model for each sub-task
 JOIN_SECONDS = 20.0  # how long the leader waits for the invited partners to join its group
 TURN_SECONDS = 60.0  # how long a named speaker holds the floor (a model may be slow)
 SHOWN_CHARS = 160
+HEARD = 4  # the last lines of the transcript a speaker is told
 MAX_TURNS = 50
 
 
@@ -67,7 +68,9 @@ async def lead(agent: Agent, model: ChatModel, goal: str, turns: int) -> None:
     chosen = [await pick_partner(agent, model, step) for step in steps]
     partners = {card.id: card for card in chosen}
     lead = agent.leader
-    session = await lead.open_session(list(partners), title="llm leader", goal=goal)
+    # each partner takes tasks here (p2p) and speaks in the session's group
+    receivers = [{"agentId": i, "mode": m} for i in partners for m in ("p2p", "group")]
+    session = await lead.open_session(receivers, title="llm leader", goal=goal)
     results: list[str] = []
     for step, card in zip(steps, chosen, strict=True):
         answer = await lead.start(card.id, session_id=session.id, text=step)
@@ -138,7 +141,11 @@ async def discuss(
             about = {name: card.description or "" for name, card in speakers.items()}
             name = await model.choose(question, about)
             speaker = speakers[name]
-            ask = f"{name}, your turn. Goal: {goal}. Add what is missing, in a few sentences."
+            heard = " ".join(f"[{short(line)}]" for line in transcript[-HEARD:])
+            ask = (
+                f"{name}, your turn. Goal: {goal}. So far: {heard or 'nothing'}. "
+                "Add what is missing, in a few sentences."
+            )
             await groups.post(
                 group.id, ask, role="leader", mentions=[speaker.id], next_speaker=[speaker.id]
             )
