@@ -246,6 +246,7 @@ def _demo(args: argparse.Namespace) -> None:
                 timeout_seconds=args.timeout,
                 keep=keep if args.keep else None,
                 trace_to=args.trace,
+                port=args.port,
             )
         )
     except KeyboardInterrupt:
@@ -334,6 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
     hub_cert.set_defaults(func=_hub_certificate)
     demo = command("demo", "run a hub and a scripted team of agents on loopback, and narrate it")
     demo.add_argument("--timeout", type=float, default=180, help="seconds for the whole story")
+    demo.add_argument(
+        "--port", type=_port, help="the demo hub's port on 127.0.0.1 (default: a free one)"
+    )
     demo.add_argument(
         "--keep",
         action="store_true",

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.tree import Tree
 
+from app.demo.story import fewer_channels
 from app.demo.summary import Summary
 
 COLOURS = {
@@ -23,6 +24,8 @@ COLOURS = {
     "demo": "bold red",
 }
 SHOWN = (
+    "group",
+    "invited",
     "text",
     "result",
     "answer",
@@ -35,7 +38,9 @@ SHOWN = (
     "state",
     "events",
     "pushed",
+    "code",
     "error",
+    "url",
 )
 
 
@@ -48,6 +53,10 @@ class Transcript:
         who, what = str(event.get("who", "?")), str(event.get("what", ""))
         if what == "log":
             return  # an agent's own logging: not part of the story
+        if what == "heading":  # a step of the plan begins (``app.demo.story``)
+            self.console.rule(f"[bold]{event.get('title', '')}", align="left")
+            self.console.print(f"[italic]{event.get('about', '')}", soft_wrap=False)
+            return
         details = ", ".join(
             f"{key}={_short(event[key])}" for key in SHOWN if event.get(key) not in (None, "")
         )
@@ -64,7 +73,7 @@ def _short(value: Any, limit: int = 70) -> str:
 
 def show_summary(console: Console, summary: Summary) -> None:
     tasks = Table(title="Tasks", show_lines=False)
-    for column in ("leader", "partner", "where", "final state", "note"):
+    for column in ("leader", "partner", "task", "where", "final state", "note"):
         tasks.add_column(column)
     names = {g["id"]: g["name"] for g in summary.groups}
     partners = {t["id"]: t["partner"] for t in summary.tasks}
@@ -72,7 +81,8 @@ def show_summary(console: Console, summary: Summary) -> None:
         where = names.get(task["group"], "point-to-point")
         after = [f"after {partners.get(d, d)}'s task" for d in task["dependencies"]]
         note = ", ".join(after) or _short(task["note"], 40)
-        tasks.add_row(task["leader"], task["partner"], where, task["state"], note)
+        text = _short(task["text"], 40)
+        tasks.add_row(task["leader"], task["partner"], text, where, task["state"], note)
     console.print(tasks)
     tree = Tree("[bold]Groups")
     nodes: dict[int, Tree] = {-1: tree}
@@ -89,3 +99,5 @@ def show_summary(console: Console, summary: Summary) -> None:
         f"and direct calls) against [bold]{summary.flat_channels}[/] for one flat team of the "
         f"same {summary.involved} agents."
     )
+    console.print()
+    console.print(fewer_channels(summary))

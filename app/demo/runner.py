@@ -19,6 +19,7 @@ import httpx
 import orjson
 
 from app.demo.summary import Summary, read_summary
+from app.demo.teller import Storyteller
 from app.demo.traces import TraceFile, otel_env
 
 # where ``app`` was imported from (a checkout or site-packages): the children import it too
@@ -62,6 +63,7 @@ class Team:
         narrate: Narrate,
         result: DemoResult,
         traces_to: str | None = None,
+        port: int | None = None,
     ) -> None:
         self.workdir = workdir
         self.traces_to = traces_to  # an OTLP/HTTP endpoint every process exports to
@@ -71,7 +73,7 @@ class Team:
         self.names: dict[int, str] = {}
         self.tails: dict[str, deque[str]] = {}
         self.readers: list[asyncio.Task[None]] = []
-        self.hub_url = f"http://127.0.0.1:{_free_port()}"
+        self.hub_url = f"http://127.0.0.1:{port or _free_port()}"
 
     async def spawn(self, who: str, *args: str) -> asyncio.subprocess.Process:
         env = {
@@ -180,13 +182,16 @@ async def run_demo(
     timeout_seconds: float = 180,
     keep: Keep | None = None,
     trace_to: Path | None = None,
+    port: int | None = None,
 ) -> DemoResult:
     """The whole demo; every process it started is stopped when it returns or is cancelled
-    (with ``keep``, the hub once ``keep`` returns). ``trace_to``: a folder for the traces
-    of every process (``app.demo.traces``)."""
+    (with ``keep``, the hub once ``keep`` returns). ``narrate`` is told the story a step at a
+    time, in the order of the hub's record (``app.demo.teller``); ``result.events`` holds the
+    lines as they arrived. ``trace_to``: a folder for the traces of every process
+    (``app.demo.traces``). ``port``: the hub's port on 127.0.0.1 (default: a free one)."""
     result = DemoResult()
     async with _trace_receiver(trace_to) as endpoint:
-        await _run(narrate, result, timeout_seconds, keep, endpoint)
+        await _run(narrate, result, timeout_seconds, keep, endpoint, port)
     return result
 
 
@@ -222,9 +227,11 @@ async def _run(
     timeout_seconds: float,
     keep: Keep | None,
     traces_to: str | None,
+    port: int | None,
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="agenthub-demo-") as tmp:
-        team = Team(Path(tmp), narrate, result, traces_to)
+        teller = Storyteller(narrate, Path(tmp) / "agenthub.db")
+        team = Team(Path(tmp), teller, result, traces_to, port)
         told = False
         try:
             await team.start_hub()
@@ -244,13 +251,16 @@ async def _run(
             try:
                 result.leader_exit = await asyncio.wait_for(leader.wait(), timeout_seconds)
             except TimeoutError:
-                narrate(
+                teller(
                     {"t": time.time(), "who": "demo", "what": "timed out", "after": timeout_seconds}
                 )
             await asyncio.sleep(0.5)  # the last records and narration lines
+            await teller.finish()
             result.leader_output = list(team.tails["leader"])
             told = True
         finally:
+            if not told:
+                teller.finish_now()
             await team.stop(keep_hub=keep is not None and told)
         result.summary = read_summary(Path(tmp) / "agenthub.db")
         if keep is not None and told:

@@ -10,11 +10,13 @@ from typing import Any
 
 import orjson
 
+from app.demo.record import read_record
+
 
 @dataclass
 class Summary:
     agents: dict[str, str]  # id -> name
-    tasks: list[dict[str, Any]]
+    tasks: list[dict[str, Any]]  # in the order they were made; "text": what was asked
     groups: list[dict[str, Any]]
     messages: dict[str, int]
     channels: int
@@ -99,6 +101,10 @@ def read_summary(db_file: Path) -> Summary:
         }
     finally:
         conn.close()
+    record = read_record(db_file)
+    for task in tasks:
+        task["note"] = record.named(task["note"])
+        task["text"] = record.texts.get(task["id"], "")
     # a group of k members is one broadcast channel reaching k(k-1)/2 pairs; a flat team of
     # every agent that took part would be one group of all of them
     used = {pair for ids in members.values() for pair in combinations(sorted(ids), 2)} | pairs

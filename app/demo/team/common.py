@@ -47,7 +47,7 @@ def run(main: Coroutine[Any, Any, None]) -> None:
 
 def say(who: str, what: str, **details: Any) -> None:
     """One step of the story: who did what (and the details that matter)."""
-    print(json.dumps({"t": round(time.time(), 3), "who": who, "what": what, **details}), flush=True)
+    print(json.dumps({"t": round(time.time(), 6), "who": who, "what": what, **details}), flush=True)
 
 
 async def join_hub(

@@ -90,7 +90,12 @@ async def _panel(
     await groups.set_state(group_id, "sync-task-assignment")
     task_id = await groups.assign(group_id, first, "factorial of 5")
     await groups.post(group_id, "Root, anything to add?", mentions=[second])
-    say("leader", "assigned a task; only its assignee may speak now", taskId=task_id)
+    say(
+        "leader",
+        "assigned a task; only its assignee may speak now",
+        taskId=task_id,
+        record="start",
+    )
     result = await _result_of(events, task_id)
     await groups.command(group_id, task_id, "complete")
     await asyncio.sleep(SETTLE_SECONDS)

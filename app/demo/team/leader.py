@@ -98,11 +98,11 @@ async def sqrt_of_9_factorial(agent: Agent, session_id: str, team: dict[str, str
     await until_active(agent, group.id, math_team)
     await groups.set_state(group.id, "sync-task-assignment")
     first = await groups.assign(group.id, team["factorial"], "factorial of 9")
-    say("leader", "assigned a synchronous sub-task", taskId=first, to="factorial", text="9!")
+    say("leader", "assigned a synchronous sub-task", taskId=first, record="start", to="factorial")
     nine_factorial = text_of(await watch.result(first))
     await groups.command(group.id, first, "complete")
     second = await groups.assign(group.id, team["root"], f"square root of {nine_factorial}")
-    say("leader", "assigned a synchronous sub-task", taskId=second, to="root", text=nine_factorial)
+    say("leader", "assigned a synchronous sub-task", taskId=second, record="start", to="root")
     answer = text_of(await watch.result(second))
     await groups.command(group.id, second, "complete")
     await groups.post(group.id, f"sqrt(9!) = {answer}. Thank you all.", role="leader")
@@ -139,7 +139,7 @@ async def market_report(agent: Agent, session_id: str, team: dict[str, str]) -> 
 
     await groups.set_state(group.id, "sync-task-assignment")
     data = await groups.assign(group.id, team["researcher"], "collect EV market data for 2026")
-    say("leader", "assigned a synchronous sub-task", taskId=data, to="researcher")
+    say("leader", "assigned a synchronous sub-task", taskId=data, record="start", to="researcher")
     figures = text_of(await watch.result(data))
     await groups.command(group.id, data, "complete")
 
@@ -150,6 +150,7 @@ async def market_report(agent: Agent, session_id: str, team: dict[str, str]) -> 
         "leader",
         "assigned asynchronous sub-tasks",
         taskIds=[draft, review],
+        record="start",
         to=["writer", "analyst"],
     )
     await groups.add_trigger(group.id, [draft, review], timeout_seconds=120)
@@ -256,10 +257,12 @@ async def _story(agent: Agent) -> None:
     )
     say("leader", "opened a session", sessionId=session.id)
     closing: dict[str, Any] = {}
-    for step in STEPS:
-        closing.update(await step(agent, session.id, team))
     assert agent.recorder is not None
-    await agent.recorder.flush(30)
+    for step in STEPS:
+        say("leader", "heading", step=step.__name__)  # the transcript's section for it
+        closing.update(await step(agent, session.id, team))
+        await agent.recorder.flush(30)  # its point-to-point records, for the transcript
+    say("leader", "heading", step="epilogue")
     await agent.leader.close_session(session.id)
     say("leader", "closed the session", sessionId=session.id, **closing)
 

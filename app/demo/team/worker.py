@@ -49,7 +49,7 @@ async def write(agent: Agent, command: dict[str, Any], text: str) -> str:
     group_id = command["groupId"]
     found = (await agent.hub.list_agents(q="chart")).items
     helper = found[0].id
-    say("writer", "found a collaborator by capability", query="chart", agentId=helper)
+    say("writer", "found a collaborator by capability", query="chart", name=found[0].name)
     session_id = (await agent.hub.groups.get(group_id)).session_id
     sub = await agent.hub.groups.create(
         session_id,
@@ -69,7 +69,7 @@ async def write(agent: Agent, command: dict[str, Any], text: str) -> str:
             task_id = await agent.hub.groups.assign(
                 sub.id, helper, "chart the unit sales", parent_task_id=command["taskId"]
             )
-            say("writer", "assigned a sub-task", groupId=sub.id, taskId=task_id, to=helper)
+            say("writer", "assigned a sub-task", taskId=task_id, record="start", to=helper)
         elif (
             data.get("type") == "task-result"
             and task_id is not None
@@ -134,10 +134,12 @@ class Direct(TaskHandler):
         needs = re.match(r"needs ([\w-]+):", text)
         if needs and needs[1] not in self.skills:
             reason = f"{self.role} cannot do {needs[1]}"
-            say(self.role, "handed a task back", taskId=task.task_id, reason=reason)
+            tid = task.task_id
+            say(self.role, "handed a task back", taskId=tid, record="rejected", reason=reason)
             await task.reject(reason)
             return
-        say(self.role, "took a point-to-point call", taskId=task.task_id, text=text)
+        tid = task.task_id
+        say(self.role, "took a point-to-point call", taskId=tid, record="working", text=text)
         await task.working("on it")
         if text.startswith("apply:"):
             group_id = text.removeprefix("apply:").strip()
@@ -153,17 +155,17 @@ class Direct(TaskHandler):
 
 async def take_group_task(agent: Agent, role: str, work: Work, command: dict[str, Any]) -> None:
     group_id, task_id = command["groupId"], command["taskId"]
-    say(role, "accepted a group task", groupId=group_id, taskId=task_id, text=text_of(command))
+    say(role, "accepted a group task", taskId=task_id, record="accepted", text=text_of(command))
     await agent.hub.groups.report(group_id, task_id, "accepted")
     await agent.hub.groups.report(group_id, task_id, "working")
     try:
         answer = await work(agent, command, text_of(command))
     except Exception as exc:  # the task fails, the agent goes on
         await agent.hub.groups.report(group_id, task_id, "failed", text=str(exc)[:500])
-        say(role, "failed a task", groupId=group_id, taskId=task_id, error=repr(exc)[:300])
+        say(role, "failed a task", taskId=task_id, record="failed", error=repr(exc)[:300])
         return
     await agent.hub.groups.report(group_id, task_id, "awaiting-completion", text=answer)
-    say(role, "reported a result", groupId=group_id, taskId=task_id, result=answer)
+    say(role, "reported a result", taskId=task_id, record="awaiting-completion", result=answer)
 
 
 async def follow_group(agent: Agent, role: str, group_id: str) -> None:
@@ -220,8 +222,10 @@ async def main() -> None:
                     job = asyncio.create_task(take_group_task(agent, args.role, work, data))
                     busy.add(job)
                     job.add_done_callback(busy.discard)
-            elif event.kind == "task" and data.get("command") == "complete":
-                say(args.role, "saw its task completed", taskId=data.get("taskId"))
+            elif event.kind == "task" and data.get("command") == "complete" and data.get("groupId"):
+                # a group task's completion (a call's is the caller's to tell)
+                tid = data.get("taskId")
+                say(args.role, "saw its task completed", taskId=tid, record="complete")
     finally:
         await leave_hub(agent, serving, server)
 
