@@ -67,19 +67,6 @@ def _migrate(args: argparse.Namespace) -> None:
     print(apply_migrations(settings))
 
 
-def where_to_look(host: str, port: int, *, tls: bool) -> str:
-    """The start-up line that says where the hub's pages are."""
-    any_address = ("0.0.0.0", "::", "")  # noqa: S104 (read, not bound: shown as loopback)
-    shown = "127.0.0.1" if host in any_address else host
-    if ":" in shown and not shown.startswith("["):
-        shown = f"[{shown}]"
-    base = f"{'https' if tls else 'http'}://{shown}:{port}"
-    return (
-        f"open {base}/ : the console at {base}/console, the API's docs at {base}/docs, "
-        f"the discovery document at {base}/.well-known/agenthub.json"
-    )
-
-
 def _serve(args: argparse.Namespace) -> None:
     from app.checks import prepare_signing_key
 
@@ -96,6 +83,7 @@ def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from agenthub import tracing
+    from app.console.home_routes import where_to_look
     from app.http_protocol import protocol_for
     from app.main import create_app
     from app.server import serve

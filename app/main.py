@@ -34,7 +34,7 @@ from app.certificates.service import purge_expired_certificates
 from app.checks import reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
-from app.console.home import install_home
+from app.console.home_routes import install_home
 from app.db import make_engine, make_session_factory, pool_in_use, time_pool_waits
 from app.groups import message_routes as group_messages
 from app.groups import routes as groups

@@ -48,6 +48,19 @@ def page(version: str) -> str:
 """
 
 
+def where_to_look(host: str, port: int, *, tls: bool) -> str:
+    """The start-up line that says where the hub's pages are."""
+    any_address = ("0.0.0.0", "::", "")  # noqa: S104 (read, not bound: shown as loopback)
+    shown = "127.0.0.1" if host in any_address else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    base = f"{'https' if tls else 'http'}://{shown}:{port}"
+    return (
+        f"open {base}/ : the console at {base}/console, the API's docs at {base}/docs, "
+        f"the discovery document at {base}/.well-known/agenthub.json"
+    )
+
+
 def install_home(app: FastAPI) -> None:
     """Serve ``GET /`` (and ``HEAD``): the page above, with the console's security headers."""
     html = page(app.version)
