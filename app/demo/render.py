@@ -80,7 +80,7 @@ def show_summary(console: Console, summary: Summary) -> None:
     for task in summary.tasks:
         where = names.get(task["group"], "point-to-point")
         after = [f"after {partners.get(d, d)}'s task" for d in task["dependencies"]]
-        note = ", ".join(after) or _short(task["note"], 40)
+        note = ", ".join(after) or _short(task["note"], 60)
         text = _short(task["text"], 40)
         tasks.add_row(task["leader"], task["partner"], text, where, task["state"], note)
     console.print(tasks)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
+import re
 import signal
 import sys
 import uuid
@@ -13,9 +15,14 @@ from typing import Any
 
 import httpx
 import pytest
+from rich.console import Console
 
+from app.demo.render import Transcript, show_summary
 from app.demo.runner import TOKEN, DemoResult, run_demo
+from app.demo.story import SECTIONS
+from app.demo.team.leader import STEPS
 from app.demo.traces import read_spans
+from tests.support.live import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -63,6 +70,9 @@ PANEL_IN_ORDER = [
     "assigned a task; only its assignee may speak now",
     "concluded the panel",
 ]
+# ids a reader should never see: an agent's AIC (1.2.156.3088.1.AGH.…), the hub's task, group
+# and session ids
+RAW_IDS = re.compile(r"\d+\.\d+\.\d+\.\d+\.\d+\.[A-Z]|\b(?:task|grp|ses|cmd)-[0-9a-f]{6,}")
 PATTERNS_IN_ORDER = [
     "split a brief into sub-tasks (master-slave)",
     "fused the sub-tasks' results (master-slave)",
@@ -81,6 +91,12 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
     spans in OTLP JSON lines, the goal one trace across the hub and the agents."""
     events: list[dict[str, Any]] = []
     kept: dict[str, Any] = {}
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    transcript = Transcript(console)
+
+    def narrate(event: dict[str, Any]) -> None:
+        events.append(event)
+        transcript(event)
 
     async def keep(result: DemoResult, hub_url: str) -> None:
         headers = {"Authorization": f"Bearer {TOKEN}"}
@@ -90,8 +106,10 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
             kept["agents"] = len(agents.json()["items"])
         kept["url"] = hub_url
 
-    result = await run_demo(events.append, timeout_seconds=120, keep=keep, trace_to=tmp_path)
+    port = free_port()
+    result = await run_demo(narrate, timeout_seconds=120, keep=keep, trace_to=tmp_path, port=port)
     assert kept["ready"] == 200 and kept["agents"] >= 7
+    assert kept["url"] == f"http://127.0.0.1:{port}"  # --port: the hub listened there
     spans = read_spans(tmp_path / "traces.jsonl")
     (goal,) = [s for s in spans if s["name"].startswith("demo: ")]
     in_goal = [s for s in spans if s["traceId"] == goal["traceId"]]
@@ -171,6 +189,44 @@ async def test_the_demo_reaches_both_goals_with_nested_teams_methods_and_annex_b
     ]
     assert summary.messages["group"] > 0 and summary.messages["point-to-point"] > 0
     assert (summary.channels, summary.flat_channels) == (10, 21)  # 7 agents in one flat team
+    show_summary(console, summary)
+    assert isinstance(console.file, io.StringIO)
+    _the_transcript_tells_its_story(console.file.getvalue(), events)
+
+
+def _the_transcript_tells_its_story(text: str, events: list[dict[str, Any]]) -> None:
+    """A heading and its sentence for each step of the plan, names where ids were, each
+    step's lines in the order of the hub's record, and the closing paragraph's numbers."""
+    headings = [e["step"] for e in events if e["what"] == "heading"]
+    assert headings == ["prologue", *(step.__name__ for step in STEPS), "epilogue"]
+    for step in headings:
+        title, about = SECTIONS[step]
+        assert title in text and about[:60] in " ".join(text.split()), step
+    for title in ("Goal 1:", "Goal 2:", "Annex B.2, master-slave", "Annex B.3, proxy", "Annex B.4"):
+        assert title in text
+    assert RAW_IDS.search(text) is None, RAW_IDS.findall(text)
+    assert "to=charts" in text  # the writer's sub-task went to an id before names
+    sections: list[list[dict[str, Any]]] = []
+    for event in events:
+        if event["what"] == "heading":
+            sections.append([])
+        elif event["what"] != "log":
+            sections[-1].append(event)
+    for lines in sections:
+        times = [e["t"] for e in lines]
+        assert times == sorted(times), [(e["who"], e["what"]) for e in lines]
+    math = [(e["who"], e["what"]) for e in sections[headings.index("math_goal")]]
+    caused = [
+        ("leader", "assigned a synchronous sub-task"),  # the command before its answers
+        ("factorial", "accepted a group task"),
+        ("factorial", "reported a result"),
+        ("factorial", "saw its task completed"),
+    ]
+    assert [math.index(step) for step in caused] == sorted(math.index(step) for step in caused)
+    root = math.index(("root", "accepted a group task"))
+    assert math.index(("factorial", "reported a result")) < root  # its result, then the root
+    assert "Why nested teams need fewer channels" in text
+    assert "10 different pairs in all" in text and "7 x 6 / 2 = 21 pairs" in text
 
 
 def _the_hub_recorded_the_annex_b_patterns(
@@ -191,8 +247,14 @@ def _the_hub_recorded_the_annex_b_patterns(
     negotiated = next(e for e in events if e["what"].startswith("negotiated a task"))
     assert negotiated["to"] == "researcher"
     assert negotiated["declined"] == ["analyst: analyst cannot do market-data"]
-    waited = [t for t in tasks if t["note"].startswith("waiting for task")]
-    assert [(t["partner"], t["state"]) for t in waited] == [("analyst", "completed")]
+    waited = [t for t in tasks if t["note"].startswith("waiting for")]
+    assert [(t["partner"], t["state"], t["note"]) for t in waited] == [
+        (
+            "analyst",
+            "completed",
+            "waiting for the researcher's task “EV sales, fresh”: product answer",
+        )
+    ]
     closing = next(e for e in events if e["what"] == "closed the session")
     assert "EV sales 2026" in closing["brief"] and "price war" in closing["brief"]
     assert closing["negotiated"] == "researcher"
@@ -233,11 +295,14 @@ def _interruptible() -> None:
 async def test_ctrl_c_stops_every_process_the_demo_started(tmp_path: Path) -> None:
     marker = f"AGENTHUB_DEMO_TEST={uuid.uuid4().hex}"
     name, value = marker.split("=")
+    port = free_port()
     demo = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "app.cli",
         "demo",
+        "--port",
+        str(port),
         cwd=tmp_path,
         env={**os.environ, name: value, "COLUMNS": "200"},
         stdout=asyncio.subprocess.PIPE,
@@ -256,6 +321,7 @@ async def test_ctrl_c_stops_every_process_the_demo_started(tmp_path: Path) -> No
                 assert chunk, output.decode(errors="replace")
                 output += chunk
         assert len(_processes_with(marker)) >= 4  # the demo, the hub, agents
+        assert f"url=http://127.0.0.1:{port}".encode() in output  # the hub is where asked
         demo.send_signal(signal.SIGINT)
         async with asyncio.timeout(30):
             output += await demo.stdout.read()
