@@ -302,7 +302,9 @@ async def take_part_in_groups(hub: HubClient, model: ChatModel) -> None:
     each post that names this agent a next speaker with the model's reply to its text.
 
     Runs until cancelled. A refused accept or post (a concluded group, another member's
-    floor) is logged and passed over; a model that cannot answer says so in the group.
+    floor) is logged and passed over; a model that cannot answer says so in the group. The
+    inbox is read from its start, so a restarted agent joins the groups still inviting it;
+    the groups it had joined before it does not follow again.
     """
     following: set[asyncio.Task[None]] = set()
     try:
@@ -314,11 +316,13 @@ async def take_part_in_groups(hub: HubClient, model: ChatModel) -> None:
             if data.get("state") != "invited" or not isinstance(group_id, str):
                 continue
             try:
+                # it can be named only once active: what is older is not for it to answer
+                after = (await hub.groups.get(group_id)).last_seq
                 await hub.groups.accept(group_id)
             except (KitError, httpx.HTTPError) as exc:  # withdrawn, or the group is over
                 logger.info("group %s: not joined (%s)", group_id, exc)
                 continue
-            task = asyncio.create_task(_speak_when_named(hub, model, group_id))
+            task = asyncio.create_task(_speak_when_named(hub, model, group_id, after))
             following.add(task)
             task.add_done_callback(following.discard)
     finally:
@@ -326,9 +330,9 @@ async def take_part_in_groups(hub: HubClient, model: ChatModel) -> None:
             task.cancel()
 
 
-async def _speak_when_named(hub: HubClient, model: ChatModel, group_id: str) -> None:
+async def _speak_when_named(hub: HubClient, model: ChatModel, group_id: str, after: int) -> None:
     """The group's stream ends when the group concludes or this member leaves it."""
-    async for event in hub.groups.events(group_id):
+    async for event in hub.groups.events(group_id, after=after):
         data = event.data
         named = data.get("nextSpeaker") or []
         if data.get("type") != "message" or hub.agent_id not in named:

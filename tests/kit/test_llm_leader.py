@@ -303,3 +303,38 @@ async def test_choose_refuses_anything_else(
     fake_model.reply = answering(answer)
     with pytest.raises(LLMCallError, match=f"answered '{answer}', not one of: writer, critic"):
         await model.choose("who?", {"writer": "", "critic": ""})
+
+
+async def test_a_member_whose_model_fails_says_so_in_its_turn(
+    fake_model: FakeChatServer, make_live_agent: MakeLiveAgent
+) -> None:
+    """The turn is not left to time out: the member posts what went wrong."""
+    fake_model.reply = answering("  ")  # no text: a failure of the model
+    owner = await make_live_agent("owner", serve=False)
+    member = await make_live_agent("member", serve=False)
+    session = await owner.leader.open_session([{"agentId": member.agent_id, "mode": "group"}])
+    groups = owner.hub.groups
+    group = await groups.create(session.id, "table", speaking_policy="turns")
+    events = groups.events(group.id)
+    model = ChatModel(LLMConfig(base_url=fake_model.base_url, model=MODEL, timeout_seconds=5))
+    taking_part = asyncio.create_task(take_part_in_groups(member.hub, model))
+    said = None
+    try:
+        async with asyncio.timeout(RUN_SECONDS):
+            await groups.invite(group.id, member.agent_id)
+            async for event in events:
+                data = event.data
+                if data.get("agentId") == member.agent_id and data.get("state") == "active":
+                    break
+            await groups.post(group.id, "now you", role="leader", next_speaker=[member.agent_id])
+            async for event in events:
+                if event.data.get("senderId") == member.agent_id:
+                    said = event.data["dataItems"][0]["text"]
+                    break
+    finally:
+        events.close()
+        taking_part.cancel()
+        await asyncio.gather(taking_part, return_exceptions=True)
+        await model.aclose()
+    assert said == "(no answer: the language model gave no text reply)"
+    assert fake_model.asked("helpful assistant") == ["now you"]
