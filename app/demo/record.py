@@ -67,7 +67,10 @@ def read_record(db_file: Path) -> HubRecord:
     record = HubRecord()
     if not db_file.exists():
         return record
-    conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=5)
+    try:
+        conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:  # a store being made: the lines keep the order they were said in
+        return record
     try:
         record.names.update(conn.execute("SELECT id, name FROM agents"))
         record.names.update(conn.execute("SELECT id, name FROM groups"))
@@ -75,7 +78,7 @@ def read_record(db_file: Path) -> HubRecord:
             "SELECT task_id, group_id IS NOT NULL, received_at, body FROM messages "
             "WHERE task_id IS NOT NULL ORDER BY pk"
         ).fetchall()
-    except sqlite3.OperationalError:  # the hub has not made its tables yet
+    except sqlite3.Error:  # the hub has not made its tables yet
         return record
     finally:
         conn.close()
