@@ -29,7 +29,14 @@ from agenthub.errors import (
 from agenthub.hub import HubClient
 from agenthub.keys import AgentKey
 from agenthub.leader import Leader
-from agenthub.llm import ChatCompletionsHandler, LLMCallError, LLMConfig, LLMConfigError
+from agenthub.llm import (
+    ChatCompletionsHandler,
+    ChatModel,
+    LLMCallError,
+    LLMConfig,
+    LLMConfigError,
+    take_part_in_groups,
+)
 from agenthub.partner import TaskContext, TaskHandler
 from agenthub.patterns import (
     AllDeclined,
@@ -62,6 +69,7 @@ __all__ = [
     "CallTokenUnverified",
     "CallbackPolicy",
     "ChatCompletionsHandler",
+    "ChatModel",
     "FanOutFailed",
     "Gathered",
     "HubClient",
@@ -94,4 +102,5 @@ __all__ = [
     "negotiate",
     "start_when",
     "subscribe",
+    "take_part_in_groups",
 ]
