@@ -161,8 +161,8 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        now = _Item(route, body, kept, tracing.current_traceparent(), current_request_id())
-        self._lanes.put(session_id, now)
+        item = _Item(route, body, kept, tracing.current_traceparent(), current_request_id())
+        self._lanes.put(session_id, item)
 
     def resume(self) -> None:
         """Queue again what the outbox kept from before (once; queuing and ``flush`` call

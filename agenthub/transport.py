@@ -27,11 +27,11 @@ to the partner and into the hub's records of it.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import select
 import ssl
 import typing
-import uuid
 from collections.abc import Iterator
 from contextvars import ContextVar
 
@@ -68,7 +68,7 @@ async def _trace_context(request: httpx.Request) -> None:
 
 
 REQUEST_ID_HEADER = "X-Request-ID"
-_VALID_REQUEST_ID = re.compile(r"[!-~]{1,128}")  # as the hub takes one: visible ASCII
+_VALID_REQUEST_ID = re.compile(rb"[!-~]{1,128}")  # as the hub takes one: visible ASCII
 _request_id: ContextVar[str | None] = ContextVar("agenthub_request_id", default=None)
 
 
@@ -96,10 +96,8 @@ def taking_request_ids(app: typing.Any) -> typing.Any:
             await app(scope, receive, send)
             return
         sent = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
-        valid = (
-            sent.decode("ascii") if _VALID_REQUEST_ID.fullmatch(sent.decode("latin-1")) else None
-        )
-        with request_id(valid or uuid.uuid4().hex):
+        valid = _VALID_REQUEST_ID.fullmatch(sent) is not None
+        with request_id(sent.decode("ascii") if valid else os.urandom(16).hex()):
             await app(scope, receive, send)
 
     return taking
@@ -107,7 +105,7 @@ def taking_request_ids(app: typing.Any) -> typing.Any:
 
 async def _pass_request_id(request: httpx.Request) -> None:
     if REQUEST_ID_HEADER not in request.headers:
-        request.headers[REQUEST_ID_HEADER] = _request_id.get() or uuid.uuid4().hex
+        request.headers[REQUEST_ID_HEADER] = _request_id.get() or os.urandom(16).hex()
 
 
 class AicFirst(httpx.AsyncBaseTransport):
