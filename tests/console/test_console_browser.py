@@ -1,7 +1,11 @@
 """The console in a real browser (Debian's chromium, driven by Selenium through Debian's
 chromedriver; nothing downloaded) against a live hub with real kit agents: sign in, find an
 agent by search, watch a group's conversation take a message posted after the page loaded
-without a reload, read a task's timeline. A screenshot of each page goes to the test's
+without a reload, read a task's timeline. The four points a newcomer missed are checked too:
+a session's tasks titled by their first command's text, a concluded group's members counted
+as released, times with their date and zone (the browser runs in New York's), and a task's
+record in causal order (the command before the answers it caused, though the answers were
+stored first). A screenshot of each page goes to the test's
 directory, or to AGENTHUB_TEST_SCREENSHOTS when set (docs/console/ was made that way)."""
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ import asyncio
 import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from selenium import webdriver
@@ -43,7 +49,9 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
     "--window-size=1280,800",
+    "--lang=en-US",
 )
+BROWSER_ZONE = "America/New_York"  # the browser's local time: not the machine's, not UTC
 WAIT_SECONDS = 20.0
 SSE_SAMPLE = (
     ": keep-alive\r\n\r\n"
@@ -67,7 +75,11 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console errors
-    service = Service(executable_path=driver, log_output=str(tmp_path / "chromedriver.log"))
+    service = Service(
+        executable_path=driver,
+        log_output=str(tmp_path / "chromedriver.log"),
+        env={**os.environ, "TZ": BROWSER_ZONE, "LANG": "en_US.UTF-8"},
+    )
     browser = webdriver.Chrome(options=options, service=service)
     # the page's own size, whatever the headless window's frame takes: the screenshots' size
     viewport = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
@@ -94,13 +106,26 @@ def hub_url(hub_server: LiveServer) -> str:
     return hub_server.url
 
 
+def local_time(iso: str) -> str:
+    """How the console should show ``iso`` in the browser's zone: date, time and zone."""
+    at = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(ZoneInfo(BROWSER_ZONE))
+    return at.strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
 class Team:
-    """A leader and two members in a group (and a sub-group), with a finished task."""
+    """A leader and two members in a group (and a sub-group), with a finished task and a
+    second one; a concluded group (its members released); and a point-to-point task whose
+    answers reached the hub before the command that caused them."""
 
     def __init__(self, leader: HubClient, solver: HubClient, writer: HubClient) -> None:
         self.leader, self.solver, self.writer = leader, solver, writer
         self.group: dict[str, Any] = {}
+        self.concluded: dict[str, Any] = {}
         self.task_id = "t-sqrt"
+        self.second_task_id = "t-write"
+        self.p2p_session_id = ""
+        self.p2p_task_id = "t-check"
+        self.p2p_causal_ids: list[str] = []  # the p2p task's messages, cause before effect
 
     @property
     def agents(self) -> tuple[HubClient, ...]:
@@ -127,6 +152,54 @@ class Team:
         done = result(str(solver.agent_id), self.task_id, "awaiting-completion", products=[product])
         await self._post(solver, done)
         await self._post(leader, command(str(leader.agent_id), "complete", task_id=self.task_id))
+        words = "Write up the result in one sentence.\nKeep it short."
+        write = command(
+            str(leader.agent_id),
+            "start",
+            task_id=self.second_task_id,
+            partnerId=writer.agent_id,
+            dataItems=text(words),
+        )
+        await self._post(leader, write)
+        await self._conclude_a_group(sid)
+        await self._answers_before_their_command()
+
+    async def _conclude_a_group(self, session_id: str) -> None:
+        leader, solver, writer = self.agents
+        invited = [solver.agent_id, writer.agent_id]
+        retro = await create_group(leader, session_id, name="retro", inviteIds=invited)
+        for member in (solver, writer):
+            path = f"/v1/groups/{retro['id']}/invitations/{member.agent_id}/accept"
+            response = await member.request("POST", path)
+            assert response.status_code == 200, response.text
+        body = {"conversationState": "conclusion"}
+        response = await leader.request("PATCH", f"/v1/groups/{retro['id']}", json=body)
+        assert response.status_code == 200, response.text
+        self.concluded = dict(response.json())
+
+    async def _answers_before_their_command(self) -> None:
+        """The partner's answers are stored first (its records reached the hub sooner), the
+        leader's start and complete after them."""
+        leader, solver, _ = self.agents
+        body = {"receivers": [{"agentId": solver.agent_id, "mode": "p2p"}]}
+        response = await leader.request("POST", "/v1/sessions", json=body)
+        assert response.status_code == 201, response.text
+        sid = self.p2p_session_id = str(response.json()["id"])
+        task, me, partner = self.p2p_task_id, str(leader.agent_id), str(solver.agent_id)
+        answers = [result(partner, task, s) for s in ("accepted", "working")]
+        answers.append(result(partner, task, "awaiting-completion", dataItems=text("it is")))
+        start = command(
+            me, "start", task_id=task, partnerId=partner, dataItems=text("Check 602.3952^2")
+        )
+        complete = command(me, "complete", task_id=task)
+        for agent, body in [*((solver, a) for a in answers), (leader, start), (leader, complete)]:
+            response = await agent.request("POST", f"/v1/sessions/{sid}/messages", json=body)
+            assert response.status_code in (201, 202), response.text
+        self.p2p_causal_ids = [m["id"] for m in (start, *answers, complete)]
+        path = f"/v1/sessions/{sid}/tasks/{task}/messages"
+        stored = (await leader.request("GET", path)).json()["items"]
+        assert [m["id"] for m in stored] == [m["id"] for m in (*answers, start, complete)]
+        assert (await leader.request("GET", f"/v1/tasks/{task}")).json()["state"] == "completed"
 
     async def _post(self, agent: HubClient, body: dict[str, Any]) -> None:
         response = await agent.request("POST", f"/v1/groups/{self.group['id']}/messages", json=body)
@@ -201,12 +274,50 @@ class Page:
         frames: list[dict[str, str]] = self.driver.execute_async_script(script, text)
         return frames
 
+    def causal_order(self, messages: list[dict[str, Any]]) -> list[str]:
+        """The ids of ``messages`` (a task's record as stored) in the console's causal order."""
+        script = """
+            const [messages, done] = arguments;
+            import(new URL("js/causal.js", document.baseURI)).then(({ causalOrder }) => {
+              done(causalOrder(messages).map((m) => m.id));
+            });
+        """
+        ids: list[str] = self.driver.execute_async_script(script, messages)
+        return ids
+
+    def get(self, agent: HubClient, path: str) -> dict[str, Any]:
+        response = self.hub(agent.request("GET", path))
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
     def errors(self) -> list[str]:
         return [
             entry["message"]
             for entry in self.driver.get_log("browser")
             if entry["level"] == "SEVERE" and "favicon" not in entry["message"]
         ]
+
+
+def task_titles(driver: WebDriver) -> dict[str, str]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "tr[data-task-id]")
+    title = ".task-title"
+    return {
+        r.get_attribute("data-task-id") or "": r.find_element(By.CSS_SELECTOR, title).text
+        for r in rows
+    }
+
+
+def record_ids(driver: WebDriver) -> list[str]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.record tbody tr[data-id]")
+    return [row.get_attribute("data-id") or "" for row in rows]
+
+
+def as_record(what: str) -> dict[str, Any]:
+    """A leader's command or a partner's answer, as a task's record lists it, its id ``what``."""
+    if what in ("start", "complete", "continue", "cancel"):
+        return {"type": "task-command", "id": what, "command": what, "senderRole": "leader"}
+    status = {"state": what, "stateChangedAt": "2026-01-01T00:00:00Z"}
+    return {"type": "task-result", "id": what, "status": status, "senderRole": "partner"}
 
 
 def drive(page: Page, crew: Team) -> None:
@@ -247,6 +358,21 @@ def drive(page: Page, crew: Team) -> None:
     page.wait(lambda d: "completed" in page.text_of("ol.trail"), "the task's trail")
     assert "group" in page.text_of("section table")  # the receivers' mode
     page.wait(lambda d: "write-up" in page.text_of("section"), "the session's groups")
+    # each task titled by its first command's text (the first line), its id small below
+    titles = {
+        crew.task_id: "sqrt(362880)",
+        crew.second_task_id: "Write up the result in one sentence.",
+    }
+    page.wait(lambda d: task_titles(d) == titles, f"the tasks titled {titles}")
+    assert {crew.task_id, crew.second_task_id} <= set(page.text_of(".task-id").split())
+    # the concluded group's members were released: counted as such, not as 0
+    page.wait(lambda d: "0 active · 3 released" in page.text_of("section table"), "released")
+    # times: the local date, time and zone (the browser's zone is New York's, the hub's UTC)
+    session = page.get(crew.leader, f"/v1/sessions/{sid}")
+    assert f"created{local_time(session['createdAt'])}" in page.text_of(".facts").replace("\n", "")
+    task = page.get(crew.leader, f"/v1/tasks/{crew.task_id}")
+    row = f"tr[data-task-id='{crew.task_id}'] ol.trail li:first-child"
+    assert page.text_of(row).split("\n")[-1] == local_time(task["createdAt"])
     page.shoot("sessions")
 
     # the group: its conversation, then a message posted now appears without a reload
@@ -271,7 +397,24 @@ def drive(page: Page, crew: Team) -> None:
         assert state in steps
     assert "602.3952" in page.text_of(".product")
     page.wait(lambda d: "complete" in page.text_of("table"), "the record")
+    assert "sqrt(362880)" in page.text_of("h1")  # titled by its first command too
     page.shoot("task")
+
+    # a record stored answers first: the command shown before the answers it caused
+    page.open(f"#/tasks/{crew.p2p_task_id}?sessionId={crew.p2p_session_id}")
+    page.wait(lambda d: "Check 602.3952^2" in page.text_of("h1"), "the point-to-point task")
+    page.wait(lambda d: len(record_ids(d)) == 5, "its record")
+    assert record_ids(driver) == crew.p2p_causal_ids
+    # and a leader's command stored before the answer it reacts to comes after it
+    stored = ["start", "accepted", "working", "complete", "awaiting-completion", "completed"]
+    assert page.causal_order([as_record(what) for what in stored]) == [
+        "start",
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "complete",
+        "completed",
+    ]
     assert not page.errors(), page.errors()
 
 

@@ -33,15 +33,32 @@ export const link = (hash, ...children) => h("a", { href: hash }, ...children);
 export const enc = encodeURIComponent;
 
 const pad = (n) => String(n).padStart(2, "0");
+const zones = new Intl.DateTimeFormat(undefined, { timeZoneName: "short" });
 
-// local time, with the date when it is not today
+// a moment's local date, clock and zone: "2026-12-05", "04:08:31", "UTC" (the zone's short
+// name, as the browser's locale and its time zone give it)
+export function day(t) {
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
+}
+
+export function clock(t) {
+  return `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
+}
+
+export function zone(t) {
+  return zones.formatToParts(t).find((part) => part.type === "timeZoneName")?.value ?? "";
+}
+
+export function parseTime(iso) {
+  const t = iso ? new Date(iso) : null;
+  return t && !Number.isNaN(t.getTime()) ? t : null;
+}
+
+// local date and time, with the zone: 2026-12-05 04:08:31 UTC
 export function when(iso) {
   if (!iso) return "—";
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return String(iso);
-  const time = `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
-  const today = new Date().toDateString() === t.toDateString();
-  return today ? time : `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${time}`;
+  const t = parseTime(iso);
+  return t ? `${day(t)} ${clock(t)} ${zone(t)}`.trim() : String(iso);
 }
 
 export function timeTag(iso) {
@@ -109,6 +126,19 @@ export function facts(pairs) {
 
 // a link named by its name, its id below
 export const named = (hash, name, id) => [link(hash, name), h("div", { class: "muted small" }, id)];
+
+// a group's members: its active ones, and those its conclusion released (still readers)
+export function memberCount(group) {
+  const members = group.members || [];
+  const active = group.memberCount ?? members.filter((m) => m.state === "active").length;
+  const released = members.filter((m) => m.state === "released").length;
+  if (!released) return h("span", { class: "members" }, String(active));
+  return h(
+    "span",
+    { class: "members", title: "released: members when the group concluded" },
+    `${active} active · ${released} released`,
+  );
+}
 
 export const none = () => h("span", { class: "muted" }, "—");
 

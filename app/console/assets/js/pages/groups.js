@@ -4,7 +4,7 @@
 
 import { api, hubUrl, isOperator, pager, signedIn } from "../api.js";
 import { agentRef, enc, h, link, named, notice, pagedTable, pill } from "../dom.js";
-import { facts, section, table, timeTag } from "../dom.js";
+import { facts, memberCount, section, table, timeTag } from "../dom.js";
 import { emit } from "../live.js";
 import { EventStream } from "../sse.js";
 import { Conversation } from "./conversation.js";
@@ -21,7 +21,7 @@ function listRow(group) {
     h("td", {}, link(`#/sessions/${enc(group.sessionId)}`, group.sessionId)),
     h("td", {}, pill(group.conversationState)),
     h("td", { class: "num" }, group.depth ?? "—"),
-    h("td", { class: "num" }, group.memberCount ?? "—"),
+    h("td", { class: "num" }, memberCount(group)),
     h("td", { class: "num" }, group.lastSeq ?? "—"),
   );
 }

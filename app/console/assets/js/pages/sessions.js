@@ -3,8 +3,8 @@
 
 import { api, isOperator, pager } from "../api.js";
 import { agentRef, enc, h, link, named, none, notice, pagedTable, pill } from "../dom.js";
-import { facts, section, table, timeTag } from "../dom.js";
-import { stateTrail, taskLink } from "./tasks.js";
+import { facts, memberCount, section, table, timeTag } from "../dom.js";
+import { stateTrail, titledTask } from "./tasks.js";
 
 const PAGE = 50;
 const LIVE_MS = 500;
@@ -94,7 +94,7 @@ function groupRow(group) {
     h("td", {}, named(`#/groups/${enc(group.id)}`, group.name, group.id)),
     h("td", {}, pill(group.conversationState)),
     h("td", { class: "num" }, group.depth ?? "—"),
-    h("td", { class: "num" }, group.memberCount ?? "—"),
+    h("td", { class: "num" }, memberCount(group)),
     h("td", {}, parent ? link(`#/groups/${enc(parent)}`, "parent") : none()),
   );
 }
@@ -103,7 +103,7 @@ export function taskRow(task) {
   return h(
     "tr",
     { dataset: { taskId: task.id } },
-    h("td", {}, taskLink(task.id, task.sessionId)),
+    h("td", {}, titledTask(task)),
     h("td", {}, agentRef(task.leaderId), " → ", agentRef(task.partnerId)),
     h("td", {}, pill(task.state)),
     h("td", {}, stateTrail(task)),

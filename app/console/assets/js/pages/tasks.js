@@ -1,36 +1,86 @@
 // #/tasks/{id}?sessionId= — one task: its status history as a timeline, its products, and
-// its record (who recorded which command, answer and message, relayed or not).
+// its record (who recorded which command, answer and message, relayed or not) in causal order.
 
-import { api, pager } from "../api.js";
-import {
-  agentRef,
-  dataText,
-  enc,
-  facts,
-  h,
-  link,
-  notice,
-  pagedRows,
-  pill,
-  section,
-  table,
-  timeTag,
-  when,
-} from "../dom.js";
+import { api } from "../api.js";
+import { causalOrder } from "../causal.js";
+import { agentRef, clock, dataText, day, enc, facts, h, link, notice } from "../dom.js";
+import { parseTime, pill, section, table, timeTag, when } from "../dom.js";
 
 const PAGE = 50;
 const LIVE_MS = 300;
+const TITLE_CHARS = 80;
+const TITLE_READS = 4; // titles read at once
+const TITLE_MESSAGES = 10; // a task's first records, in which its start is looked for
 
 export const taskLink = (id, sessionId, text = id) =>
   link(`#/tasks/${enc(id)}?sessionId=${enc(sessionId || "")}`, text);
 
-// the states a task went through, in a line: submitted → accepted → working → …
+// the states a task went through, in a line: submitted → accepted → working → …; the first
+// step's date and zone, then a step's clock alone while the day stays the same
 export function stateTrail(task) {
   const first = { state: "submitted", stateChangedAt: task.createdAt };
   const steps = [first, ...(task.statusHistory || [])];
-  const step = (s) =>
-    h("li", { title: s.stateChangedAt }, pill(s.state), h("small", {}, when(s.stateChangedAt)));
+  let shownDay = null;
+  const step = (s) => {
+    const t = parseTime(s.stateChangedAt);
+    const sameDay = t && day(t) === shownDay;
+    shownDay = t ? day(t) : shownDay;
+    const at = sameDay ? clock(t) : when(s.stateChangedAt);
+    return h("li", { title: when(s.stateChangedAt) }, pill(s.state), h("small", {}, at));
+  };
   return h("ol", { class: "trail" }, steps.map(step));
+}
+
+// a task's title: the text of its first command (its `start`), its first line, shortened
+export function titleOf(messages) {
+  const commands = messages.filter((m) => m.type === "task-command");
+  const first = commands.find((m) => m.command === "start") || commands[0];
+  const text = first ? dataText(first.dataItems).trim().split("\n")[0].trim() : "";
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1).trimEnd()}…` : text;
+}
+
+const titles = new Map(); // "session/task" -> Promise of its title ("" while none is known)
+const reads = { running: 0, queue: [] };
+
+function nextRead() {
+  while (reads.running < TITLE_READS && reads.queue.length) {
+    const read = reads.queue.shift();
+    reads.running += 1;
+    read().finally(() => {
+      reads.running -= 1;
+      nextRead();
+    });
+  }
+}
+
+// the title of a task, read from its record (a few at a time, once per task per page load)
+export function taskTitle(task) {
+  const key = `${task.sessionId}/${task.id}`;
+  if (!titles.has(key)) {
+    const path = `/v1/sessions/${enc(task.sessionId)}/tasks/${enc(task.id)}/messages`;
+    const title = new Promise((resolve) => {
+      reads.queue.push(() =>
+        api(path, { limit: TITLE_MESSAGES }).then(
+          (page) => resolve(titleOf(page.items)),
+          () => resolve(""),
+        ),
+      );
+      nextRead();
+    });
+    titles.set(key, title);
+    title.then((text) => text || titles.delete(key)); // none yet: asked again next time
+  }
+  return titles.get(key);
+}
+
+// a task named by its title (its id until the title is read), its id below
+export function titledTask(task) {
+  const name = taskLink(task.id, task.sessionId);
+  name.classList.add("task-title");
+  taskTitle(task).then((text) => {
+    if (text) name.textContent = text;
+  });
+  return [name, h("div", { class: "muted small task-id" }, task.id)];
 }
 
 function timeline(task) {
@@ -93,7 +143,7 @@ function recordRow(message) {
     : null;
   return h(
     "tr",
-    {},
+    { dataset: { type: message.type, id: message.id } },
     h("td", {}, timeTag(message.sentAt)),
     h("td", {}, agentRef(message.senderId), h("div", { class: "muted small" }, message.senderRole)),
     h("td", {}, gist(message), relayed),
@@ -101,13 +151,31 @@ function recordRow(message) {
   );
 }
 
+// the task's record, a page at a time (`More`), all of it read so far shown in causal order
 async function record(task, route) {
-  const tbody = h("tbody");
-  const grid = table(["Sent", "Recorded by", "What", "Data"], []);
-  grid.querySelector("tbody").replaceWith(tbody);
+  const grid = table(["Sent", "Recorded by", "What", "Data"], [], "list record");
+  const tbody = grid.tBodies[0];
+  const more = h("button", { type: "button", class: "more" }, "More");
+  const holder = h("div", { class: "more-holder" }, more);
   const path = `/v1/sessions/${enc(task.sessionId)}/tasks/${enc(task.id)}/messages`;
-  const pages = pager(path, { limit: PAGE }, route.signal);
-  const { holder, load } = pagedRows(tbody, pages, recordRow, route.fail);
+  const read = [];
+  let after = null;
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const page = await api(path, { limit: PAGE, after }, route.signal);
+      read.push(...page.items);
+      after = page.nextCursor;
+      const rows = causalOrder(read).map(recordRow);
+      if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "None.")));
+      tbody.replaceChildren(...rows);
+    } catch (error) {
+      route.fail(error);
+    }
+    more.disabled = false;
+    holder.hidden = !after;
+  };
+  more.addEventListener("click", load);
   await load();
   return [grid, holder];
 }
@@ -124,8 +192,10 @@ async function render(view, route, id, sessionId) {
     ["created", timeTag(task.createdAt)],
   ]);
   const recorded = await record(task, route).catch((error) => notice(error.message, "error"));
+  const title = await taskTitle(task);
   view.replaceChildren(
-    h("h1", {}, "Task ", h("span", { class: "id" }, task.id)),
+    h("h1", {}, "Task ", h("span", { class: "id" }, title || task.id)),
+    title ? h("div", { class: "muted small task-id" }, task.id) : null,
     about,
     h(
       "div",
@@ -133,7 +203,7 @@ async function render(view, route, id, sessionId) {
       section("Timeline", timeline(task)),
       section("Products", products(task)),
     ),
-    section("Record: who recorded what", recorded),
+    section("Record: who recorded what, the command before the answers it caused", recorded),
   );
   return task;
 }
