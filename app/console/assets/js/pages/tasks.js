@@ -194,7 +194,7 @@ async function render(view, route, id, sessionId) {
   const recorded = await record(task, route).catch((error) => notice(error.message, "error"));
   const title = await taskTitle(task);
   view.replaceChildren(
-    h("h1", {}, "Task ", h("span", { class: "id" }, title || task.id)),
+    h("h1", {}, "Task ", h("span", { class: title ? "task-title" : "id" }, title || task.id)),
     title ? h("div", { class: "muted small task-id" }, task.id) : null,
     about,
     h(
