@@ -10,7 +10,7 @@ subscribes to the group's conversation from ``--after`` (the ``Last-Event-ID`` s
 parameter; without it, from now), posts one message, and prints each other member's post
 with its sender and seq until it has printed ``--count`` of them. The group must be open
 (it joins by subscribing) or have it as a member. The protocol is
-docs/a2a-group-extension.md.
+docs/reference/a2a-group-extension.md.
 """
 
 from __future__ import annotations

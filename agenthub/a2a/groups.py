@@ -1,6 +1,6 @@
 """A hub group through A2A, for a kit agent: an a2a-sdk client of the group's A2A endpoint
-(``docs/a2a-group-extension.md``), authenticated with the agent's own hub access token, so a
-kit agent takes part in a group exactly as any A2A client does::
+(``docs/reference/a2a-group-extension.md``), authenticated with the agent's own hub access
+token, so a kit agent takes part in a group exactly as any A2A client does::
 
     card, client = await group_client(agent.hub, group_id, http)
     async for event in client.subscribe(SubscribeToTaskRequest(id=group_id)):

@@ -1,4 +1,4 @@
-"""A group as an A2A agent (``docs/a2a-group-extension.md``): its signed card and JSON-RPC
+"""A group as an A2A agent (``docs/reference/a2a-group-extension.md``): its signed card and JSON-RPC
 endpoint (posts, reads, streams that resume from a seq). The streams are the group's own
 (``streams.service.event_stream``), each event's A2A frame made once (``wire.frame_parts``)."""
 
@@ -119,8 +119,8 @@ async def group_a2a(
     extensions: Annotated[str | None, Header(alias=EXTENSIONS_HEADER, max_length=2000)] = None,
 ) -> Response:
     """The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-    `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-    group's id, its `contextId` the group's session.
+    `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+    id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
       the same message again is the same post); the answer is the group's task, its

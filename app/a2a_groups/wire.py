@@ -1,4 +1,4 @@
-"""A hub group as A2A sees it (``docs/a2a-group-extension.md``): the group's conversation
+"""A hub group as A2A sees it (``docs/reference/a2a-group-extension.md``): the group's conversation
 is one A2A task (id: the group's id; context: its session), each group event a
 ``TaskStatusUpdateEvent`` whose metadata carries the extension's fields (the event's
 ``seq``, its ``kind``, and for a post its ``source``), a post the status update's message.

@@ -57,7 +57,8 @@ clients that can send only a static `Authorization: Bearer` header. The form
 | `scope` | `{CALL_SCOPE}` (the default) |
 
 A registered agent may also name a group it may see by its A2A endpoint,
-`{{hub}}/v1/groups/{{groupId}}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+`{{hub}}/v1/groups/{{groupId}}/a2a` (the group as an A2A agent,
+`docs/reference/a2a-group-extension.md`).
 
 The client authenticates one way:
 

@@ -1,4 +1,4 @@
-"""A hub group as an A2A agent (issue 35, ``docs/a2a-group-extension.md``): an unmodified
+"""A hub group as an A2A agent (issue 35, ``docs/reference/a2a-group-extension.md``): an unmodified
 a2a-sdk client, authenticated only by a bearer token of the hub's OAuth token endpoint
 (authlib, client credentials, ``resource`` = the group's A2A URL), reads the group's signed
 card, joins an open group, posts, receives the kit members' posts with their senders, is
@@ -195,7 +195,7 @@ async def test_a_plain_a2a_client_joins_posts_streams_and_resumes_a_group(
         await client.close()
 
 
-DOCUMENT = ROOT / "docs" / "a2a-group-extension.md"
+DOCUMENT = ROOT / "docs" / "reference" / "a2a-group-extension.md"
 
 
 def documented_fields() -> list[tuple[str, str]]:

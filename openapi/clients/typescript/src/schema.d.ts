@@ -580,8 +580,8 @@ export interface paths {
         /**
          * Group A2A
          * @description The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-         *     `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-         *     group's id, its `contextId` the group's session.
+         *     `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+         *     id is the group's id, its `contextId` the group's session.
          *
          *     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
          *       the same message again is the same post); the answer is the group's task, its
@@ -1132,7 +1132,8 @@ export interface paths {
          *     | `scope` | `call` (the default) |
          *
          *     A registered agent may also name a group it may see by its A2A endpoint,
-         *     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+         *     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
+         *     `docs/reference/a2a-group-extension.md`).
          *
          *     The client authenticates one way:
          *

@@ -124,8 +124,8 @@ def sync_detailed(
     """ Group A2A
 
      The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-    `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-    group's id, its `contextId` the group's session.
+    `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+    id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
       the same message again is the same post); the answer is the group's task, its
@@ -197,8 +197,8 @@ def sync(
     """ Group A2A
 
      The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-    `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-    group's id, its `contextId` the group's session.
+    `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+    id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
       the same message again is the same post); the answer is the group's task, its
@@ -265,8 +265,8 @@ async def asyncio_detailed(
     """ Group A2A
 
      The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-    `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-    group's id, its `contextId` the group's session.
+    `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+    id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
       the same message again is the same post); the answer is the group's task, its
@@ -338,8 +338,8 @@ async def asyncio(
     """ Group A2A
 
      The group's A2A endpoint (JSON-RPC 2.0, A2A v1.0 method names; the group extension,
-    `docs/a2a-group-extension.md`). The group's conversation is one A2A task: its id is the
-    group's id, its `contextId` the group's session.
+    `docs/reference/a2a-group-extension.md`). The group's conversation is one A2A task: its
+    id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
       the same message again is the same post); the answer is the group's task, its

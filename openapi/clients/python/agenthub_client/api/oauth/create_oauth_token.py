@@ -117,7 +117,8 @@ def sync_detailed(
     | `scope` | `call` (the default) |
 
     A registered agent may also name a group it may see by its A2A endpoint,
-    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
+    `docs/reference/a2a-group-extension.md`).
 
     The client authenticates one way:
 
@@ -189,7 +190,8 @@ def sync(
     | `scope` | `call` (the default) |
 
     A registered agent may also name a group it may see by its A2A endpoint,
-    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
+    `docs/reference/a2a-group-extension.md`).
 
     The client authenticates one way:
 
@@ -256,7 +258,8 @@ async def asyncio_detailed(
     | `scope` | `call` (the default) |
 
     A registered agent may also name a group it may see by its A2A endpoint,
-    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
+    `docs/reference/a2a-group-extension.md`).
 
     The client authenticates one way:
 
@@ -328,7 +331,8 @@ async def asyncio(
     | `scope` | `call` (the default) |
 
     A registered agent may also name a group it may see by its A2A endpoint,
-    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent, `docs/a2a-group-extension.md`).
+    `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
+    `docs/reference/a2a-group-extension.md`).
 
     The client authenticates one way:
 
