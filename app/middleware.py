@@ -187,6 +187,16 @@ def route_template(scope: Scope) -> str:
     return path if isinstance(path, str) else str(scope["path"])
 
 
+def _as_sent(scope: Scope) -> str:
+    """The path for a text line, as it came on the wire: still percent-encoded (``scope["path"]``
+    is decoded, and a ``%0a`` in it would start a forged line of the log), with a ``"`` or any
+    other byte outside printable ASCII escaped, as uvicorn's own access line did."""
+    raw = scope.get("raw_path") or str(scope["path"]).encode("utf-8", "surrogateescape")
+    if scope.get("query_string"):
+        raw += b"?" + scope["query_string"]
+    return "".join(chr(b) if 0x21 <= b <= 0x7E and b != 0x22 else f"%{b:02X}" for b in raw)
+
+
 def _log_access(scope: Scope, status: int, start: float) -> None:
     """One line a request, when its answer starts (an event stream's: when it opens).
     The fields are the record's own too: the JSON format writes each as a key."""
@@ -203,7 +213,7 @@ def _log_access(scope: Scope, status: int, start: float) -> None:
         '%s "%s %s" %d %.1f ms agent=%s request=%s',
         where,
         method,
-        path,
+        _as_sent(scope),
         status,
         duration_ms,
         agent or "-",

@@ -21,19 +21,17 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 
 from agenthub import Agent, AgentKey, KitError, LLMConfig, LLMConfigError
-from agenthub.events import HubEvent
+from agenthub.events import EventStream, HubEvent
 from agenthub.llm import ChatModel
 from agenthub.protocol.agents import AgentCard
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
-PORT = int(os.environ.get("LLM_LEADER_PORT", "9004"))
+PORT = os.environ.get("LLM_LEADER_PORT", "9004")
 GOAL = "a short note on why teams of agents need a hub"
 CANDIDATES = 5  # partners offered to the model for each sub-task
 JOIN_SECONDS = 20.0  # how long the leader waits for the invited partners to join its group
@@ -73,13 +71,12 @@ async def lead(agent: Agent, model: ChatModel, goal: str, turns: int) -> None:
     session = await lead.open_session(receivers, title="llm leader", goal=goal)
     results: list[str] = []
     for step, card in zip(steps, chosen, strict=True):
-        answer = await lead.start(card.id, session_id=session.id, text=step)
-        state, text = answer["status"]["state"], text_of(answer)
-        if state == "awaiting-completion":
-            await lead.complete(card.id, session_id=session.id, task_id=answer["taskId"])
-            state = "completed"
+        # start, and accept the work once it awaits completion (a question is not answered)
+        answer = await lead.run(card.id, session_id=session.id, text=step)
+        text = " ".join(answer.text.split()) or "(no text)"
+        if answer.state == "completed":
             results.append(f"{card.name}: {text}")
-        print(f"task for {card.name}: {state}: {short(text)}", flush=True)
+        print(f"task for {card.name}: {answer.state}: {short(text)}", flush=True)
     await discuss(agent, model, goal, session.id, partners, results, turns)
     await lead.close_session(session.id)
 
@@ -124,7 +121,7 @@ async def discuss(
         turn_timeout_seconds=TURN_SECONDS,
     )
     stream = groups.events(group.id)
-    events = aiter(stream)
+    events = Heard(stream)
     try:
         members = await joined(events, set(partners))
         if not members:
@@ -156,45 +153,70 @@ async def discuss(
         await groups.set_state(group.id, "conclusion")
         print("group concluded", flush=True)
     finally:
-        stream.close()
+        await events.close()
 
 
-async def joined(events: AsyncIterator[HubEvent], invited: set[str]) -> set[str]:
+class Heard:
+    """The group's events, read by one task of their own into a queue: a wait that times out
+    (a partner that never joins, a silent speaker) loses nothing, for a cancelled
+    ``Queue.get`` leaves its item queued. A timeout around the stream itself would end it:
+    the cancellation lands in its generator."""
+
+    def __init__(self, stream: EventStream) -> None:
+        self.stream = stream
+        self.queue: asyncio.Queue[HubEvent | None] = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for event in self.stream:
+                self.queue.put_nowait(event)
+        finally:
+            self.queue.put_nowait(None)  # the end, for whoever waits
+
+    async def next(self) -> HubEvent:
+        event = await self.queue.get()
+        if event is None:
+            self.queue.put_nowait(None)
+            if self.reader.done() and not self.reader.cancelled():
+                self.reader.result()  # the stream's failure, raised here
+            raise KitError("the group's event stream ended")
+        return event
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.reader
+        self.stream.close()
+
+
+async def joined(events: Heard, invited: set[str]) -> set[str]:
     """The invited agents that joined within ``JOIN_SECONDS``."""
     active: set[str] = set()
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(JOIN_SECONDS):
-            async for event in events:
-                data = event.data
-                member = data.get("agentId")
-                if event.kind == "member" and member in invited and data.get("state") == "active":
+            while active != invited:
+                event = await events.next()
+                member = event.data.get("agentId")
+                if (
+                    event.kind == "member"
+                    and member in invited
+                    and event.data.get("state") == "active"
+                ):
                     active.add(member)
-                if active == invited:
-                    break
     return active
 
 
-async def spoken(events: AsyncIterator[HubEvent], speaker_id: str) -> str:
+async def spoken(events: Heard, speaker_id: str) -> str:
     """The next post of ``speaker_id`` (a silent speaker's turn times out at the hub, and
     here)."""
-    try:
+    with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(TURN_SECONDS):
-            async for event in events:
-                data = event.data
+            while True:
+                data = (await events.next()).data
                 if data.get("type") == "message" and data.get("senderId") == speaker_id:
                     return " ".join(i.get("text", "") for i in data.get("dataItems") or [])
-    except TimeoutError:
-        pass
     return "(said nothing)"
-
-
-def text_of(answer: dict[str, Any]) -> str:
-    texts = [
-        item.get("text", "")
-        for product in answer.get("products") or []
-        for item in product.get("dataItems") or []
-    ]
-    return " ".join(t for t in texts if t) or "(no text)"
 
 
 def short(text: str) -> str:
@@ -205,6 +227,9 @@ def short(text: str) -> str:
 def run() -> int:
     goal = " ".join(sys.argv[1:]).strip() or os.environ.get("LLM_LEADER_GOAL") or GOAL
     turns = os.environ.get("LLM_LEADER_TURNS", "3")
+    if not PORT.isdigit() or not 1 <= int(PORT) <= 65535:
+        print(f"llm_leader: LLM_LEADER_PORT must be a port number, not {PORT!r}", file=sys.stderr)
+        return 2
     if not turns.isdigit() or not 1 <= int(turns) <= MAX_TURNS:
         print(
             f"llm_leader: LLM_LEADER_TURNS must be 1 to {MAX_TURNS}, not {turns!r}", file=sys.stderr

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 
-from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig
+from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig, LLMConfigError
 from agenthub.llm import take_part_in_groups
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
-PORT = int(os.environ.get("LLM_PORT", "9003"))
+PORT = os.environ.get("LLM_PORT", "9003")
 STATE = os.environ.get("LLM_STATE", ".agenthub/llm.json")
 NAME = os.environ.get("LLM_NAME", "llm")
 
@@ -66,5 +67,20 @@ async def main() -> None:
         await handler.aclose()
 
 
+def run() -> int:
+    """A setting that cannot work is one line and exit 2, not a traceback."""
+    if not PORT.isdigit() or not 1 <= int(PORT) <= 65535:
+        print(f"llm_partner: LLM_PORT must be a port number, not {PORT!r}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(main())
+    except LLMConfigError as exc:
+        print(f"llm_partner: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(run())

@@ -108,6 +108,20 @@ async def test_an_unmatched_path_is_logged_as_it_came(
     assert (line.route, line.status) == ("/no/such/page", 404)  # type: ignore[attr-defined]
 
 
+async def test_a_path_cannot_forge_a_line_of_the_text_log(
+    client: httpx.AsyncClient, access: pytest.LogCaptureFixture
+) -> None:
+    """The text line names the path as it came, percent-encoded: a ``%0a`` in it is no
+    line break of the log (the JSON format escapes the decoded path by itself)."""
+    forged = "/no/%0d%0a2026-01-01T00:00:00Z INFO    app: forged"
+    await client.get(forged, headers={"X-Request-ID": "forger"})
+    line = line_of(access, "forger")
+    message = line.getMessage()
+    assert "\n" not in message and "\r" not in message, message
+    assert '"GET /no/%0d%0a2026-01-01T00:00:00Z%20INFO%20%20%20%20app:%20forged" 404' in message
+    assert line.path == "/no/\r\n2026-01-01T00:00:00Z INFO    app: forged"  # type: ignore[attr-defined]
+
+
 async def test_an_event_stream_carries_the_id_and_is_logged_when_it_opens(
     settings: Settings, access: pytest.LogCaptureFixture
 ) -> None:

@@ -338,3 +338,36 @@ async def test_a_member_whose_model_fails_says_so_in_its_turn(
         await model.aclose()
     assert said == "(no answer: the language model gave no text reply)"
     assert fake_model.asked("helpful assistant") == ["now you"]
+
+
+async def test_a_wait_that_times_out_leaves_the_group_stream_readable() -> None:
+    """A partner that never joins, or a silent speaker, times out a wait: the example's
+    stream goes on (a timeout around the stream itself ended its generator for good)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("llm_leader_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+
+    class Stream:  # what the hub's stream does: events as they come, until closed
+        def __init__(self) -> None:
+            self.fed: asyncio.Queue[Any] = asyncio.Queue()
+            self.closed = False
+
+        async def __aiter__(self) -> AsyncIterator[Any]:
+            while True:
+                yield await self.fed.get()
+
+        def close(self) -> None:
+            self.closed = True
+
+    stream = Stream()
+    heard = example.Heard(stream)
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.05):
+            await heard.next()
+    stream.fed.put_nowait("the next event")
+    assert await heard.next() == "the next event"
+    await heard.close()
+    assert stream.closed
