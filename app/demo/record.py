@@ -23,7 +23,14 @@ import orjson
 AIC = re.compile(r"\b\d+(?:\.\d+)+\.[A-Za-z]\w*(?:\.\w+)*")
 # the hub's and the kit's ids, with the word before them ("waiting for task task-…")
 HUB_ID = re.compile(r"(?:\b(?:task|group|session) )?\b(?:grp|task|ses|cmd|msg|sub)-[0-9a-f]{8,}\b")
-SOME = {"grp": "a group", "task": "a task", "ses": "a session"}
+SOME = {
+    "grp": "a group",
+    "task": "a task",
+    "ses": "a session",
+    "cmd": "a command",
+    "msg": "a message",
+    "sub": "a subscription",
+}
 
 
 @dataclass

@@ -32,6 +32,7 @@ def test_named_replaces_ids_and_leaves_addresses_and_figures() -> None:
     assert record.named(text) == (
         "to=charts; waiting for the researcher's task “EV sales”; an agent; a task"
     )
+    assert record.named("cmd-0123456789ab msg-0123456789ab") == "a command a message"
     untouched = "http://127.0.0.1:8765 grew 21% to 17.1M units (10.5 in 2022)"
     assert record.named(untouched) == untouched
 
