@@ -36,7 +36,7 @@ $(VENV)/.dev-installed: pyproject.toml kit/pyproject.toml | $(BIN)/python
 DEV_TOKEN ?= change-me
 serve: $(VENV)/.serve-installed
 	@if [ "$(HOST)" = 127.0.0.1 ] && [ -z "$$AGENTHUB_OPERATOR_TOKEN$$AGENTHUB_OPERATOR_TOKEN_FILE" ] \
-		&& ! grep -qs '^AGENTHUB_OPERATOR_TOKEN' .env; then \
+		&& ! grep -Eiqs '^[[:space:]]*(export[[:space:]]+)?AGENTHUB_OPERATOR_TOKEN' .env; then \
 		echo "make serve: a development hub on loopback; agents join with the operator token '$(DEV_TOKEN)' (set AGENTHUB_OPERATOR_TOKEN for another)"; \
 		export AGENTHUB_OPERATOR_TOKEN='$(DEV_TOKEN)'; \
 	fi; exec $(BIN)/agenthub serve --host $(HOST) --port $(PORT)

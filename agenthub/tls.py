@@ -194,8 +194,12 @@ class AgentTls:
         certificate (asked for now if there is none), trusts the hub's CA alone, and asks TLS
         to verify the name the hub's CA gives ``peer_id`` (``{aic}.aic.invalid``, SNI), not
         the endpoint's host, which a certificate holds only where the hub can stand behind
-        it. ``kwargs`` go to ``httpx.AsyncClient`` (``timeout``, more ``event_hooks``…); the
-        caller closes it. The kit's own calls do this by themselves."""
+        it. ``kwargs`` go to ``httpx.AsyncClient`` (``timeout``, more ``event_hooks``…; not
+        ``verify``: the TLS context is this agent's); the caller closes it. The kit's own
+        calls do this by themselves (and send the kit's ``X-Request-ID``; this client does
+        not)."""
+        if "verify" in kwargs:
+            raise KitError("peer_client makes its own TLS context: pass no verify=")
         await self.ensure()
         name = aic_host(peer_id)
 

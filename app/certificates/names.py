@@ -16,9 +16,9 @@ goes in only when:
   closed network): any address, shared by every agent that serves there, loopback included.
 
 Otherwise the leaf names the agent only, and a client checks the AIC (SNI and host name
-``{aic}.aic.invalid``; the README shows it with ``httpx`` and ``ssl``), as the kit does. A host
-no certificate may name at all (a wildcard, a malformed name, one under ``.invalid`` where the
-agents' own names are) is a 422 ``endpoint-not-certifiable``.
+``{aic}.aic.invalid``; ``docs/guide/p2p.md`` shows it with ``httpx`` and ``ssl``), as the kit
+does. A host no certificate may name at all (a wildcard, a malformed name, one under
+``.invalid`` where the agents' own names are) is a 422 ``endpoint-not-certifiable``.
 """
 
 from __future__ import annotations

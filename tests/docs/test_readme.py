@@ -204,11 +204,11 @@ def test_the_docs_site_builds_strict(tmp_path: Path) -> None:
         timeout=300,
     )
     assert built.returncode == 0, built.stderr[-4000:]
-    problems = (tmp_path / "reference" / "problems" / "index.html").read_text(encoding="utf-8")
+    problems = (tmp_path / "reference" / "problems.html").read_text(encoding="utf-8")
     assert "not-your-turn" in problems and "operator-only" in problems
-    cli = (tmp_path / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    cli = (tmp_path / "reference" / "cli.html").read_text(encoding="utf-8")
     assert "agenthub serve" in cli and "--no-migrate" in cli
-    api = (tmp_path / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+    api = (tmp_path / "reference" / "api.html").read_text(encoding="utf-8")
     assert "/v1/groups/{group_id}/messages" in api or "/v1/groups/{groupId}/messages" in api
     home = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "When to use it" in home and "readme-test" not in home

@@ -132,8 +132,8 @@ def sync_detailed(
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
-    a kit leader verifies in the handshake; any client may: see the README), good for TLS
-    servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
+    a kit leader verifies in the handshake; any client may: see docs/guide/p2p.md), good for
+    TLS servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
     behind it: a public DNS name no other live agent's `endpointUrl` uses; a private or
     loopback name likewise only with `AGENTHUB_CERTIFY_PRIVATE_NAMES`, an IP address only with
     `AGENTHUB_CERTIFY_IP_ADDRESSES` (closed networks). It is valid for
@@ -186,8 +186,8 @@ def sync(
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
-    a kit leader verifies in the handshake; any client may: see the README), good for TLS
-    servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
+    a kit leader verifies in the handshake; any client may: see docs/guide/p2p.md), good for
+    TLS servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
     behind it: a public DNS name no other live agent's `endpointUrl` uses; a private or
     loopback name likewise only with `AGENTHUB_CERTIFY_PRIVATE_NAMES`, an IP address only with
     `AGENTHUB_CERTIFY_IP_ADDRESSES` (closed networks). It is valid for
@@ -235,8 +235,8 @@ async def asyncio_detailed(
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
-    a kit leader verifies in the handshake; any client may: see the README), good for TLS
-    servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
+    a kit leader verifies in the handshake; any client may: see docs/guide/p2p.md), good for
+    TLS servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
     behind it: a public DNS name no other live agent's `endpointUrl` uses; a private or
     loopback name likewise only with `AGENTHUB_CERTIFY_PRIVATE_NAMES`, an IP address only with
     `AGENTHUB_CERTIFY_IP_ADDRESSES` (closed networks). It is valid for
@@ -289,8 +289,8 @@ async def asyncio(
 
      A certificate for the caller's registered key, signed by the hub's CA: CN = the
     agent's id (its AIC), SAN URI `acps://{AIC}`, the DNS name `{aic}.aic.invalid` (the name
-    a kit leader verifies in the handshake; any client may: see the README), good for TLS
-    servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
+    a kit leader verifies in the handshake; any client may: see docs/guide/p2p.md), good for
+    TLS servers and clients. The host of its `endpointUrl` goes in only when the hub can stand
     behind it: a public DNS name no other live agent's `endpointUrl` uses; a private or
     loopback name likewise only with `AGENTHUB_CERTIFY_PRIVATE_NAMES`, an IP address only with
     `AGENTHUB_CERTIFY_IP_ADDRESSES` (closed networks). It is valid for
