@@ -313,10 +313,12 @@ def record_ids(driver: WebDriver) -> list[str]:
 
 
 def as_record(what: str) -> dict[str, Any]:
-    """A leader's command or a partner's answer, as a task's record lists it, its id ``what``."""
-    if what in ("start", "complete", "continue", "cancel"):
-        return {"type": "task-command", "id": what, "command": what, "senderRole": "leader"}
-    status = {"state": what, "stateChangedAt": "2026-01-01T00:00:00Z"}
+    """A leader's command or a partner's answer, as a task's record lists it, its id ``what``
+    (``working#2``: the second time the task is ``working``)."""
+    kind = what.partition("#")[0]
+    if kind in ("start", "complete", "continue", "cancel"):
+        return {"type": "task-command", "id": what, "command": kind, "senderRole": "leader"}
+    status = {"state": kind, "stateChangedAt": "2026-01-01T00:00:00Z"}
     return {"type": "task-result", "id": what, "status": status, "senderRole": "partner"}
 
 
@@ -411,6 +413,20 @@ def drive(page: Page, crew: Team) -> None:
         "start",
         "accepted",
         "working",
+        "awaiting-completion",
+        "complete",
+        "completed",
+    ]
+    # a second round (a question answered, the work again) keeps its order too
+    stored = ["start", "accepted", "working", "awaiting-input", "working#2"]
+    stored += ["awaiting-completion", "continue", "complete", "completed"]
+    assert page.causal_order([as_record(what) for what in stored]) == [
+        "start",
+        "accepted",
+        "working",
+        "awaiting-input",
+        "continue",
+        "working#2",
         "awaiting-completion",
         "complete",
         "completed",

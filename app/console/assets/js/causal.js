@@ -67,9 +67,12 @@ class Replay {
 
   report(m) {
     const to = m.status?.state;
-    if (!to || this.reached.has(to) || to === this.state) return true; // recorded again
+    if (!to || to === this.state) return true; // progress within the state, or again
     const allowed = (PARTNER_MOVES[this.state] || []).includes(to);
     if (allowed && !this.leaderWillMake(to)) return this.move(to);
+    // a state of a later round (working again after a continue): after the command
+    if (this.leaderWillMake(to)) return false;
+    if (this.reached.has(to)) return true; // an earlier state recorded again: as stored
     if (m.type === "task-result" && m.statusHistory?.length) return this.move(to); // a path
     return false;
   }
