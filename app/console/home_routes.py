@@ -1,6 +1,7 @@
 """``GET /``: a small page that says what this is and where to go (the console, the API's
 docs, the well-known documents), instead of a 404 for whoever opens the hub's address in a
-browser. Its links are relative, so they stay under a prefix the hub is mounted below."""
+browser. Its links are relative to a ``<base>`` of the hub's root path, so they stay under
+a prefix the hub is mounted below, with or without a trailing slash."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ LINKS = (
 )
 
 
-def page(version: str) -> str:
+def page(version: str, root: str = "") -> str:
     items = "\n".join(
         f'    <li><a href="{escape(href)}">{escape(href)}</a>: {escape(what)}</li>'
         for href, what in LINKS
@@ -34,6 +35,7 @@ def page(version: str) -> str:
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <base href="{escape(root)}/">
   <title>agenthub {escape(version)}</title>
 </head>
 <body>
@@ -63,9 +65,11 @@ def where_to_look(host: str, port: int, *, tls: bool) -> str:
 
 def install_home(app: FastAPI) -> None:
     """Serve ``GET /`` (and ``HEAD``): the page above, with the console's security headers."""
-    html = page(app.version)
+    pages: dict[str, str] = {}
 
     async def home(request: Request) -> Response:
+        root = request.scope.get("root_path", "").rstrip("/")
+        html = pages.get(root) or pages.setdefault(root, page(app.version, root))
         return HTMLResponse(html, headers=SECURITY_HEADERS)
 
     app.add_route("/", home, methods=["GET", "HEAD"], include_in_schema=False)

@@ -16,7 +16,8 @@ async def test_the_hubs_address_answers_a_page_that_says_where_things_are(
     assert response.status_code == 200
     assert response.headers["content-type"] == "text/html; charset=utf-8"
     assert response.headers["content-security-policy"] == CSP
-    links = re.findall(r'href="([^"]+)"', response.text)
+    assert '<base href="/">' in response.text  # under a prefix: the hub's root path
+    links = re.findall(r'<a href="([^"]+)"', response.text)
     assert links == [
         "console",
         "docs",
