@@ -82,13 +82,18 @@ async def lead(agent: Agent, model: ChatModel, goal: str, turns: int) -> None:
 
 
 async def pick_partner(agent: Agent, model: ChatModel, step: str) -> AgentCard:
-    """Discovery ranks the online agents for the sub-task (none matches it: those with the
-    skill "chat", as examples/llm_partner.py has); the model picks one of the best."""
-    found = (await agent.hub.list_agents(q=step, status="online")).items
-    found = [card for card in found if card.id != agent.agent_id]
-    if not found:
-        found = (await agent.hub.list_agents(skill="chat", status="online")).items
-    found = [card for card in found if card.id != agent.agent_id][:CANDIDATES]
+    """Discovery ranks the online agents for the sub-task; those with the skill "chat" (as
+    examples/llm_partner.py has), then any other online agent, fill the list up (how many
+    match the words of a sub-task depends on the store's search: the model should have a
+    choice on every store); the model picks one of them."""
+    ranked = (await agent.hub.list_agents(q=step, status="online")).items
+    chat = (await agent.hub.list_agents(skill="chat", status="online")).items
+    online = (await agent.hub.list_agents(status="online")).items
+    found: list[AgentCard] = []
+    for card in [*ranked, *chat, *online]:
+        if card.id != agent.agent_id and all(card.id != seen.id for seen in found):
+            found.append(card)
+    found = found[:CANDIDATES]
     if not found:
         raise SystemExit(f"no online agent for {step!r}: start examples/llm_partner.py first")
     by_name = {card.name: card for card in reversed(found)}  # a shared name: the best ranked

@@ -209,6 +209,6 @@ def test_the_docs_site_builds_strict(tmp_path: Path) -> None:
     cli = (tmp_path / "reference" / "cli.html").read_text(encoding="utf-8")
     assert "agenthub serve" in cli and "--no-migrate" in cli
     api = (tmp_path / "reference" / "api.html").read_text(encoding="utf-8")
-    assert "/v1/groups/{group_id}/messages" in api or "/v1/groups/{groupId}/messages" in api
+    assert 'POST</span> /v1/groups/<span class="route-param">{groupId}</span>/messages' in api
     home = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "When to use it" in home and "readme-test" not in home
