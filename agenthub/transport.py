@@ -89,7 +89,8 @@ def request_id(value: str | None) -> Iterator[None]:
 
 def taking_request_ids(app: typing.Any) -> typing.Any:
     """``app`` (ASGI), handling each request under its caller's ``X-Request-ID`` (a valid
-    one; else a new one), so that what it calls and records carries that id on."""
+    one; else a new one), so that what it calls and records carries that id on, and
+    answering it in ``X-Request-ID``, as the hub does."""
 
     async def taking(scope: typing.Any, receive: typing.Any, send: typing.Any) -> None:
         if scope["type"] != "http":
@@ -97,8 +98,16 @@ def taking_request_ids(app: typing.Any) -> typing.Any:
             return
         sent = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
         valid = _VALID_REQUEST_ID.fullmatch(sent) is not None
-        with request_id(sent.decode("ascii") if valid else os.urandom(16).hex()):
-            await app(scope, receive, send)
+        taken = sent.decode("ascii") if valid else os.urandom(16).hex()
+        header = (b"x-request-id", taken.encode("ascii"))
+
+        async def answering(message: typing.Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), header]
+            await send(message)
+
+        with request_id(taken):
+            await app(scope, receive, answering)
 
     return taking
 

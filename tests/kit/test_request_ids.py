@@ -35,14 +35,21 @@ async def test_a_partners_records_carry_the_id_of_the_call(
 
 
 async def scope_of(header: bytes | None) -> str | None:
+    """The id a request is handled under; the answer carries it back."""
     seen: list[str | None] = []
+    sent: list[Any] = []
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         seen.append(current_request_id())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    async def send(message: Any) -> None:
+        sent.append(message)
 
     headers = [] if header is None else [(b"x-request-id", header)]
-    await taking_request_ids(app)({"type": "http", "headers": headers}, None, None)
+    await taking_request_ids(app)({"type": "http", "headers": headers}, None, send)
     assert current_request_id() is None  # only while the request is handled
+    assert sent[0]["headers"] == [(b"x-request-id", (seen[0] or "").encode())]
     return seen[0]
 
 
