@@ -33,7 +33,7 @@ from agenthub.results import TaskAnswer, TaskEvent, task_event
 from agenthub.signing import SIGNATURE_HEADER
 from agenthub.task_run import RUN_WAIT_SECONDS, Answerer, run_task
 from agenthub.tls import AgentTls
-from agenthub.transport import http_client
+from agenthub.transport import http_client, one_request_id
 
 if TYPE_CHECKING:
     from agenthub.a2a.calls import A2ACalls
@@ -214,9 +214,10 @@ class Leader:
         return the partner's TaskResult."""
         if await self._by_a2a(partner_id):
             return TaskAnswer(await self.a2a.send(partner_id, command, record=record))
-        await self.record_command(command, record)
-        params = {"command" if method == "rpc" else "message": command.to_wire()}
-        result, answer, nonce = await self.aip.exchange(partner_id, method, params)
+        with one_request_id():  # the command's record, the call, the partner's records
+            await self.record_command(command, record)
+            params = {"command" if method == "rpc" else "message": command.to_wire()}
+            result, answer, nonce = await self.aip.exchange(partner_id, method, params)
         if not isinstance(result, dict):
             raise CallFailed("The rpc result is not a TaskResult.")
         signature = answer.headers.get(SIGNATURE_HEADER)

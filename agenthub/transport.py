@@ -87,6 +87,19 @@ def request_id(value: str | None) -> Iterator[None]:
         _request_id.reset(token)
 
 
+@contextlib.contextmanager
+def one_request_id() -> Iterator[str]:
+    """The block's calls and records share one id: the request's being handled, else a new
+    one (a leader's call outside any handler: its command's record and the call itself)."""
+    current = _request_id.get()
+    if current is not None:
+        yield current
+        return
+    made = os.urandom(16).hex()
+    with request_id(made):
+        yield made
+
+
 def taking_request_ids(app: typing.Any) -> typing.Any:
     """``app`` (ASGI), handling each request under its caller's ``X-Request-ID`` (a valid
     one; else a new one), so that what it calls and records carries that id on, and

@@ -34,6 +34,29 @@ async def test_a_partners_records_carry_the_id_of_the_call(
     assert partners == {"leader-handling-9"}, [r.getMessage() for r in lines]
 
 
+async def test_a_call_outside_any_handler_shares_one_id_with_its_records(
+    make_live_agent: MakeLiveAgent, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The leader's record of its command, its call and the partner's records of the call."""
+    caplog.set_level(logging.INFO, logger="app.access")
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    session = await leader.leader.open_session([partner.agent_id], title="one id")
+    assert current_request_id() is None
+    await leader.leader.start(partner.agent_id, session_id=session.id, text="hi", task_id="t-1")
+    await settled(leader, partner)
+    records = {
+        (r.agent_id, r.request_id)  # type: ignore[attr-defined]
+        for r in caplog.records
+        if r.name == "app.access"
+        and r.route.startswith("/v1/sessions/{")  # type: ignore[attr-defined]
+        and r.method == "POST"  # type: ignore[attr-defined]
+    }
+    ids = {request for _, request in records}
+    assert {agent for agent, _ in records} == {leader.agent_id, partner.agent_id}, records
+    assert len(ids) == 1, records
+
+
 async def scope_of(header: bytes | None) -> str | None:
     """The id a request is handled under; the answer carries it back."""
     seen: list[str | None] = []
