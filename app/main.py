@@ -20,6 +20,7 @@ from agenthub import __version__
 from app.a2a_groups import routes as a2a_groups
 from app.agents import routes as agents
 from app.agents.semantic import SemanticReranker
+from app.api.lean_dispatch import lean_routes
 from app.api.openapi import install_openapi
 from app.api.problems import install_error_handlers
 from app.auth import routes as auth
@@ -232,10 +233,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 class Hub(FastAPI):
     """FastAPI, with ``StreamHandoff`` outside all middleware (Starlette's own included):
-    event streams are written there, on the server's ``send``."""
+    event streams are written there, on the server's ``send``; and inside it ``LeanRoutes``
+    (``app.api.lean_dispatch``): the record routes' posts past FastAPI's router."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return StreamHandoff(super().build_middleware_stack())
+        return StreamHandoff(lean_routes(self, super().build_middleware_stack(), DOCUMENTED))
 
 
 def _native_telemetry() -> dict[str, Any]:

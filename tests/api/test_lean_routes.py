@@ -1,7 +1,8 @@
-"""The record routes' own request handler (``app.api.routing.lean_handler``) answers every
-request as FastAPI's general handler answers it: each bad request below gets the same
-status, content type and problem document from the hub as from the same app built without
-it, and leaves the store as it was."""
+"""The record routes' own request handler (``app.api.routing.lean_handler``), and their
+posts' way to it past FastAPI's router (``app.api.lean_dispatch``), answer every request as
+FastAPI's general handler and router answer it: each bad request below gets the same status,
+content type and problem document from the hub as from the same app built without them, and
+leaves the store as it was."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from app.main import create_app
 from app.records.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.messages import chat
+from tests.support.parts import parts
 from tests.support.sessions import new_session, p2p
 
 HUB = "http://hub.test"
@@ -109,11 +111,13 @@ async def test_each_bad_request_is_answered_as_fastapi_answers_it(
         ("too deep", {**auth, **json_type}, b'{"a":' * 200 + b"1" + b"}" * 200),
         ("NaN", {**auth, **json_type}, b'{"type": "message", "n": NaN}'),
         ("json+suffix", {**auth, "Content-Type": "application/x+json"}, b'{"type": 1}'),
+        ("too big", {**auth, **json_type}, b" " * (parts(hub).settings.max_body_bytes + 1)),
     ]
     paths = [
         f"/v1/groups/{group['id']}/messages",
         f"/v1/groups/{'g' * 201}/messages",
         "/v1/groups/grp-absent/messages",
+        f"/v1/groups/{group['id']}/messages?q=%00",
         f"/v1/sessions/{session['id']}/messages",
         f"/v1/sessions/{'s' * 201}/messages",
         f"/v1/sessions/{session['id']}/messages:batch",
@@ -132,6 +136,7 @@ async def test_each_bad_request_is_answered_as_fastapi_answers_it(
                 got = (ours.status_code, ours.headers["content-type"], ours.json())
                 want = (theirs.status_code, theirs.headers["content-type"], theirs.json())
                 assert got == want, (name, path)
+                assert "x-request-id" in ours.headers, (name, path)
     assert await count(hub, StoredMessage) == before
 
 
@@ -150,3 +155,27 @@ async def test_a_good_post_is_the_same_through_either(
             assert (first.status_code, again.status_code) == (201, 200), first.text
             assert again.json() == first.json()
             assert first.headers["content-type"] == "application/json"
+
+
+async def test_record_posts_go_past_the_router_and_are_counted_as_any_request(
+    hub: Any, general: Any, make_agent: Any
+) -> None:
+    """The hub's record posts take the lean stack (``LeanRoutes``); the app without lean
+    routes has none. Either way a post is counted under its route template."""
+    from app.api.lean_dispatch import LeanRoutes
+
+    leader, member = await make_agent("leader"), await make_agent("member")
+    group = await team(leader, member)
+    path = f"/v1/groups/{group['id']}/messages"
+    auth = {"Authorization": f"Bearer {await leader.access_token()}"}
+    counted = (
+        'agenthub_http_requests_total{method="POST",route="/v1/groups/{groupId}/messages",'
+        'status="201"} 1.0'
+    )
+    for app in (hub, general):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB) as http:
+            posted = await http.post(path, json=chat(str(leader.agent_id), "hi"), headers=auth)
+            assert posted.status_code == 201, posted.text
+            assert counted in (await http.get("/metrics")).text
+    assert isinstance(hub.middleware_stack.app, LeanRoutes)
+    assert not isinstance(general.middleware_stack.app, LeanRoutes)
