@@ -29,6 +29,7 @@ VALID_REQUEST_ID = re.compile(rb"[!-~]{1,128}")
 """An id taken as sent: 1 to 128 visible ASCII characters (no spaces, nothing to break a log
 line); any other is replaced by a new one."""
 access_log = logging.getLogger(ACCESS_LOGGER)
+_AS_SENT = re.compile(rb"[!#-~]*")  # printable ASCII but a quote: a path written as it is
 MAX_LABELLED = 4096  # labelled children the metrics middleware keeps found
 KEPT_SCOPE = frozenset(
     {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "root_path"}
@@ -194,6 +195,8 @@ def _as_sent(scope: Scope) -> str:
     raw = scope.get("raw_path") or str(scope["path"]).encode("utf-8", "surrogateescape")
     if scope.get("query_string"):
         raw += b"?" + scope["query_string"]
+    if _AS_SENT.fullmatch(raw):  # nearly every path: nothing to escape
+        return raw.decode("ascii")
     return "".join(chr(b) if 0x21 <= b <= 0x7E and b != 0x22 else f"%{b:02X}" for b in raw)
 
 

@@ -36,8 +36,10 @@ LINK = re.compile(r"(!?\[[^\]]*\])\(([^)\s]+)\)")
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     markdown = INCLUDE.sub(lambda m: _included(m.group(1), page.file.src_uri), markdown)
-    markdown = markdown.replace("<!-- generated: problem-codes -->", problem_codes())
-    return markdown.replace("<!-- generated: cli -->", cli())
+    for marker, make in GENERATED.items():
+        if marker in markdown:  # made for the page that asks, not for every page
+            markdown = markdown.replace(marker, make())
+    return markdown
 
 
 def _included(path: str, page_uri: str) -> str:
@@ -119,3 +121,6 @@ def cli() -> str:
                     "```",
                 ]
     return "\n".join(parts)
+
+
+GENERATED = {"<!-- generated: problem-codes -->": problem_codes, "<!-- generated: cli -->": cli}

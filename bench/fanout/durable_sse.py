@@ -10,19 +10,17 @@ durability costs on this stack (FastAPI, sqlite3, uvicorn) before any work of th
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
-from sse_starlette import EventSourceResponse
+
+from bench.fanout.bare_sse import queues, stream
 
 app = FastAPI()
-queues: set[asyncio.Queue[str]] = set()
 where = tempfile.mkdtemp(prefix="durable-sse-")
 atexit.register(shutil.rmtree, where, True)
 store = sqlite3.connect(Path(where) / "durable.db", isolation_level=None)
@@ -31,19 +29,7 @@ store.execute("PRAGMA synchronous=NORMAL")
 store.execute("CREATE TABLE message (seq INTEGER PRIMARY KEY, body BLOB NOT NULL)")
 
 
-@app.get("/stream")
-async def stream() -> EventSourceResponse:
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    queues.add(queue)
-
-    async def events() -> AsyncIterator[dict[str, str]]:
-        try:
-            while True:
-                yield {"data": await queue.get()}
-        finally:
-            queues.discard(queue)
-
-    return EventSourceResponse(events())
+app.get("/stream")(stream)  # bare_sse's subscribers, fed by the post below
 
 
 @app.post("/publish", status_code=201)

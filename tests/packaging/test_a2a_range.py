@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from tests.support.cli import ServedHub, clean_env
+from tests.support.cli import ServedHub, clean_env, run_ok
 from tests.support.live import free_port
 
 ROOT = Path(__file__).parents[2]
@@ -40,20 +40,6 @@ def a2a_range() -> Requirement:
     return Requirement(line)
 
 
-def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
-    result = subprocess.run(
-        [str(a) for a in args],
-        cwd=cwd,
-        env=env or clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=INSTALL_SECONDS,
-        check=False,
-    )
-    assert result.returncode == 0, f"{args}: {result.stdout}\n{result.stderr}"
-    return result.stdout
-
-
 def test_the_a2a_extra_is_a_range_with_a_lower_bound() -> None:
     requirement = a2a_range()
     assert requirement.name == "a2a-sdk"
@@ -65,16 +51,28 @@ def test_an_a2a_round_trip_works_at_both_ends_of_the_range(tmp_path: Path) -> No
     requirement = a2a_range()
     (lowest,) = [spec.version for spec in requirement.specifier if spec.operator == ">="]
     dist = tmp_path / "dist"
-    _run(sys.executable, "-m", "build", "--wheel", "-o", dist, ROOT / "kit", cwd=ROOT)
+    run_ok(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "-o",
+        dist,
+        ROOT / "kit",
+        cwd=ROOT,
+        timeout=INSTALL_SECONDS,
+    )
     (wheel,) = dist.glob("agenthub-*.whl")
     venv = tmp_path / "venv"
-    _run(sys.executable, "-m", "venv", venv, cwd=tmp_path)
+    run_ok(sys.executable, "-m", "venv", venv, cwd=tmp_path, timeout=INSTALL_SECONDS)
     pip = [venv / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    _run(*pip, f"{wheel}[a2a]", f"{SDK}=={lowest}", cwd=tmp_path)
+    run_ok(*pip, f"{wheel}[a2a]", f"{SDK}=={lowest}", cwd=tmp_path, timeout=INSTALL_SECONDS)
 
     said = [_round_trip(venv / "bin" / "python", tmp_path / "lowest")]
     assert said[0].startswith(f"a2a-sdk {lowest} "), said
-    _run(*pip, "--upgrade", f"{SDK}{requirement.specifier}", cwd=tmp_path)
+    run_ok(
+        *pip, "--upgrade", f"{SDK}{requirement.specifier}", cwd=tmp_path, timeout=INSTALL_SECONDS
+    )
     newest = _installed(venv / "bin" / "python", tmp_path)
     assert newest in requirement.specifier
     if newest != lowest:  # while the lowest is the newest, one round trip tries both ends
@@ -88,7 +86,7 @@ def test_an_a2a_round_trip_works_at_both_ends_of_the_range(tmp_path: Path) -> No
 
 def _installed(python: Path, cwd: Path) -> str:
     probe = "from importlib.metadata import version; print(version('a2a-sdk'))"
-    return _run(python, "-c", probe, cwd=cwd).strip()
+    return run_ok(python, "-c", probe, cwd=cwd, timeout=INSTALL_SECONDS).strip()
 
 
 def _round_trip(python: Path, where: Path) -> str:
@@ -110,7 +108,7 @@ def _round_trip(python: Path, where: Path) -> str:
         try:
             assert partner.stdout is not None
             assert partner.stdout.readline().startswith("serving"), partner.stdout.read()
-            return _run(python, "caller.py", cwd=where, env=env)
+            return run_ok(python, "caller.py", cwd=where, env=env, timeout=INSTALL_SECONDS)
         finally:
             partner.send_signal(2)
             partner.wait(15)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from agenthub import __version__
-from tests.support.cli import ServedHub, clean_env
+from tests.support.cli import ServedHub, clean_env, run_ok
 from tests.support.live import free_port
 
 ROOT = Path(__file__).parents[2]
@@ -29,27 +29,11 @@ pytestmark = [
 ]
 
 
-def _run(
-    *args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
-) -> str:
-    result = subprocess.run(
-        [str(a) for a in args],
-        cwd=cwd,
-        env=env or clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert result.returncode == 0, f"{args}: {result.stdout}\n{result.stderr}"
-    return result.stdout
-
-
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("dist")
     for project in (ROOT / "kit", ROOT):
-        _run(
+        run_ok(
             sys.executable,
             "-m",
             "build",
@@ -66,9 +50,9 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def _venv(where: Path, *wheels: Path) -> Path:
-    _run(sys.executable, "-m", "venv", where, cwd=where.parent)
+    run_ok(sys.executable, "-m", "venv", where, cwd=where.parent)
     pip = [where / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    _run(*pip, *wheels, cwd=where.parent, timeout=INSTALL_SECONDS)
+    run_ok(*pip, *wheels, cwd=where.parent, timeout=INSTALL_SECONDS)
     return where / "bin"
 
 
@@ -130,7 +114,7 @@ def test_a_kit_only_venv_runs_a_partner_and_a_leader(kit_bin: Path, tmp_path: Pa
     (service / "app" / "agent.py").write_text("MINE = True\n")
     hub_only = "('fastapi', 'sqlalchemy', 'alembic', 'rich')"
     probe = f"import importlib.util as u; print([m for m in {hub_only} if u.find_spec(m)])"
-    assert _run(kit_bin / "python", "-c", probe, cwd=service).strip() == "[]"
+    assert run_ok(kit_bin / "python", "-c", probe, cwd=service).strip() == "[]"
     (service / "partner.py").write_text(PARTNER)
     (service / "leader.py").write_text(LEADER)
 
@@ -147,7 +131,7 @@ def test_a_kit_only_venv_runs_a_partner_and_a_leader(kit_bin: Path, tmp_path: Pa
         try:
             assert partner.stdout is not None
             assert partner.stdout.readline().startswith("serving"), partner.stdout.read()
-            answer = _run(kit_bin / "python", "leader.py", cwd=service, env=env, timeout=60)
+            answer = run_ok(kit_bin / "python", "leader.py", cwd=service, env=env, timeout=60)
         finally:
             partner.send_signal(2)
             partner.wait(15)
@@ -214,16 +198,16 @@ def test_the_hub_wheel_migrates_serves_checks_and_demos_anywhere(
     hub_bin: Path, elsewhere: Path
 ) -> None:
     agenthub = hub_bin / "agenthub"
-    assert f"agenthub-hub {__version__}" in _run(agenthub, "--version", cwd=elsewhere)
+    assert f"agenthub-hub {__version__}" in run_ok(agenthub, "--version", cwd=elsewhere)
     assert (
         "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010, 0011, 0012, 0013, "
-        "0014, 0015" in _run(agenthub, "migrate", cwd=elsewhere)
+        "0014, 0015" in run_ok(agenthub, "migrate", cwd=elsewhere)
     )
-    assert "all checks passed" in _run(agenthub, "check", cwd=elsewhere)
+    assert "all checks passed" in run_ok(agenthub, "check", cwd=elsewhere)
     with ServedHub(elsewhere, clean_env(), command=[str(agenthub)]) as hub:
         assert httpx.get(f"{hub.url}/readyz").status_code == 200
     assert "Traceback" not in hub.output
-    demo = _run(
+    demo = run_ok(
         agenthub,
         "demo",
         "--timeout",

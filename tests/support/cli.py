@@ -41,6 +41,24 @@ def run_cli(
     )
 
 
+def run_ok(
+    *args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
+) -> str:
+    """Run a program (a build, a venv's pip or python) to completion: its output, or the
+    test fails with what it printed."""
+    result = subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        env=env or clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert result.returncode == 0, f"{args}: {result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
 class ServedHub:
     """``agenthub serve`` on a free loopback port; ``stop()`` ends it as Ctrl-C does and
     returns everything it logged."""
