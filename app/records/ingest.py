@@ -43,7 +43,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -54,15 +53,12 @@ from app.agents.last_seen import LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.broker import Broker
 from app.db import SessionFactory
 from app.errors import HubError
-from app.groups.errors import GroupConcluded
-from app.prepared import run_many
-from app.records.messages import INSERT_MESSAGE, as_received
+from app.records.plain import write_plain
 from app.records.record import Outcome, Path, Record, Standing
-from app.records.stored import Placement, encodable, received_wire, stored_body, stored_row
+from app.records.stored import encodable, received_wire
 from app.records.task_batch import TaskBatch
-from app.records.unit_of_work import UnitOfWork
+from app.records.unit_of_work import UnitOfWork, WriterConnection
 from app.stopping import stop
-from app.streams.events import group_channel, message_delivery, take_post_seqs
 from app.tasks.errors import TaskBusy
 from app.tasks.store import StaleTask
 from app.triggers.service import fire_ready_triggers
@@ -70,6 +66,8 @@ from app.triggers.service import fire_ready_triggers
 logger = logging.getLogger(__name__)
 
 MAX_BATCH = 256
+GATHER_TURNS = 6  # loop turns the writer lets pass before a batch (``Ingest._gather``)
+GATHER_SECONDS = 0.002  # and at most this long
 MAX_NOTED = 10_000  # senders whose last note this writer remembers
 MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as task-busy
 
@@ -104,12 +102,14 @@ class Ingest:
         self.batches = 0
         self.written = 0
         self._noted: dict[str, float] = {}  # sender → when this writer last noted it seen
+        self._conn = WriterConnection(self.engine)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="ingest")
 
     async def close(self) -> None:
         await stop(self._task)
+        await self._conn.close()
         for submission in self._queue:  # nothing was written for these
             if not submission.done.done():
                 submission.done.set_exception(RuntimeError("The hub is stopping."))
@@ -152,11 +152,7 @@ class Ingest:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            # one turn of the event loop first: the requests whose data arrived with the one
-            # that woke the writer reach it too, and share its transaction (at 32 connections
-            # 10.7 -> 14.3 posts a commit; each commit costs a session, its reads and SQLite's
-            # COMMIT, a sixth of the hub's CPU there). One request alone waits one turn.
-            await asyncio.sleep(0)
+            await self._gather()
             while self._queue:
                 taken, size = 0, 0
                 while taken < len(self._queue) and size < self.max_batch:
@@ -165,6 +161,20 @@ class Ingest:
                 submissions = self._queue[:taken]
                 del self._queue[:taken]
                 await self._write(submissions)
+
+    async def _gather(self) -> None:
+        """A few turns of the event loop before a batch is written (``GATHER_TURNS``, at
+        most ``GATHER_SECONDS``): the requests read meanwhile reach the writer too and share
+        the batch's transaction, whose BEGIN, standing and COMMIT cost about as much as its
+        records. A request's way from its bytes to the writer takes two turns (the parser's
+        callback, then its task), so one turn caught only those read before the first;
+        the streams' writes of the last batch run in these turns too. On an idle loop a turn
+        is a few microseconds."""
+        deadline = time.perf_counter() + GATHER_SECONDS
+        for _ in range(GATHER_TURNS):
+            await asyncio.sleep(0)
+            if time.perf_counter() >= deadline:
+                return
 
     async def _write(self, submissions: list[_Submission]) -> None:
         batch = [r for s in submissions for r in s.records if r.error is None]
@@ -204,7 +214,7 @@ class Ingest:
     async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:
         """Write the batch in one transaction, committed: its unit of work, whose outbox is
         to publish. ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
-        async with UnitOfWork.begin(self.engine, self.broker) as work:
+        async with self._conn.connection() as conn, UnitOfWork.begin(conn, self.broker) as work:
             guarded = guarded or not work.locked
             standing = await Standing.read(work.conn, batch)
             tasks = TaskBatch(work)
@@ -263,14 +273,14 @@ class Ingest:
         plain.clear()
         if not guarded:
             work.ended |= await tasks.flush()
-            await _write_plain(work, records)
+            await write_plain(work, records)
             work.forget_tasks()
             return
         mark = work.outbox.mark()
         try:
             async with work.conn.begin_nested():
                 ended = await tasks.flush()
-                await _write_plain(work, records)
+                await write_plain(work, records)
             work.ended |= ended
             work.forget_tasks()
         except IntegrityError:
@@ -312,45 +322,3 @@ class Ingest:
             await fire_ready_triggers(self.factory, tasks)
         except Exception:
             logger.exception("firing the triggers of %d tasks failed; the sweep will", len(tasks))
-
-
-async def _write_plain(work: UnitOfWork, records: list[Record]) -> None:
-    """Per group, one UPDATE takes the records' seqs; one INSERT stores every row; each
-    group frame is staged, in seq order."""
-    by_group: dict[str, list[Record]] = defaultdict(list)
-    for record in records:
-        if record.group_id is not None:
-            by_group[record.group_id].append(record)
-    seqs: dict[int, int] = {}
-    for group_id, posts in by_group.items():
-        last = await take_post_seqs(work.conn, group_id, len(posts))
-        if last is None:  # concluded since the batch read its state: none of them goes in
-            for post in posts:
-                post.error = GroupConcluded("The group has concluded.")
-            continue
-        for n, post in enumerate(posts, start=last - len(posts) + 1):
-            seqs[id(post)] = n
-    stored = []
-    outbox = work.outbox
-    for record in records:
-        assert record.message is not None
-        if record.row is not None:  # a task record, decided in memory (``task_batch``)
-            stored.append(record.row)
-            for kind, data in record.told:  # in the order written, with the plain ones'
-                outbox.tell_operator(kind, data)
-            continue
-        if record.error is not None:
-            continue
-        message = as_received(record.message)
-        seq = seqs.get(id(record))
-        session_id, trace = record.stored_session_id, record.trace
-        at = Placement(session_id, record.received_at, None, record.group_id, seq, trace)
-        body = stored_body(message, at, record.wire)
-        stored.append(stored_row(message, body, at))
-        record.outcome = (body, 201)
-        if record.group_id is not None and seq is not None:
-            delivery = message_delivery(seq, record.sender_id, body, record.trace)
-            outbox.stage(group_channel(record.group_id), delivery)
-        outbox.tell_operator_message(body)
-    if stored:
-        await run_many(work.conn, INSERT_MESSAGE, stored)

@@ -293,7 +293,7 @@ class TaskBatch:
         outcome = step(facts, message)
         if outcome is Outcome.NEVER:
             return None
-        told = []  # the operator's events, staged with the row (``ingest._write_plain``)
+        told = []  # the operator's events, staged with the row (``plain.write_plain``)
         before = task.state
         if outcome is Outcome.APPLIED:
             task.state = facts.state.value if facts.state else None

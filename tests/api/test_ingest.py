@@ -117,8 +117,8 @@ async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent
 async def test_a_record_submitted_a_turn_after_the_first_shares_its_transaction(
     make_agent: MakeAgent, hub: Any
 ) -> None:
-    """The writer lets the event loop turn once before it takes its batch: a request whose
-    data came with the one that woke it (its task a turn behind) joins the same commit."""
+    """The writer lets the event loop turn before it takes its batch: a request whose data
+    came with the one that woke it (its task a turn or two behind) joins the same commit."""
     import asyncio
 
     leader, partner = [await make_agent(n) for n in ("leader", "partner")]
@@ -133,5 +133,30 @@ async def test_a_record_submitted_a_turn_after_the_first_shares_its_transaction(
         ingest.many([record(leader, session_id, chat(str(leader.agent_id), "two"))])
     )
     outcomes = await asyncio.gather(first, second)
+    assert [o[0][1] for o in outcomes] == [201, 201]  # type: ignore[index]
+    assert ingest.batches == batches + 1
+
+
+async def test_a_record_submitted_two_turns_after_the_first_shares_its_transaction(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A request's way from its bytes to the writer is two turns (the parser's callback,
+    then its task): the writer waits for it (``Ingest._gather``)."""
+    import asyncio
+
+    leader, partner = [await make_agent(n) for n in ("leader", "partner")]
+    session_id = (await open_session(leader, partner))["id"]
+    ingest = parts(hub).ingest
+    batches = ingest.batches
+
+    async def later() -> Any:
+        await asyncio.sleep(0)  # a turn behind the first, as a request whose task just began
+        return await ingest.many([record(leader, session_id, chat(str(leader.agent_id), "two"))])
+
+    first = asyncio.create_task(
+        ingest.many([record(leader, session_id, chat(str(leader.agent_id), "one"))])
+    )
+    await asyncio.sleep(0)  # the first is submitted and has woken the writer
+    outcomes = await asyncio.gather(first, asyncio.create_task(later()))
     assert [o[0][1] for o in outcomes] == [201, 201]  # type: ignore[index]
     assert ingest.batches == batches + 1
