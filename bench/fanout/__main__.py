@@ -3,9 +3,12 @@
 For each group size N (10, 100, 1,000) and each server, N streams are held by listener
 processes (``bench/fanout/listener.py``, so the clients are not the server's bottleneck), and:
 
-- **burst**: M messages are published as fast as 4 concurrent publishers can; deliveries per
-  second = N·M / (last receive - first publish); and the CPU a message cost the server, the
-  publishers' process and the listeners (``/proc``);
+- **burst**: M messages are published as fast as P concurrent publishers can (``--publishers``,
+  4 unless told; each waits for its post's answer before the next); deliveries per second =
+  N·M / (last receive - first publish); and the CPU a message cost the server, the
+  publishers' process and the listeners (``/proc``). With 4 a burst measures the round trip
+  as much as the server (at N = 10 a durable server idles while the four wait on their
+  commits); with 16 the server is kept busy: its capacity;
 - **paced**: messages at a steady rate well under capacity; publish→receive p50/p99.
 
 Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; members joined
@@ -80,6 +83,7 @@ class Plan:
     paced_seconds: float
     paced_deliveries_per_second: int  # paced rate = this / N messages/s, at most 50
     held: int = 0  # streams held open on one hub process (0: not measured)
+    publishers: int = 4  # concurrent publishers of a burst, each waiting on its answer
 
     def burst_messages(self, n: int) -> int:
         # as many deliveries at every size: at N = 10 a cap of 1,000 messages made the burst a
@@ -296,7 +300,9 @@ def cpu_seconds(setup: Setup, listeners: Listeners) -> dict[str, float]:
     }
 
 
-async def burst(setup: Setup, sender: str, listeners: Listeners, n: int, m: int) -> dict[str, Any]:
+async def burst(
+    setup: Setup, sender: str, listeners: Listeners, n: int, m: int, publishers: int = 4
+) -> dict[str, Any]:
     await listeners.expect(1, m, timeout=180)
     queue = list(range(m))
     cpu = cpu_seconds(setup, listeners)
@@ -307,8 +313,9 @@ async def burst(setup: Setup, sender: str, listeners: Listeners, n: int, m: int)
             queue.pop()
             await setup.publish(message(sender, 1))
 
-    await asyncio.gather(*(publisher() for _ in range(4)))
+    await asyncio.gather(*(publisher() for _ in range(publishers)))
     result = summary(await listeners.results(180), n, m, started)
+    result["publishers"] = publishers
     spent = cpu_seconds(setup, listeners)
     # what a message cost each process, in ms of CPU (on two cores all three share them)
     result["cpu_ms_per_message"] = {k: round(1000 * (spent[k] - cpu[k]) / m, 3) for k in cpu}
@@ -337,7 +344,8 @@ async def measure(name: str, n: int, plan: Plan) -> dict[str, Any]:
         try:
             for _ in range(WARMUP_MESSAGES):  # every server's path warm (caches, statements)
                 await setup.publish(message(sender, 0))
-            result = {"burst": await burst(setup, sender, listeners, n, plan.burst_messages(n))}
+            m = plan.burst_messages(n)
+            result = {"burst": await burst(setup, sender, listeners, n, m, plan.publishers)}
             result["paced"] = await paced(
                 setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
             )
@@ -420,6 +428,9 @@ def main(argv: list[str] | None = None) -> int:
         default=SERVERS + OTHER_ASGI_SERVERS,
         help="default: all",
     )
+    parser.add_argument(
+        "--publishers", type=int, default=4, help="concurrent publishers of a burst (default: 4)"
+    )
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
@@ -427,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
         plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000, plan.held)
     if args.held is not None:
         plan.held = args.held
+    if args.publishers < 1:
+        parser.error("--publishers: at least 1")
+    plan.publishers = args.publishers
     report = run_until_signalled(run(plan, args.servers))
     return publish_report(report, args.json)
 
