@@ -107,19 +107,26 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self._g.refused:
+        guard = self._g
+        if guard.refused:
             return  # lingering: dropped
-        if self._g.reading_headers:
-            if self._g.timer is None:  # a request begins: its headers have a deadline
-                self._arm(self.header_timeout_seconds)
-            self._g.header_bytes += len(data)
-        elif self._g.timer is not None:  # body bytes arrived: the body's deadline moves
-            self._arm(self.body_timeout_seconds)
+        if guard.reading_headers:
+            guard.header_bytes += len(data)
         super().data_received(data)
-        # still in the headers after this much (bytes of a body sent along do not count:
-        # the headers ended inside this chunk then): the parser holds at most one chunk more
-        if self._g.reading_headers and self._g.header_bytes > self.max_header_bytes:
-            self._refuse(431)
+        # The deadlines are set once the chunk is parsed, for what it left unfinished: most
+        # requests come whole in one chunk and need none (two timers made and cancelled a
+        # request were ~2 % of a group post's CPU).
+        if guard.refused:
+            return
+        if not guard.reading_headers:  # in a body: its deadline starts, or moves on
+            self._arm(self.body_timeout_seconds)
+        elif guard.header_bytes:  # in the headers of a request begun
+            # still in them after this much (bytes of a body sent along do not count: the
+            # headers ended inside this chunk then): the parser holds at most one chunk more
+            if guard.header_bytes > self.max_header_bytes:
+                self._refuse(431)
+            elif guard.timer is None:  # their deadline runs from their first bytes
+                self._arm(self.header_timeout_seconds)
 
     def on_url(self, url: bytes) -> None:
         self._g.header_size += len(url)
@@ -135,7 +142,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._g.header_count > self.max_headers or self._g.header_size > self.max_header_bytes:
             self._refuse(431)  # before the request reaches the app
             return
-        self._arm(self.body_timeout_seconds)
+        self._disarm()  # the body's deadline is set after the chunk (``data_received``)
         super().on_headers_complete()
 
     def on_body(self, body: bytes) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.routing import APIRoute
+from starlette._utils import get_route_path
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.routing import Match
@@ -49,7 +50,10 @@ class LeanRoutes:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
+            path = get_route_path(scope)
             for route, handler in self.routes:
+                if route.path_regex.match(path) is None:
+                    continue  # (a route's whole match, its scope made, is ~10x this test)
                 match, child = route.matches(scope)
                 if match is Match.FULL:
                     scope.update(child)

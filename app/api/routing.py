@@ -24,8 +24,9 @@ from fastapi.routing import APIRoute
 from pydantic_core import PydanticUndefined as Undefined
 from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.routing import Match
-from starlette.types import Scope
+from starlette.types import Receive, Scope
 
 from agenthub.protocol.base import MAX_JSON_DEPTH
 
@@ -54,14 +55,19 @@ def base_url(request: Request, public_url: str | None) -> str:
 class HubRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            try:
-                self._json = orjson.loads(await self.body())
-            except orjson.JSONDecodeError as exc:
-                for marker, detail in UNSTORABLE.items():
-                    if marker in exc.msg:
-                        raise HTTPException(422, detail) from exc
-                raise  # a json.JSONDecodeError: FastAPI's 400 "not valid JSON"
+            self._json = _loads(await self.body())
         return self._json
+
+
+def _loads(raw: bytes) -> Any:
+    """The body's JSON, read by orjson: what no store can hold is a 422 saying why."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        for marker, detail in UNSTORABLE.items():
+            if marker in exc.msg:
+                raise HTTPException(422, detail) from exc
+        raise  # a json.JSONDecodeError: FastAPI's 400 "not valid JSON"
 
 
 class JsonBody(Response):
@@ -139,7 +145,7 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
         values: dict[str, Any] = {}
         for name, resolve in resolvers:
             values[name] = await resolve(request)
-        body = await _json_body(HubRequest(request.scope, request.receive), strict)
+        body = await _json_body(request.scope, request.receive, strict)
         path_values, errors = request_params_to_args(path_fields, request.path_params)
         body_values, body_errors = await request_body_to_args(body_fields, body, embed)
         if errors or body_errors:
@@ -154,18 +160,24 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
     return handler
 
 
-async def _json_body(request: HubRequest, strict: bool) -> Any:
+async def _json_body(scope: Scope, receive: Receive, strict: bool) -> Any:
     """The body as FastAPI reads it for a JSON body parameter: JSON when the content type
     says so (``application/json``, ``application/*+json``, or none unless ``strict``), its
-    bytes otherwise (which the body's validation refuses), ``Undefined`` when empty."""
+    bytes otherwise (which the body's validation refuses), ``Undefined`` when empty. Read
+    from ``receive`` and the scope's headers as they are: a ``Request`` made for it (its
+    stream, its parsed headers) was a tenth of the lean handler's time."""
     try:
-        raw = await request.body()
+        raw = await _read(receive)
         if not raw:
             return Undefined
-        content_type = request.headers.get("content-type")
+        content_type = None
+        for name, value in scope["headers"]:
+            if name == b"content-type":
+                content_type = value.decode("latin-1")
+                break
         if (content_type is None and strict) or (content_type and not _is_json(content_type)):
             return raw
-        return await request.json()
+        return _loads(raw)
     except json.JSONDecodeError as exc:
         invalid = {
             "type": "json_invalid",
@@ -178,9 +190,23 @@ async def _json_body(request: HubRequest, strict: bool) -> Any:
     except HTTPException:
         raise
     except Exception as exc:
-        if MAX_BODY_SIZE_SCOPE_KEY in request.scope and (limit := get_body_limit_error(exc)):
+        if MAX_BODY_SIZE_SCOPE_KEY in scope and (limit := get_body_limit_error(exc)):
             raise limit from exc
         raise HTTPException(400, "There was an error parsing the body") from exc
+
+
+async def _read(receive: Receive) -> bytes:
+    """The request's body, as ``Request.body`` reads it."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.request":
+            if chunk := message.get("body", b""):
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            raise ClientDisconnect()
 
 
 def _is_json(content_type: str) -> bool:
