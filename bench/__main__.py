@@ -59,6 +59,13 @@ def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
         lines.append(_check(f"hub RSS KiB per stream, {n} open", rss, "<= 20", rss <= 20))
         worst = max(v for v in held["healthz_p99_ms"].values() if v is not None)
         lines.append(_check(f"/healthz p99 ms, {n} streams open", worst, "< 20", worst < 20))
+    for n in ("10", "100"):  # issue 30: not bound by ingest (its capacity: 16 publishers)
+        ratios = reports.get("fanout", {}).get("sizes", {}).get(n, {}).get("ratios", {})
+        if (at16 := ratios.get("hub_over_sse_starlette@16")) is not None:
+            label = f"fan-out N={n}, hub / sse-starlette, 16 publishers"
+            lines.append(_check(label, at16, ">= 0.8", at16 >= 0.8))
+            at4 = ratios["hub_over_sse_starlette"]  # the round trip's share: no target
+            lines.append(f"----  fan-out N={n}, hub / sse-starlette, 4 publishers: {at4:g}")
     if "fanout" in reports and "100" in reports["fanout"]["sizes"]:
         p99 = reports["fanout"]["sizes"]["100"]["hub"]["paced"]["p99_ms"]
         lines.append(_check("fan-out N=100, p99 publish->receive ms", p99, "< 100", p99 < 100))

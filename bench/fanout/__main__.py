@@ -3,12 +3,13 @@
 For each group size N (10, 100, 1,000) and each server, N streams are held by listener
 processes (``bench/fanout/listener.py``, so the clients are not the server's bottleneck), and:
 
-- **burst**: M messages are published as fast as P concurrent publishers can (``--publishers``,
-  4 unless told; each waits for its post's answer before the next); deliveries per second =
-  N·M / (last receive - first publish); and the CPU a message cost the server, the
-  publishers' process and the listeners (``/proc``). With 4 a burst measures the round trip
-  as much as the server (at N = 10 a durable server idles while the four wait on their
-  commits); with 16 the server is kept busy: its capacity;
+- **burst**: M messages are published as fast as 4 concurrent publishers can, each waiting
+  for its post's answer before the next; deliveries per second = N·M / (last receive - first
+  publish); and the CPU a message cost the server, the publishers' process and the listeners
+  (``/proc``). With 4 posts outstanding a burst measures the round trip as much as the
+  server: at N = 10 a durable server idles while the four wait on their commits. So at
+  N <= 100 a second burst, **burst@16**, keeps the server busy with 16: its capacity
+  (``--publishers`` sets the counts: ``4,16`` unless told);
 - **paced**: messages at a steady rate well under capacity; publish→receive p50/p99.
 
 Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; members joined
@@ -83,7 +84,7 @@ class Plan:
     paced_seconds: float
     paced_deliveries_per_second: int  # paced rate = this / N messages/s, at most 50
     held: int = 0  # streams held open on one hub process (0: not measured)
-    publishers: int = 4  # concurrent publishers of a burst, each waiting on its answer
+    publishers: tuple[int, ...] = (4, 16)  # a burst each (the first: "burst"; at N <= 100)
 
     def burst_messages(self, n: int) -> int:
         # as many deliveries at every size: at N = 10 a cap of 1,000 messages made the burst a
@@ -301,9 +302,15 @@ def cpu_seconds(setup: Setup, listeners: Listeners) -> dict[str, float]:
 
 
 async def burst(
-    setup: Setup, sender: str, listeners: Listeners, n: int, m: int, publishers: int = 4
+    setup: Setup,
+    sender: str,
+    listeners: Listeners,
+    n: int,
+    m: int,
+    publishers: int = 4,
+    phase: int = 1,  # the listeners count each phase's frames apart (paced: 2)
 ) -> dict[str, Any]:
-    await listeners.expect(1, m, timeout=180)
+    await listeners.expect(phase, m, timeout=180)
     queue = list(range(m))
     cpu = cpu_seconds(setup, listeners)
     started = time.time()
@@ -311,7 +318,7 @@ async def burst(
     async def publisher() -> None:
         while queue:
             queue.pop()
-            await setup.publish(message(sender, 1))
+            await setup.publish(message(sender, phase))
 
     await asyncio.gather(*(publisher() for _ in range(publishers)))
     result = summary(await listeners.results(180), n, m, started)
@@ -345,7 +352,11 @@ async def measure(name: str, n: int, plan: Plan) -> dict[str, Any]:
             for _ in range(WARMUP_MESSAGES):  # every server's path warm (caches, statements)
                 await setup.publish(message(sender, 0))
             m = plan.burst_messages(n)
-            result = {"burst": await burst(setup, sender, listeners, n, m, plan.publishers)}
+            first, *more = plan.publishers
+            result = {"burst": await burst(setup, sender, listeners, n, m, first)}
+            for phase, count in enumerate(more if n <= 100 else (), start=3):
+                again = await burst(setup, sender, listeners, n, m, count, phase)
+                result[f"burst@{count}"] = again
             result["paced"] = await paced(
                 setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
             )
@@ -404,6 +415,15 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
             continue
         by_server["ratios"] = {
             "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
+            **{
+                f"hub_over_sse_starlette{phase[5:]}": round(
+                    by_server["hub"][phase]["deliveries_per_second"]
+                    / by_server["sse-starlette"][phase]["deliveries_per_second"],
+                    2,
+                )
+                for phase in by_server["hub"]
+                if phase.startswith("burst@")
+            },
             "hub_over_durable_sse": round(rate["hub"] / rate["durable-sse"], 2),
             "hub_over_raw": round(rate["hub"] / rate["raw"], 2),
             **{
@@ -429,7 +449,10 @@ def main(argv: list[str] | None = None) -> int:
         help="default: all",
     )
     parser.add_argument(
-        "--publishers", type=int, default=4, help="concurrent publishers of a burst (default: 4)"
+        "--publishers",
+        type=lambda s: tuple(int(x) for x in s.split(",") if x),
+        default=(4, 16),
+        help="concurrent publishers of each burst (default: 4,16; the second at N <= 100)",
     )
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
@@ -438,8 +461,8 @@ def main(argv: list[str] | None = None) -> int:
         plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000, plan.held)
     if args.held is not None:
         plan.held = args.held
-    if args.publishers < 1:
-        parser.error("--publishers: at least 1")
+    if not args.publishers or min(args.publishers) < 1:
+        parser.error("--publishers: counts of at least 1, comma-separated")
     plan.publishers = args.publishers
     report = run_until_signalled(run(plan, args.servers))
     return publish_report(report, args.json)

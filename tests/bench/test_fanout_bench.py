@@ -11,22 +11,37 @@ pytestmark = pytest.mark.slow
 
 async def test_every_listener_gets_every_message_from_each_server() -> None:
     plan = Plan(sizes=(6,), burst_deliveries=120, paced_seconds=0.5, paced_deliveries_per_second=60)
-    plan.publishers = 16  # more than one a message at times: each takes what is left
+    plan.publishers = (4, 16)  # at 16 more publishers than messages at times
     servers = (*SERVERS, *OTHER_ASGI_SERVERS, "hub-a2a")
     report = await run(plan, servers)
 
     by_server = report["sizes"]["6"]
     for name in servers:
-        for phase in ("burst", "paced"):
+        for phase in ("burst", "burst@16", "paced"):
             numbers = by_server[name][phase]
             assert numbers["deliveries"] == numbers["expected"] == 6 * numbers["messages"]
             assert numbers["p99_ms"] >= numbers["p50_ms"] > 0, (name, phase)
             assert numbers["deliveries_per_second"] > 0
-        assert by_server[name]["burst"]["publishers"] == 16
+        assert by_server[name]["burst"]["publishers"] == 4
+        assert by_server[name]["burst@16"]["publishers"] == 16
         cpu = by_server[name]["burst"]["cpu_ms_per_message"]  # (a short burst: maybe 0 ticks)
         assert set(cpu) == {"server", "publisher", "listeners"}, name
         assert all(ms >= 0 for ms in cpu.values()), (name, cpu)
     assert by_server["ratios"]["hub_over_sse_starlette"] > 0
+    assert by_server["ratios"]["hub_over_sse_starlette@16"] > 0
     assert by_server["ratios"]["hub_over_durable_sse"] > 0
     assert by_server["ratios"]["raw@granian_over_raw"] > 0
     assert by_server["a2a_over_hub"] > 0  # issue 35: the group's A2A subscribers
+
+
+def test_the_n10_target_is_read_at_16_publishers_and_the_round_trip_shown() -> None:
+    from bench.__main__ import verdicts
+
+    ratios = {"hub_over_sse_starlette": 0.72, "hub_over_sse_starlette@16": 0.85}
+    lines = verdicts({"fanout": {"sizes": {"10": {"ratios": ratios}}}})
+    assert lines == [
+        "PASS  fan-out N=10, hub / sse-starlette, 16 publishers: 0.85 (target >= 0.8)",
+        "----  fan-out N=10, hub / sse-starlette, 4 publishers: 0.72",
+    ]
+    ratios["hub_over_sse_starlette@16"] = 0.79
+    assert verdicts({"fanout": {"sizes": {"10": {"ratios": ratios}}}})[0].startswith("MISS")
