@@ -209,7 +209,11 @@ async def begin_writing(conn: AsyncConnection) -> bool:
     if conn.dialect.name != "sqlite":
         return False
     if not conn.in_transaction():
-        await conn.begin()
+        # SQLAlchemy's own begin, without the asyncio adaptation's greenlet: on SQLite it
+        # only marks the connection's transaction begun (the driver's BEGIN is below)
+        sync = conn.sync_connection
+        assert sync is not None
+        sync.begin()
     driver = _driver(conn)
     assert driver is not None
     await _at(conn, driver.run_many("BEGIN IMMEDIATE", [()]), "BEGIN IMMEDIATE")
