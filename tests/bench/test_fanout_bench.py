@@ -45,3 +45,23 @@ def test_the_n10_target_is_read_at_16_publishers_and_the_round_trip_shown() -> N
     ]
     ratios["hub_over_sse_starlette@16"] = 0.79
     assert verdicts({"fanout": {"sizes": {"10": {"ratios": ratios}}}})[0].startswith("MISS")
+
+
+def test_issue_30s_record_targets_are_read_from_the_p2p_and_ingest_reports() -> None:
+    from bench.__main__ import verdicts
+
+    recorded = {
+        "kit_mtls_c16_rps_over_a2a_rps": 1.12,
+        "kit_mtls_c1_p50_over_a2a_c1_p50": 1.6,  # past its bound
+        "kit_mtls_c16_p99_over_a2a_c16_p50": 1.74,
+        "hub_cpu_ms_per_p2p_record": 0.35,
+        "sql_statements_per_task_record": 0.29,
+    }
+    ingest = {
+        "hub": {"posts_per_second": 4271},
+        "hub_over_bare": 0.41,
+        "session_task_reports": {"messages_per_second": 6690},
+    }
+    lines = verdicts({"p2p": {"recorded_targets": recorded}, "ingest": ingest})
+    assert [line[:4] for line in lines] == ["PASS"] * 4 + ["MISS"] + ["PASS"] * 3
+    assert "kit rpc mTLS c1 p50 / a2a-sdk's: 1.6 (target <= 1.5)" in lines[4]
