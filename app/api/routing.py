@@ -17,10 +17,18 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request, Response, params
+from fastapi._compat import ModelField
+from fastapi._compat.shared import field_annotation_is_sequence, lenient_issubclass
+from fastapi._compat.v2 import get_missing_field_error
 from fastapi.datastructures import DefaultPlaceholder
-from fastapi.dependencies.utils import request_body_to_args, request_params_to_args
+from fastapi.dependencies.utils import (
+    get_validation_alias,
+    request_body_to_args,
+    request_params_to_args,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from pydantic_core import PydanticUndefined as Undefined
 from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException
@@ -138,6 +146,7 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
     resolvers = [(d.name or "", _RESOLVERS[d.call]) for d in dependant.dependencies if d.call]
     path_fields, body_fields = dependant.path_params, dependant.body_params
     embed = route._embed_body_fields
+    read_path, read_body = _path_reader(path_fields), _body_reader(body_fields, embed)
     strict = getattr(route, "strict_content_type", False)  # FastAPI 0.16x: default True
     strict = strict.value if isinstance(strict, DefaultPlaceholder) else bool(strict)
 
@@ -146,8 +155,8 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
         for name, resolve in resolvers:
             values[name] = await resolve(request)
         body = await _json_body(request.scope, request.receive, strict)
-        path_values, errors = request_params_to_args(path_fields, request.path_params)
-        body_values, body_errors = await request_body_to_args(body_fields, body, embed)
+        path_values, errors = read_path(request.path_params)
+        body_values, body_errors = await read_body(body)
         if errors or body_errors:
             raise RequestValidationError(
                 [*errors, *body_errors], body=None if body is Undefined else body
@@ -158,6 +167,63 @@ def lean_handler(route: APIRoute) -> Callable[[Request], Coroutine[Any, Any, Res
         return response
 
     return handler
+
+
+PathReader = Callable[[dict[str, Any]], tuple[dict[str, Any], list[Any]]]
+BodyReader = Callable[[Any], Awaitable[tuple[dict[str, Any], list[Any]]]]
+
+
+def _path_reader(fields: list[ModelField]) -> PathReader:
+    """The route's path parameters validated as ``request_params_to_args`` does, with what
+    it works out from each field on every request (its alias, whether it is a sequence or
+    a model: ~13 us a group post, its one ``str`` field's validation ~0.5 us) worked out
+    once. Fields of another shape than a plain path parameter: FastAPI's own function."""
+    if not all(
+        isinstance(f.field_info, params.Path)
+        and not field_annotation_is_sequence(f.field_info.annotation)
+        and not lenient_issubclass(f.field_info.annotation, BaseModel)
+        for f in fields
+    ):
+        return lambda values: request_params_to_args(fields, values)
+    plan = [(f, get_validation_alias(f)) for f in fields]
+
+    def read(values: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+        out: dict[str, Any] = {}
+        errors: list[Any] = []
+        for field, alias in plan:
+            loc = ("path", alias)
+            value = values.get(alias)
+            if value is None:  # (a matched route has all of its path's parameters)
+                errors.append(get_missing_field_error(loc=loc))
+                continue
+            valid, wrong = field.validate(value, out, loc=loc)
+            if wrong:
+                errors.extend(wrong)
+            else:
+                out[field.name] = valid
+        return out, errors
+
+    return read
+
+
+def _body_reader(fields: list[ModelField], embed: bool) -> BodyReader:
+    """The body validated as ``request_body_to_args`` does for one field not embedded
+    (the record routes' message), without what it works out again on every request
+    (whether to embed: the route knows). Any other shape: FastAPI's own function."""
+    if len(fields) != 1 or embed:
+        return lambda body: request_body_to_args(fields, body, embed)
+    (field,) = fields
+    loc = ("body",)
+
+    async def read(body: Any) -> tuple[dict[str, Any], list[Any]]:
+        if body is Undefined:
+            if field.field_info.is_required():
+                return {field.name: None}, [get_missing_field_error(loc=loc)]
+            return await request_body_to_args(fields, body, embed)  # its default, FastAPI's way
+        valid, errors = field.validate(body, {}, loc=loc)
+        return {field.name: valid}, errors
+
+    return read
 
 
 async def _json_body(scope: Scope, receive: Receive, strict: bool) -> Any:
