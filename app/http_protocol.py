@@ -18,6 +18,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from app.config import Settings
 
 REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+MERGE_BYTES = 65_536  # a body up to this is copied behind its head; a larger one is not
 LINGER_SECONDS = 1.0
 """After a refusal, what the client still sends is read and dropped this long before the
 connection closes: closing with unread bytes would reset it before the client reads why."""
@@ -57,23 +58,36 @@ class _OneWrite:
     answer whose body follows at once leaves in one write, and a stream's head is not kept
     waiting for its first event. Anything else goes through as it is, in order."""
 
-    __slots__ = ("_held", "_loop", "transport")
+    __slots__ = ("_flush", "_held", "_loop", "transport")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self.transport = transport
         self._loop = loop
         self._held: bytes | None = None
+        self._flush: asyncio.Handle | None = None
 
-    def write(self, data: bytes) -> None:
-        if self._held is not None:
-            data, self._held = self._held + data, None
-        elif data.startswith(b"HTTP/1.1 "):
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            if self._flush is not None:
+                self._flush.cancel()
+                self._flush = None
+            if len(data) <= MERGE_BYTES:
+                self.transport.write(held + data)
+            else:  # a large body: not copied, handed over with the head
+                self.transport.writelines((held, data))
+            return
+        # uvicorn writes a response's head as one ``bytes`` (``b"".join``): a body chunk
+        # that happens to look like one is only held to the end of the turn, in order
+        if type(data) is bytes and data.startswith(b"HTTP/1.1 "):
             self._held = data
-            self._loop.call_soon(self.flush)
+            self._flush = self._loop.call_soon(self.flush)
             return
         self.transport.write(data)
 
     def flush(self) -> None:
+        self._flush = None
         if self._held is not None:
             data, self._held = self._held, None
             if not self.transport.is_closing():

@@ -188,7 +188,8 @@ class HubMetrics:
         )
         self.pool_in_use = Gauge(
             "agenthub_db_pool_connections_in_use",
-            "SQL connections checked out of the pool now",
+            "SQL connections checked out of the pool now (on SQLite, once it has written, one is"
+            " the writer's own, kept between batches)",
             registry=self.registry,
         )
         self.pool_timeouts = Counter(

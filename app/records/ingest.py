@@ -163,13 +163,14 @@ class Ingest:
                 await self._write(submissions)
 
     async def _gather(self) -> None:
-        """A few turns of the event loop before a batch is written (``GATHER_TURNS``, at
-        most ``GATHER_SECONDS``): the requests read meanwhile reach the writer too and share
+        """A few turns of the event loop before a batch is written (``GATHER_TURNS``; no
+        more once a turn ends past ``GATHER_SECONDS``, though one turn of a large fan-out
+        may itself take longer): the requests read meanwhile reach the writer too and share
         the batch's transaction, whose BEGIN, standing and COMMIT cost about as much as its
         records. A request's way from its bytes to the writer takes two turns (the parser's
         callback, then its task), so one turn caught only those read before the first;
-        the streams' writes of the last batch run in these turns too. On an idle loop a turn
-        is a few microseconds."""
+        the streams' writes of the last batch run in these turns too. On an idle loop a
+        turn is a few microseconds."""
         deadline = time.perf_counter() + GATHER_SECONDS
         for _ in range(GATHER_TURNS):
             await asyncio.sleep(0)

@@ -109,7 +109,10 @@ class UnitOfWork:
             if work._session is not None:
                 await work._session.close()
             if not work.committed and conn.in_transaction():
-                await conn.rollback()
+                try:
+                    await conn.rollback()
+                except Exception as exc:  # the batch's own error is the one raised
+                    logger.debug("rolling back a batch failed too: %s", exc)
 
     async def session(self) -> AsyncSession:
         """An ORM session in this transaction, for the full path's services (made on first

@@ -20,6 +20,10 @@ class Counting:
         self.writes += 1
         self.transport.write(data)
 
+    def writelines(self, data: list[bytes]) -> None:
+        self.writes += 1
+        self.transport.writelines(data)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.transport, name)
 
@@ -50,6 +54,28 @@ async def test_a_head_leaves_with_its_body_and_alone_by_the_end_of_the_turn() ->
         one.close()  # what is held goes before the close
         assert counting.writes == 4
         assert await reader.read() == b"5\r\nhello\r\nHTTP/1.1 408 Request Timeout\r\n\r\n"
+    finally:
+        transport.close()
+        peer.close()
+
+
+async def test_a_large_body_and_a_memoryview_go_as_they_are() -> None:
+    loop = asyncio.get_running_loop()
+    ours, theirs = socket.socketpair()
+    transport, _ = await loop.create_connection(asyncio.Protocol, sock=ours)
+    reader, peer = await asyncio.open_connection(sock=theirs)
+    counting = Counting(transport)
+    one = _OneWrite(counting, loop)  # type: ignore[arg-type]
+    try:
+        big = b"x" * 200_000  # past MERGE_BYTES: handed over with the head, not copied
+        one.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        one.write(big)
+        assert counting.writes == 1
+        assert await reader.readexactly(19 + len(big)) == b"HTTP/1.1 200 OK\r\n\r\n" + big
+
+        one.write(memoryview(b"HTTP/1.1 is in this body"))  # not a head: not held
+        assert counting.writes == 2
+        assert await reader.readexactly(24) == b"HTTP/1.1 is in this body"
     finally:
         transport.close()
         peer.close()
