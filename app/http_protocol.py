@@ -182,11 +182,17 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int) -> None:
         """Answer ``status`` if no response has begun, then close the connection (after a
-        short linger that drops whatever the client is still sending)."""
+        short linger that drops whatever the client is still sending); close it at once
+        when a pipelined request is refused behind a response still being written."""
         self._disarm()
         if self.transport.is_closing() or self._g.refused:
             return
         self._g.refused = True
+        if self.pipeline:
+            # the request refused waits behind an earlier one whose response is still being
+            # written: a head now would land inside that response, so the connection closes
+            self.transport.close()
+            return
         if self.cycle is None or not self.cycle.response_started:
             head = f"HTTP/1.1 {status} {REASONS[status]}\r\n"
             self.transport.write(f"{head}content-length: 0\r\nconnection: close\r\n\r\n".encode())
