@@ -156,8 +156,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._g.header_count > self.max_headers or self._g.header_size > self.max_header_bytes:
             self._refuse(431)  # before the request reaches the app
             return
-        self._disarm()  # the body's deadline is set after the chunk (``data_received``)
-        super().on_headers_complete()
+        super().on_headers_complete()  # the body's deadline: after the chunk (data_received)
 
     def on_body(self, body: bytes) -> None:
         if not self._g.refused:  # refused: the rest of the request is dropped

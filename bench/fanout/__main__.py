@@ -416,7 +416,7 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
         by_server["ratios"] = {
             "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
             **{
-                f"hub_over_sse_starlette{phase[5:]}": round(
+                f"hub_over_sse_starlette{phase.removeprefix('burst')}": round(
                     by_server["hub"][phase]["deliveries_per_second"]
                     / by_server["sse-starlette"][phase]["deliveries_per_second"],
                     2,

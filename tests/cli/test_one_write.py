@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from app.http_protocol import _OneWrite
@@ -28,14 +30,23 @@ class Counting:
         return getattr(self.transport, name)
 
 
-async def test_a_head_leaves_with_its_body_and_alone_by_the_end_of_the_turn() -> None:
+@asynccontextmanager
+async def _pair() -> AsyncIterator[tuple[_OneWrite, Counting, asyncio.StreamReader]]:
+    """``_OneWrite`` over one end of a socket pair (its writes counted), the other's reader."""
     loop = asyncio.get_running_loop()
     ours, theirs = socket.socketpair()
     transport, _ = await loop.create_connection(asyncio.Protocol, sock=ours)
     reader, peer = await asyncio.open_connection(sock=theirs)
     counting = Counting(transport)
-    one = _OneWrite(counting, loop)  # type: ignore[arg-type]
     try:
+        yield _OneWrite(counting, loop), counting, reader  # type: ignore[arg-type]
+    finally:
+        transport.close()
+        peer.close()
+
+
+async def test_a_head_leaves_with_its_body_and_alone_by_the_end_of_the_turn() -> None:
+    async with _pair() as (one, counting, reader):
         one.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
         one.write(b"ok")
         assert counting.writes == 1  # the head with its body
@@ -54,19 +65,10 @@ async def test_a_head_leaves_with_its_body_and_alone_by_the_end_of_the_turn() ->
         one.close()  # what is held goes before the close
         assert counting.writes == 4
         assert await reader.read() == b"5\r\nhello\r\nHTTP/1.1 408 Request Timeout\r\n\r\n"
-    finally:
-        transport.close()
-        peer.close()
 
 
 async def test_a_large_body_and_a_memoryview_go_as_they_are() -> None:
-    loop = asyncio.get_running_loop()
-    ours, theirs = socket.socketpair()
-    transport, _ = await loop.create_connection(asyncio.Protocol, sock=ours)
-    reader, peer = await asyncio.open_connection(sock=theirs)
-    counting = Counting(transport)
-    one = _OneWrite(counting, loop)  # type: ignore[arg-type]
-    try:
+    async with _pair() as (one, counting, reader):
         big = b"x" * 200_000  # past MERGE_BYTES: handed over with the head, not copied
         one.write(b"HTTP/1.1 200 OK\r\n\r\n")
         one.write(big)
@@ -76,6 +78,3 @@ async def test_a_large_body_and_a_memoryview_go_as_they_are() -> None:
         one.write(memoryview(b"HTTP/1.1 is in this body"))  # not a head: not held
         assert counting.writes == 2
         assert await reader.readexactly(24) == b"HTTP/1.1 is in this body"
-    finally:
-        transport.close()
-        peer.close()

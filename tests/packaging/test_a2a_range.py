@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from tests.support.cli import ServedHub, clean_env, run_ok
+from tests.support.cli import ServedHub, build_wheel, clean_env, run_ok
 from tests.support.live import free_port
 
 ROOT = Path(__file__).parents[2]
@@ -51,17 +51,7 @@ def test_an_a2a_round_trip_works_at_both_ends_of_the_range(tmp_path: Path) -> No
     requirement = a2a_range()
     (lowest,) = [spec.version for spec in requirement.specifier if spec.operator == ">="]
     dist = tmp_path / "dist"
-    run_ok(
-        sys.executable,
-        "-m",
-        "build",
-        "--wheel",
-        "-o",
-        dist,
-        ROOT / "kit",
-        cwd=ROOT,
-        timeout=INSTALL_SECONDS,
-    )
+    build_wheel(ROOT / "kit", dist, timeout=INSTALL_SECONDS)
     (wheel,) = dist.glob("agenthub-*.whl")
     venv = tmp_path / "venv"
     run_ok(sys.executable, "-m", "venv", venv, cwd=tmp_path, timeout=INSTALL_SECONDS)

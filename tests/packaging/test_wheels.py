@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from agenthub import __version__
-from tests.support.cli import ServedHub, clean_env, run_ok
+from tests.support.cli import ServedHub, build_wheel, clean_env, run_ok
 from tests.support.live import free_port
 
 ROOT = Path(__file__).parents[2]
@@ -33,17 +33,7 @@ pytestmark = [
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("dist")
     for project in (ROOT / "kit", ROOT):
-        run_ok(
-            sys.executable,
-            "-m",
-            "build",
-            "--wheel",
-            "-o",
-            out,
-            project,
-            cwd=ROOT,
-            timeout=INSTALL_SECONDS,
-        )
+        build_wheel(project, out, timeout=INSTALL_SECONDS)
     built = {p.name.split("-")[0]: p for p in out.glob("*.whl")}
     assert set(built) == {"agenthub", "agenthub_hub"}, built
     return built

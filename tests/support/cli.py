@@ -59,6 +59,15 @@ def run_ok(
     return result.stdout
 
 
+ROOT = Path(__file__).parents[2]  # the repository
+
+
+def build_wheel(project: Path, out: Path, *, timeout: float) -> None:
+    """``python -m build --wheel`` of ``project`` (the repository's root: the hub; ``kit``)
+    into ``out``."""
+    run_ok(sys.executable, "-m", "build", "--wheel", "-o", out, project, cwd=ROOT, timeout=timeout)
+
+
 class ServedHub:
     """``agenthub serve`` on a free loopback port; ``stop()`` ends it as Ctrl-C does and
     returns everything it logged."""
