@@ -7,7 +7,8 @@ readme-test: MODE -->`` line before it, so that no block escapes:
 running until the end, then stopped with Ctrl-C), ``run`` (to completion, exit 0), ``run
 twice``, ``exit 2``, or ``skip: <why>``. The blocks run in order, in a directory of their own
 that holds only links to the checkout's ``.venv``, ``Makefile``, project files and ``examples``;
-the hub's port 8000 and the snippets' ports 9011 and 9012 become free ports.
+the hub's port 8000, the examples' 9001 and 9002 (``ECHO_PORT``, ``LEADER_PORT``) and the snippets'
+ports 9011 and 9012 become free ports.
 """
 
 from __future__ import annotations
@@ -69,9 +70,15 @@ class Sandbox:
         self.dir = where
         for name in LINKED:
             (where / name).symlink_to(ROOT / name)
-        self.ports = {"8000": free_port(), "9011": free_port(), "9012": free_port()}
+        self.ports = {p: free_port() for p in ("8000", "9001", "9002", "9011", "9012")}
         self.hub_url = f"http://127.0.0.1:{self.ports['8000']}"
-        self.env = clean_env()
+        # the examples' own ports (9001, 9002 unless told) free ones too: two pages run at
+        # once (xdist) would otherwise both start a partner on 9001
+        self.env = {
+            **clean_env(),
+            "ECHO_PORT": str(self.ports["9001"]),
+            "LEADER_PORT": str(self.ports["9002"]),
+        }
         self.kept: list[tuple[Block, subprocess.Popen[str]]] = []
 
     def text_of(self, block: Block) -> str:
