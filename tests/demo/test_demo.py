@@ -325,7 +325,8 @@ async def test_ctrl_c_stops_every_process_the_demo_started(tmp_path: Path) -> No
         demo.send_signal(signal.SIGINT)
         async with asyncio.timeout(30):
             output += await demo.stdout.read()
-            assert await demo.wait() == 130
+            code = await demo.wait()
+            assert code == 130, output.decode(errors="replace")[-3000:]
     finally:
         if demo.returncode is None:
             demo.kill()
