@@ -5,9 +5,10 @@ each a ``Record``. The routes hand their records to the process's ``Ingest`` and
 writer task takes every record waiting, in arrival order, and writes them in one
 transaction (group commit):
 
-1. **Standing**, one SELECT each for the whole batch: the senders (still registered, with
-   the key their token is bound to), their memberships of the groups posted to, their
-   places in the sessions recorded to, and which of the message ids they used before.
+1. **Standing**, for the whole batch: the senders (still registered, with the key their
+   token is bound to) and which of the message ids they used before, in one SELECT; their
+   memberships of the groups posted to, in one; their places in the sessions recorded to,
+   in one.
 2. **Admission**, pure (``Record.verdict``): a record is refused there with the answer its
    route documents, or found *plain* (a row, and nothing else: no task, no mention, no
    speak grant, no replay), or sent down the full path.
@@ -262,7 +263,7 @@ class Ingest:
         savepoint; any id or task taken meanwhile (by another replica) sends them down the
         full path instead.
 
-        On SQLite, unless ``guarded``, without the savepoint (two of a plain batch's nine
+        On SQLite, unless ``guarded``, without the savepoint (two of a plain batch's eight
         statements): the batch holds the write lock from its first read (``BEGIN
         IMMEDIATE``), so nothing else can take an id or a task between its read and its
         flush, and what the batch's own full-path records stored is marked used

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, literal_column, select, union_all
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -19,7 +19,7 @@ import agenthub.tracing as tracing
 from agenthub.protocol.messages import Message
 from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
-from app.agents.service import CURRENT_KEYS
+from app.agents.models import Agent
 from app.auth.principal import check_token_key
 from app.errors import HubError
 from app.groups import messages as group_messages
@@ -168,7 +168,16 @@ class Standing:
     @classmethod
     async def read(cls, conn: AsyncConnection, batch: Sequence[Record]) -> Standing:
         senders = list({r.sender_id for r in batch})
-        keys = {agent_id: key for agent_id, key in await rows(conn, _KEYS, {"ids": senders})}
+        ids = list({r.message.id for r in batch if r.message is not None})
+        keys: dict[str, str] = {}
+        used = set()
+        for kind, agent_id, value in await rows(
+            conn, _KEYS_AND_USED_IDS, {"senders": senders, "ids": ids}
+        ):
+            if kind == "key":
+                keys[agent_id] = value
+            else:
+                used.add((agent_id, value))
         groups = list({r.group_id for r in batch if r.group_id is not None})
         memberships = {}
         if groups:
@@ -189,11 +198,6 @@ class Standing:
                 participations[(session_id, sender)] = Participation(
                     session_id, leader, state, closed_at, mode, bridged=bridge is not None
                 )
-        ids = list({r.message.id for r in batch if r.message is not None})
-        used = set()
-        if ids:
-            for sender, message_id in await rows(conn, _USED_IDS, {"ids": ids, "senders": senders}):
-                used.add((sender, message_id))
         return cls(keys, memberships, participations, used)
 
     def stored(self, record: Record) -> None:
@@ -216,7 +220,23 @@ class Standing:
         return used
 
 
-_KEYS = Prepared(CURRENT_KEYS)
+_KEYS_AND_USED_IDS = Prepared(
+    union_all(
+        # the registered senders, with the thumbprints of their keys (``CURRENT_KEYS``)
+        select(literal_column("'key'"), col(Agent.id), col(Agent.key_thumbprint)).where(
+            col(Agent.id).in_(bindparam("senders", expanding=True)),
+            col(Agent.deleted_at).is_(None),
+        ),
+        # which of the batch's message ids its senders used before
+        select(
+            literal_column("'used'"), col(StoredMessage.sender_id), col(StoredMessage.message_id)
+        ).where(
+            col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
+            col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
+        ),
+    )
+)
+"""Two of the standing's questions in one statement: a statement less a batch."""
 
 
 _MEMBERSHIPS = Prepared(
@@ -261,10 +281,4 @@ _PARTICIPATIONS = Prepared(
 )
 
 
-_USED_IDS = Prepared(
-    select(col(StoredMessage.sender_id), col(StoredMessage.message_id)).where(
-        col(StoredMessage.message_id).in_(bindparam("ids", expanding=True)),
-        col(StoredMessage.sender_id).in_(bindparam("senders", expanding=True)),
-    )
-)
 """Built once: building a statement costs more than running it on SQLite."""

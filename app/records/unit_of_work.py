@@ -35,7 +35,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.agents.last_seen import note_seen
 from app.broker import Broker
 from app.db import HubSession, hub_session
-from app.prepared import begin_writing
+from app.prepared import begin_writing, end_writing
 from app.streams.events import Outbox, publish_staged
 
 TaskKey = tuple[str, str]  # (task id, session id)
@@ -108,9 +108,9 @@ class UnitOfWork:
         finally:
             if work._session is not None:
                 await work._session.close()
-            if not work.committed and conn.in_transaction():
+            if not work.committed:
                 try:
-                    await conn.rollback()
+                    await end_writing(conn, commit=False)
                 except Exception as exc:  # the batch's own error is the one raised
                     logger.debug("rolling back a batch failed too: %s", exc)
 
@@ -132,7 +132,7 @@ class UnitOfWork:
         """COMMIT: what it staged may be published now (``publish``)."""
         if self._session is not None:
             await self._session.flush()
-        await self.conn.commit()
+        await end_writing(self.conn, commit=True)
         self.committed = True
 
     def publish(self) -> None:

@@ -1,8 +1,8 @@
 """``python -m bench.ingest.statements``: one of the writer's statements, three ways.
 
 The writer's reads of a batch's standing (``app.records.ingest``: the senders' keys, their
-memberships, the message ids they used) on a store migrated to the hub's schema, each run
-``--runs`` times on one connection, by:
+memberships, the message ids they used: the first and last in one statement) on a store
+migrated to the hub's schema, each run ``--runs`` times on one connection, by:
 
 - **sqlalchemy**: ``AsyncConnection.execute`` of the Core statement, as the writer ran them
   until ``app.prepared`` (SQLAlchemy's compiled cache, execution context, ``IN`` expansion,
@@ -31,9 +31,11 @@ from app.schema import migrate
 from bench.harness import machine, publish_report
 
 STATEMENTS: dict[str, tuple[Prepared, dict[str, Any]]] = {
-    "keys": (record._KEYS, {"ids": ["a", "b"]}),
+    "keys_and_used_ids": (
+        record._KEYS_AND_USED_IDS,
+        {"senders": ["a", "b"], "ids": ["m1", "m2", "m3"]},
+    ),
     "memberships": (record._MEMBERSHIPS, {"groups": ["g"], "senders": ["a", "b"]}),
-    "used_ids": (record._USED_IDS, {"ids": ["m1", "m2", "m3"], "senders": ["a", "b"]}),
 }
 
 

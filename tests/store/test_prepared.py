@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db import make_engine
 from app.models.types import UTCDateTime
-from app.prepared import Prepared, begin_writing, rows, run, run_many
+from app.prepared import Prepared, begin_writing, end_writing, rows, run, run_many
 
 metadata = MetaData()
 things = Table(
@@ -133,9 +133,29 @@ async def test_a_constraint_is_sqlalchemys_integrity_error_and_the_transaction_g
         with pytest.raises(IntegrityError):
             await run(conn, INSERT, _row("t1"))
         await run(conn, INSERT, _row("t2"))
-        await conn.commit()
+        assert not conn.in_transaction()  # SQLAlchemy was not told: the driver's COMMIT ends it
+        await end_writing(conn, commit=True)
     async with engine.connect() as conn:
         assert await rows(conn, OF_KINDS, {"ids": ["t1", "t2"]}) == [("t1", False), ("t2", False)]
+
+
+@pytest.mark.parametrize("commit", [True, False])
+async def test_a_statement_sqlalchemy_runs_inside_the_writers_transaction_ends_with_it(
+    engine: AsyncEngine, commit: bool
+) -> None:
+    """The full path's ORM statements run inside the transaction ``begin_writing`` began:
+    committed, or rolled back, with what the driver wrote."""
+    async with engine.connect() as conn:
+        assert await begin_writing(conn)
+        await run(conn, INSERT, _row("t1"))
+        await conn.execute(things.insert().values(_row("t2")))
+        assert conn.in_transaction()
+        await run(conn, INSERT, _row("t3"))
+        await end_writing(conn, commit=commit)
+        assert not conn.in_transaction()
+    async with engine.connect() as conn:
+        stored = await rows(conn, OF_KINDS, {"ids": ["t1", "t2", "t3"]})
+    assert stored == ([("t1", False), ("t2", False), ("t3", False)] if commit else [])
 
 
 async def test_a_rolled_back_transaction_keeps_nothing_the_driver_wrote(
@@ -144,7 +164,7 @@ async def test_a_rolled_back_transaction_keeps_nothing_the_driver_wrote(
     async with engine.connect() as conn:
         await begin_writing(conn)
         await run(conn, INSERT, _row("t1"))
-        await conn.rollback()
+        await end_writing(conn, commit=False)
     async with engine.connect() as conn:
         assert await rows(conn, OF_KINDS, {"ids": ["t1"]}) == []
 
