@@ -9,7 +9,10 @@ processes (``bench/fanout/listener.py``, so the clients are not the server's bot
   (``/proc``). With 4 posts outstanding a burst measures the round trip as much as the
   server: at N = 10 a durable server idles while the four wait on their commits. So at
   N <= 100 a second burst, **burst@16**, keeps the server busy with 16: its capacity
-  (``--publishers`` sets the counts: ``4,16`` unless told);
+  (``--publishers`` sets the counts: ``4,16`` unless told). At N <= 100 every server is up
+  at once and they take turns, each burst three times (the full run; ``--quick``: once):
+  the median round is reported, with every round's rate (``rounds``), so that the machine's
+  drift falls on every server alike;
 - **paced**: messages at a steady rate well under capacity; publish→receive p50/p99.
 
 Servers, each its own uvicorn process: **hub** (``agenthub serve`` on SQLite; members joined
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -85,6 +89,7 @@ class Plan:
     paced_deliveries_per_second: int  # paced rate = this / N messages/s, at most 50
     held: int = 0  # streams held open on one hub process (0: not measured)
     publishers: tuple[int, ...] = (4, 16)  # a burst each (the first: "burst"; at N <= 100)
+    rounds: int = 1  # at N <= 100, each burst this many times, the servers taking turns
 
     def burst_messages(self, n: int) -> int:
         # as many deliveries at every size: at N = 10 a cap of 1,000 messages made the burst a
@@ -95,7 +100,7 @@ class Plan:
         return min(50.0, self.paced_deliveries_per_second / n)
 
 
-FULL = Plan((10, 100, 1000), 40_000, 5.0, 2_000, held=10_000)
+FULL = Plan((10, 100, 1000), 40_000, 5.0, 2_000, held=10_000, rounds=3)
 QUICK = Plan((10, 100, 1000), 8_000, 2.0, 2_000)
 WARMUP_MESSAGES = 50  # before a size's burst, on every server
 HELD_LISTENERS = 4
@@ -345,18 +350,53 @@ async def paced(
     return result
 
 
-async def measure(name: str, n: int, plan: Plan) -> dict[str, Any]:
+async def measure(names: tuple[str, ...], n: int, plan: Plan) -> dict[str, dict[str, Any]]:
+    """Every server at size ``n``. At N <= 100 all of them are up at once and take turns:
+    each burst runs ``plan.rounds`` times, a round being one burst of every server in turn,
+    and the round of median deliveries/s is reported (with every round's rate): this
+    machine's speed drifts by 10-20 % within minutes, and a drift then falls on every server
+    of a round alike rather than on whichever ran during it. At N = 1000, one after the
+    other, once each."""
+    if n > 100:
+        return {name: await _measure_alone(name, n, plan) for name in names}
+    async with contextlib.AsyncExitStack() as stack:
+        up: dict[str, tuple[Setup, str, Listeners]] = {}
+        for name in names:
+            setup, sender = await stack.enter_async_context(server(name, n))
+            listeners = await Listeners.open(setup.streams, 1 if n < 100 else 2)
+            stack.push_async_callback(listeners.close)
+            up[name] = (setup, sender, listeners)
+        for setup, sender, _ in up.values():
+            for _ in range(WARMUP_MESSAGES):  # every server's path warm (caches, statements)
+                await setup.publish(message(sender, 0))
+        m = plan.burst_messages(n)
+        results: dict[str, dict[str, Any]] = {name: {} for name in names}
+        phase = 3  # the listeners count each burst's frames apart (1: a lone burst; 2: paced)
+        for i, count in enumerate(plan.publishers):
+            rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+            for _ in range(plan.rounds):
+                for name, (setup, sender, listeners) in up.items():
+                    rounds[name].append(await burst(setup, sender, listeners, n, m, count, phase))
+                phase += 1
+            for name, each in rounds.items():
+                rates = [r["deliveries_per_second"] for r in each]
+                median = sorted(each, key=lambda r: r["deliveries_per_second"])[len(each) // 2]
+                results[name]["burst" if i == 0 else f"burst@{count}"] = {**median, "rounds": rates}
+        for name, (setup, sender, listeners) in up.items():
+            results[name]["paced"] = await paced(
+                setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
+            )
+    return results
+
+
+async def _measure_alone(name: str, n: int, plan: Plan) -> dict[str, Any]:
     async with server(name, n) as (setup, sender):
         listeners = await Listeners.open(setup.streams, 1 if n < 100 else 2)
         try:
-            for _ in range(WARMUP_MESSAGES):  # every server's path warm (caches, statements)
+            for _ in range(WARMUP_MESSAGES):
                 await setup.publish(message(sender, 0))
-            m = plan.burst_messages(n)
-            first, *more = plan.publishers
-            result = {"burst": await burst(setup, sender, listeners, n, m, first)}
-            for phase, count in enumerate(more if n <= 100 else (), start=3):
-                again = await burst(setup, sender, listeners, n, m, count, phase)
-                result[f"burst@{count}"] = again
+            burst_result = await burst(setup, sender, listeners, n, plan.burst_messages(n))
+            result = {"burst": burst_result}
             result["paced"] = await paced(
                 setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
             )
@@ -401,35 +441,45 @@ async def held(name: str, n: int) -> dict[str, Any]:
     }
 
 
+def _ratio(by_server: dict[str, Any], a: str, b: str, phase: str) -> float:
+    """``a``'s deliveries/s over ``b``'s in a burst: where they took turns, the median of
+    the rounds' ratios (each round's two bursts ran seconds apart, on the same machine's
+    speed), else the ratio of the two bursts."""
+    one: dict[str, Any] = by_server[a][phase]
+    other: dict[str, Any] = by_server[b][phase]
+    if "rounds" in one and "rounds" in other and len(one["rounds"]) == len(other["rounds"]):
+        pairs: list[tuple[float, float]] = list(zip(one["rounds"], other["rounds"], strict=True))
+        return round(statistics.median(x / y for x, y in pairs), 2)
+    ratio: float = one["deliveries_per_second"] / other["deliveries_per_second"]
+    return round(ratio, 2)
+
+
 async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine(), "sizes": {}}
     if plan.held:
         report["held"] = {name: await held(name, plan.held) for name in ("raw", "hub")}
     for n in plan.sizes:
-        by_server = {name: await measure(name, n, plan) for name in servers}
+        by_server: dict[str, Any] = await measure(servers, n, plan)
         report["sizes"][str(n)] = by_server
-        rate = {name: by_server[name]["burst"]["deliveries_per_second"] for name in servers}
         if {"hub", "hub-a2a"} <= set(servers):  # issue 35: A2A subscribers against the hub's
-            by_server["a2a_over_hub"] = round(rate["hub-a2a"] / rate["hub"], 2)
+            by_server["a2a_over_hub"] = _ratio(by_server, "hub-a2a", "hub", "burst")
         if not set(SERVERS) <= set(servers):
             continue
         by_server["ratios"] = {
-            "hub_over_sse_starlette": round(rate["hub"] / rate["sse-starlette"], 2),
+            "hub_over_sse_starlette": _ratio(by_server, "hub", "sse-starlette", "burst"),
             **{
-                f"hub_over_sse_starlette{phase.removeprefix('burst')}": round(
-                    by_server["hub"][phase]["deliveries_per_second"]
-                    / by_server["sse-starlette"][phase]["deliveries_per_second"],
-                    2,
+                f"hub_over_sse_starlette{phase.removeprefix('burst')}": _ratio(
+                    by_server, "hub", "sse-starlette", phase
                 )
                 for phase in by_server["hub"]
                 if phase.startswith("burst@")
             },
-            "hub_over_durable_sse": round(rate["hub"] / rate["durable-sse"], 2),
-            "hub_over_raw": round(rate["hub"] / rate["raw"], 2),
+            "hub_over_durable_sse": _ratio(by_server, "hub", "durable-sse", "burst"),
+            "hub_over_raw": _ratio(by_server, "hub", "raw", "burst"),
             **{
-                f"{name}_over_raw": round(rate[name] / rate["raw"], 2)
+                f"{name}_over_raw": _ratio(by_server, name, "raw", "burst")
                 for name in OTHER_ASGI_SERVERS
-                if name in rate
+                if name in by_server
             },
         }
     return report
@@ -458,7 +508,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.sizes is not None:
-        plan = Plan(args.sizes, plan.burst_deliveries, plan.paced_seconds, 2_000, plan.held)
+        plan = Plan(
+            args.sizes,
+            plan.burst_deliveries,
+            plan.paced_seconds,
+            2_000,
+            plan.held,
+            plan.publishers,
+            plan.rounds,
+        )
     if args.held is not None:
         plan.held = args.held
     if not args.publishers or min(args.publishers) < 1:
