@@ -135,15 +135,22 @@ class Prepared:
         return compiled
 
 
+def _sqlite_driver(conn: AsyncConnection) -> Any | None:
+    """The connection's ``InlineSqlite`` on SQLite; None on other dialects."""
+    sync = conn.sync_connection
+    if conn.dialect.name != "sqlite" or sync is None:
+        return None
+    return sync.connection.driver_connection
+
+
 def _driver(conn: AsyncConnection) -> Any | None:
     """The connection's ``InlineSqlite``, or None where statements go through SQLAlchemy:
     on SQLite inside a transaction, SQLAlchemy's or the writer's own (``begin_writing``;
     outside both, a commit would not see the statement's writes)."""
-    sync = conn.sync_connection
-    if conn.dialect.name != "sqlite" or sync is None:
+    driver = _sqlite_driver(conn)
+    if driver is None:
         return None
-    driver = sync.connection.driver_connection
-    if sync.in_transaction() or (driver is not None and driver._conn.in_transaction):
+    if conn.in_transaction() or driver._conn.in_transaction:
         return driver
     return None
 
@@ -217,12 +224,9 @@ async def begin_writing(conn: AsyncConnection) -> bool:
     work less a batch. A statement SQLAlchemy runs meanwhile (the full path's ORM session,
     a savepoint) begins SQLAlchemy's transaction, on SQLite only a mark, inside the
     driver's: the batch then ends through SQLAlchemy, whose COMMIT is the driver's."""
-    if conn.dialect.name != "sqlite":
+    driver = _sqlite_driver(conn)
+    if driver is None:
         return False
-    sync = conn.sync_connection
-    assert sync is not None
-    driver = sync.connection.driver_connection
-    assert driver is not None
     await _at(conn, driver.run_many("BEGIN IMMEDIATE", [()]), "BEGIN IMMEDIATE")
     return True
 

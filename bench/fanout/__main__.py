@@ -42,7 +42,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -356,9 +356,14 @@ async def measure(names: tuple[str, ...], n: int, plan: Plan) -> dict[str, dict[
     and the round of median deliveries/s is reported (with every round's rate): this
     machine's speed drifts by 10-20 % within minutes, and a drift then falls on every server
     of a round alike rather than on whichever ran during it. At N = 1000, one after the
-    other, once each."""
-    if n > 100:
-        return {name: await _measure_alone(name, n, plan) for name in names}
+    other, one burst (4 publishers) once each."""
+    if n <= 100:
+        return await _in_turns(names, n, plan)
+    alone = replace(plan, publishers=plan.publishers[:1], rounds=1)
+    return {name: (await _in_turns((name,), n, alone))[name] for name in names}
+
+
+async def _in_turns(names: tuple[str, ...], n: int, plan: Plan) -> dict[str, dict[str, Any]]:
     async with contextlib.AsyncExitStack() as stack:
         up: dict[str, tuple[Setup, str, Listeners]] = {}
         for name in names:
@@ -387,22 +392,6 @@ async def measure(names: tuple[str, ...], n: int, plan: Plan) -> dict[str, dict[
                 setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
             )
     return results
-
-
-async def _measure_alone(name: str, n: int, plan: Plan) -> dict[str, Any]:
-    async with server(name, n) as (setup, sender):
-        listeners = await Listeners.open(setup.streams, 1 if n < 100 else 2)
-        try:
-            for _ in range(WARMUP_MESSAGES):
-                await setup.publish(message(sender, 0))
-            burst_result = await burst(setup, sender, listeners, n, plan.burst_messages(n))
-            result = {"burst": burst_result}
-            result["paced"] = await paced(
-                setup, sender, listeners, n, plan.paced_rate(n), plan.paced_seconds
-            )
-        finally:
-            await listeners.close()
-    return result
 
 
 async def held(name: str, n: int) -> dict[str, Any]:
@@ -508,15 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.sizes is not None:
-        plan = Plan(
-            args.sizes,
-            plan.burst_deliveries,
-            plan.paced_seconds,
-            2_000,
-            plan.held,
-            plan.publishers,
-            plan.rounds,
-        )
+        plan = replace(plan, sizes=args.sizes)
     if args.held is not None:
         plan.held = args.held
     if not args.publishers or min(args.publishers) < 1:
