@@ -20,12 +20,13 @@ RUN pip wheel --no-deps --wheel-dir /wheels ./kit . \
 FROM python:3.11-slim
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 # /var/lib/agenthub: the working directory (a default SQLite store and key land here when
-# run alone); keys/: the mount point of the compose file's `hub-keys` volume, whose owner
-# and mode a fresh volume copies from here
+# run alone); keys/ and lb-tls/: the mount points of the compose file's `hub-keys` and
+# `lb-tls` volumes, whose owner and mode a fresh volume copies from here
 RUN groupadd --system --gid 10001 agenthub \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /var/lib/agenthub \
       --shell /usr/sbin/nologin agenthub \
- && install -d -o 10001 -g 10001 -m 0700 /var/lib/agenthub /var/lib/agenthub/keys
+ && install -d -o 10001 -g 10001 -m 0700 /var/lib/agenthub /var/lib/agenthub/keys \
+      /var/lib/agenthub/lb-tls
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /var/lib/agenthub
 USER 10001:10001

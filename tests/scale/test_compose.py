@@ -71,7 +71,7 @@ def test_healthchecks_and_start_order() -> None:
         "hub": {"condition": "service_healthy"},
         "lb-certificate": {"condition": "service_completed_successfully"},
     }
-    # nginx's certificate is signed by the agents' CA, which `keys` makes first
+    # nginx's certificate is signed by the hub's TLS CA, beside the key `keys` makes first
     assert found["lb-certificate"]["depends_on"] == {
         "keys": {"condition": "service_completed_successfully"}
     }
@@ -157,16 +157,23 @@ def test_lb_finds_the_replicas_by_service_name_and_keeps_sse_unbuffered() -> Non
     env = lb["environment"]
     assert env["NGINX_HUB_SERVERS"].startswith("server hub:8000 resolve ")
     assert env["NGINX_RESOLVER"].startswith("resolver 127.0.0.11 ")
-    mount, keys = lb["volumes"]
+    mount, tls = lb["volumes"]
     source, target, mode = mount.split(":")
     assert target == "/etc/nginx/templates/default.conf.template" and mode == "ro"
-    # TLS ends at nginx, with the certificate `lb-certificate` wrote into the keys volume
-    volume, folder, mode = keys.split(":")
-    assert mode == "ro" and [volume] == [v.split(":")[0] for v in services()["keys"]["volumes"]]
-    made = services()["lb-certificate"]["command"]
+    # TLS ends at nginx, with the certificate `lb-certificate` wrote into a volume of its own
+    volume, folder, mode = tls.split(":")
+    maker = services()["lb-certificate"]
+    (written,) = [v for v in maker["volumes"] if v.startswith(volume + ":")]
+    made = maker["command"]
     for name in ("NGINX_TLS_CERT", "NGINX_TLS_KEY"):
         file = env[name].removeprefix(folder + "/")
-        assert any(arg.endswith("/" + file) for arg in made), (name, made)
+        assert written.split(":")[1] + "/" + file in made, (name, made)
+    assert mode == "ro" and volume != services()["keys"]["volumes"][0].split(":")[0]
+    # the ports nginx listens on inside are the ones published (unprivileged: above 1024)
+    inside = {port.split(":")[-1] for port in lb["ports"]}
+    assert inside == {env["NGINX_PORT"], env["NGINX_TLS_PORT"]}
+    assert all(int(port) > 1024 for port in inside)
+    assert f"http://127.0.0.1:{env['NGINX_PORT']}/readyz" in lb["healthcheck"]["test"]
     assert "listen ${NGINX_TLS_PORT} ssl;" in (ROOT / source).read_text()
     template = (ROOT / source).read_text()
     assert set(re.findall(r"\$\{(\w+)\}", template)) <= env.keys()
@@ -282,6 +289,64 @@ def test_debians_docker_compose_accepts_the_file(tmp_path: Path) -> None:
     """docker-compose 1.29 (Debian 12): the strictest Compose the file is written for."""
     binary = require("docker-compose", "docker-compose")
     check_resolved(run_config([binary], tmp_path))
+
+
+def mounted_volumes(service: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    """A resolved service's named volumes: (volume, folder, writable); bind mounts left out."""
+    found = []
+    for mount in service.get("volumes", []):
+        source, target, *mode = mount.split(":")
+        if not source.startswith(("/", ".")):
+            found.append((source, target, "ro" not in mode))
+    return found
+
+
+def private_keys_in_volumes(found: dict[str, Any]) -> dict[str, set[str]]:
+    """Every private key a service writes, by the volume it lands in: the hub's commands make
+    the signing key and, beside it, the agents' CA key and the hub's TLS CA key (the
+    settings' own paths), and ``hub-certificate --key`` one more."""
+    keys: dict[str, set[str]] = {}
+    for service in found.values():
+        written = [(v, folder) for v, folder, writable in mounted_volumes(service) if writable]
+        if not written:
+            continue
+        paths: set[Path] = set()
+        signing = service.get("environment", {}).get("AGENTHUB_SIGNING_KEY_FILE")
+        if signing:
+            settings = Settings(_env_file=None, signing_key_file=signing)
+            paths |= {Path(signing), settings.ca_paths[0], settings.tls_ca_paths[0]}
+        command = service.get("command") or []
+        paths |= {Path(command[i + 1]) for i, arg in enumerate(command[:-1]) if arg == "--key"}
+        for volume, folder in written:
+            keys.setdefault(volume, set()).update(
+                p.name for p in paths if str(p.parent) == folder.rstrip("/")
+            )
+    return keys
+
+
+def test_a_published_service_reads_no_private_key_but_its_own(tmp_path: Path) -> None:
+    """What the published `lb` can read, from the file Compose resolves: its own TLS key, and
+    neither the signing key nor a CA's key (nor a secret)."""
+    found = run_config([require("docker-compose", "docker-compose")], tmp_path)["services"]
+    keys = private_keys_in_volumes(found)
+    assert keys["hub-keys"] == {
+        "hub-signing-key.pem",
+        "agenthub-ca-key.pem",
+        "agenthub-tls-ca-key.pem",
+    }
+    published = {name: s for name, s in found.items() if s.get("ports")}
+    assert published.keys() == {"lb"}
+    for name, service in published.items():
+        env = service.get("environment", {})
+        needed = {Path(value).name for value in env.values() if str(value).endswith("key.pem")}
+        readable = {
+            key for volume, _, _ in mounted_volumes(service) for key in keys.get(volume, set())
+        }
+        assert readable and readable <= needed, (name, readable - needed)
+        assert not service.get("secrets"), name
+        # and it runs as no root, with no capability
+        assert service["user"].split(":")[0] not in ("0", "root"), name
+        assert service["cap_drop"] == ["ALL"], name
 
 
 def test_compose_v2_accepts_the_file(tmp_path: Path) -> None:
