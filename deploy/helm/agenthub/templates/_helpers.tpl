@@ -81,6 +81,12 @@ upgrades), else a new random one. */}}
 {{- if and (gt $replicas 1) (not (include "agenthub.external" .)) -}}
 {{- fail "more than one replica needs PostgreSQL: set database.url or database.existingSecret (SQLite serves one replica)" -}}
 {{- end -}}
+{{- if and (contains "*" .Values.hub.forwardedAllowIps) (not .Values.networkPolicy.enabled) -}}
+{{- fail "hub.forwardedAllowIps \"*\" believes X-Forwarded-For from any pod: give the Ingress controller's range, or set networkPolicy.enabled" -}}
+{{- end -}}
+{{- if and .Values.networkPolicy.enabled (not .Values.networkPolicy.from) -}}
+{{- fail "networkPolicy.enabled with no networkPolicy.from lets no one reach the hub: list the Ingress controller's pods" -}}
+{{- end -}}
 {{- if and (gt $replicas 1) (not .Values.redis.url) -}}
 {{- fail "more than one replica needs Redis between them: set redis.url (e.g. redis://redis:6379/0)" -}}
 {{- end -}}
