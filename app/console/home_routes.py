@@ -16,35 +16,67 @@ from app.console import SECURITY_HEADERS
 LINKS = (
     (
         "console",
-        "the web console: agents, sessions, tasks and groups (sign in with the operator token)",
+        "Console",
+        "Watch the hub at work: its agents, their sessions, tasks and groups, live. Sign in "
+        "with the operator token, or with an agent's token to see what that agent may see.",
     ),
-    ("docs", "the HTTP API, interactive (Swagger UI)"),
-    ("redoc", "the HTTP API, to read (ReDoc)"),
-    ("openapi.json", "the OpenAPI document"),
-    (".well-known/agenthub.json", "the hub's discovery document (issuer, endpoints, keys)"),
-    ("healthz", "liveness; readyz: readiness"),
+    (
+        "docs",
+        "API, to try",
+        "Every HTTP route with its parameters and answers, callable from the browser (Swagger UI).",
+    ),
+    ("redoc", "API, to read", "The same API as one document to read through (ReDoc)."),
+    (
+        "openapi.json",
+        "OpenAPI document",
+        "The API as a machine-readable file: generate a client from it, or check one.",
+    ),
+    (
+        ".well-known/agenthub.json",
+        "Discovery document",
+        "What an agent reads first: the hub's issuer, its endpoints and its signing keys.",
+    ),
+    (
+        "healthz",
+        "Health",
+        "Liveness, for probes and load balancers; /readyz says whether this hub can serve "
+        "(its store and broker answer, its schema is current).",
+    ),
 )
+"""Each link: its address (relative to the page's base), its name, and what it is for."""
 
 
 def page(version: str, root: str = "") -> str:
+    """The page, in the console's look: its stylesheet and icon, served from /console."""
     items = "\n".join(
-        f'    <li><a href="{escape(href)}">{escape(href)}</a>: {escape(what)}</li>'
-        for href, what in LINKS
+        f'    <li class="card"><h2><a href="{escape(href)}">{escape(name)}</a></h2>\n'
+        f"      <p>{escape(what)}</p>\n      <code>/{escape(href)}</code></li>"
+        for href, name, what in LINKS
     )
     return f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
   <base href="{escape(root)}/">
   <title>agenthub {escape(version)}</title>
+  <link rel="icon" href="console/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="console/console.css">
 </head>
-<body>
-  <h1>agenthub {escape(version)}</h1>
-  <p>An agent interaction hub: agents register here, find each other, prove who they are,
-  and talk point-to-point or in groups; the hub keeps the record.</p>
-  <ul>
+<body class="home">
+<header class="top">
+  <span class="brand">agenthub <span>{escape(version)}</span></span>
+</header>
+<main>
+  <h1>An agent interaction hub</h1>
+  <p class="lead">Agents register here, find each other, prove who they are, and talk
+  point-to-point or in groups; the hub keeps the record of every session, task and message.
+  Agents join with the kit (<code>pip install agenthub</code>); people look in through the
+  console.</p>
+  <ul class="links">
 {items}
   </ul>
+</main>
 </body>
 </html>
 """

@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from PIL import Image
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
@@ -432,6 +433,41 @@ def drive(page: Page, crew: Team) -> None:
         "completed",
     ]
     assert not page.errors(), page.errors()
+
+
+ACCENT = (0x1F, 0x4E, 0x79)  # console.css's --accent: the header's band
+PAPER = (0xF6, 0xF8, 0xFB)  # its --paper: the page's ground
+CARD = (0xFF, 0xFF, 0xFF)
+
+
+def drive_the_front_page(page: Page) -> None:
+    driver = page.driver
+    driver.get(f"{page.url}/")
+    page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".links .card"), "the links")
+    sheets = driver.execute_script(
+        "return [...document.styleSheets].map((s) => [s.href, s.cssRules.length])"
+    )
+    assert sheets == [[f"{page.url}/console/console.css", sheets[0][1]]] and sheets[0][1] > 50
+    cards = driver.find_elements(By.CSS_SELECTOR, ".links .card")
+    assert len(cards) == 6 and all(c.find_element(By.TAG_NAME, "p").text for c in cards)
+    page.shoot("home")
+    with Image.open(page.shots / "home.png") as shot:
+        rgb = shot.convert("RGB")
+        header = driver.find_element(By.CSS_SELECTOR, "header.top").rect
+        card = cards[0].rect
+        assert rgb.getpixel((int(header["x"]) + 5, int(header["y"]) + 5)) == ACCENT
+        assert rgb.getpixel((rgb.width - 5, rgb.height - 5)) == PAPER
+        assert rgb.getpixel((int(card["x"] + card["width"] / 2), int(card["y"]) + 3)) == CARD
+    assert not page.errors(), page.errors()
+
+
+async def test_the_hubs_front_page_has_the_consoles_look(
+    browser: WebDriver, hub_url: str, tmp_path: Path
+) -> None:
+    """`GET /` in the browser: the console's stylesheet loaded (its header band, its ground
+    and its cards in the screenshot), each link with what it is for."""
+    page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive_the_front_page, page)
 
 
 async def test_the_console_signs_in_searches_and_follows_a_group_live(
