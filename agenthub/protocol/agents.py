@@ -155,6 +155,17 @@ class AgentCard(WireModel):
     score: float | None = Field(default=None, description="relevance to `q`, when searched")
 
 
+class AgentName(WireModel):
+    """Who an id names, also after the agent deregistered: the record (a group's owner, a
+    message's sender) keeps naming the agents that left."""
+
+    id: str
+    name: str
+    deregistered_at: datetime | None = Field(
+        default=None, description="when it deregistered; null while it is registered"
+    )
+
+
 class AgentPage(WireModel):
     items: list[AgentCard]
     next_cursor: str | None = None

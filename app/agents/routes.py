@@ -9,6 +9,7 @@ from fastapi import Body, Depends, Query, Request, Response, status
 from agenthub.a2a.card import requested_version
 from agenthub.protocol.agents import (
     AgentCard,
+    AgentName,
     AgentPage,
     AgentRegistration,
     AgentUpdate,
@@ -187,6 +188,21 @@ async def get_agent(
     **Errors**: `404` for an unknown or deregistered agent.
     """
     return service.to_card(await service.get_agent(session, agent_id))
+
+
+@router.get("/{agentId}/name", responses=problem_responses(401, 404))
+async def get_agent_name(
+    agent_id: AgentIdPath, principal: PrincipalDep, session: SessionDep
+) -> AgentName:
+    """The name of the agent an id names, also after it deregistered (then with
+    `deregisteredAt`): the record keeps naming the agents that left, for a group's owner or
+    a message's sender (the web console shows them so).
+
+    **Who**: any agent, or the operator.
+
+    **Errors**: `404` for an id no agent was ever registered with.
+    """
+    return await service.get_agent_name(session, agent_id)
 
 
 @router.get(

@@ -22,6 +22,7 @@ from agenthub.a2a.card import a2a_card, card_json, sign_card
 from agenthub.errors import A2aBindingMissing
 from agenthub.protocol.agents import (
     AgentCard,
+    AgentName,
     AgentRegistration,
     AgentUpdate,
     BoundProtocol,
@@ -197,6 +198,14 @@ async def get_agent(session: AsyncSession, agent_id: str) -> Agent:
     if agent is None or agent.deleted_at is not None:
         raise AgentNotFound(f"No agent {agent_id!r}.")
     return agent
+
+
+async def get_agent_name(session: AsyncSession, agent_id: str) -> AgentName:
+    """The name an id was registered with, registered or deregistered (the row stays)."""
+    agent = await session.get(Agent, agent_id)
+    if agent is None:
+        raise AgentNotFound(f"No agent {agent_id!r} was ever registered.")
+    return AgentName(id=agent.id, name=agent.name, deregistered_at=agent.deleted_at)
 
 
 async def update_agent(

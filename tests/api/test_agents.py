@@ -270,6 +270,28 @@ async def test_delete_other_agent_is_403_operator_may(
     problem(await client.delete(f"/v1/agents/{alice.agent_id}", headers=auth(OPERATOR_TOKEN)), 404)
 
 
+async def test_a_deregistered_agent_keeps_its_name_in_the_record(
+    make_agent: MakeAgent, client: httpx.AsyncClient
+) -> None:
+    alice, bob = await make_agent("alice"), await make_agent("bob")
+    path = f"/v1/agents/{alice.agent_id}/name"
+    named = await bob.request("GET", path)
+    assert named.json() == {"id": alice.agent_id, "name": "alice", "deregisteredAt": None}
+    gone = await client.delete(f"/v1/agents/{alice.agent_id}", headers=auth(OPERATOR_TOKEN))
+    assert gone.status_code == 204
+    problem(await bob.request("GET", f"/v1/agents/{alice.agent_id}"), 404)  # not registered
+    for response in (
+        await bob.request("GET", path),
+        await client.get(path, headers=auth(OPERATOR_TOKEN)),
+    ):
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert (body["id"], body["name"]) == (alice.agent_id, "alice")
+        assert body["deregisteredAt"]
+    problem(await bob.request("GET", "/v1/agents/1.2.156.3088.1.AGH.NOBODY/name"), 404)
+    problem(await client.get(path), 401)
+
+
 async def test_operator_lists_and_reads_every_agent(
     make_agent: MakeAgent, client: httpx.AsyncClient
 ) -> None:

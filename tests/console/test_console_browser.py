@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -481,6 +482,64 @@ async def test_the_console_signs_in_searches_and_follows_a_group_live(
         Path(target).mkdir(parents=True, exist_ok=True)
         for shot in shots:
             shutil.copy(tmp_path / shot, Path(target) / shot)
+
+
+def sign_in(page: Page, token: str) -> None:
+    page.driver.get(f"{page.url}/console/")
+    page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form").send_keys(token)
+    page.driver.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+    page.wait(lambda d: "signed in as" in d.find_element(By.ID, "who").text, "sign-in")
+
+
+def drive_a_wide_group(page: Page, gid: str) -> None:
+    driver = page.driver
+    viewport = {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", viewport)
+    sign_in(page, OPERATOR_TOKEN)
+    page.open(f"#/groups/{gid}")
+    page.wait(lambda d: "waits for" in page.text_of("section").lower(), "the triggers")
+    page.wait(lambda d: "planner" in page.text_of(".facts"), "the owner's name")
+    # the owner left the hub: still named (its id on hover says so), in the members too
+    owner = driver.find_element(By.CSS_SELECTOR, ".facts a.agent")
+    assert owner.text == "planner" and "deregistered" in (owner.get_attribute("title") or "")
+    assert "deregistered" in (owner.get_attribute("class") or "")
+    page.wait(lambda d: "planner" in page.text_of("table"), "the owner among the members")
+    widths = driver.execute_script(
+        "const e = document.documentElement; return [e.scrollWidth, e.clientWidth]"
+    )
+    page.shoot("group-1400")
+    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+    assert not page.errors(), page.errors()
+
+
+async def test_a_group_page_fits_1400_pixels_and_names_an_owner_who_left(
+    browser: WebDriver, hub_url: str, working_team: Team, tmp_path: Path
+) -> None:
+    """A paused group waiting on a trigger for tasks with long ids and a deadline, whose
+    owner then deregistered: the page needs no sideways scroll at 1400 px, and the owner
+    is still shown by name."""
+    leader, solver, writer = working_team.agents
+    group = await team(leader, solver, writer, goal="wide tables")
+    gid = group["id"]
+    long_ids = [f"task-{n}-{uuid.uuid4()}-{uuid.uuid4()}" for n in (1, 2, 3)]
+    for task_id, partner in zip(long_ids, (solver, writer, solver), strict=True):
+        start = command(
+            str(leader.agent_id), "start", task_id=task_id, partnerId=partner.agent_id,
+            dataItems=text(f"part of {task_id}"),
+        )  # fmt: skip
+        response = await leader.request("POST", f"/v1/groups/{gid}/messages", json=start)
+        assert response.status_code == 201, response.text
+    for state in ("async-task-assignment", "pause-and-trigger"):
+        body = {"conversationState": state}
+        response = await leader.request("PATCH", f"/v1/groups/{gid}", json=body)
+        assert response.status_code == 200, response.text
+    body = {"taskIds": long_ids, "timeoutSeconds": 3600}
+    response = await leader.request("POST", f"/v1/groups/{gid}/triggers", json=body)
+    assert response.status_code == 201, response.text
+    gone = await leader.request("DELETE", f"/v1/agents/{leader.agent_id}")
+    assert gone.status_code == 204, gone.text
+    page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
+    await asyncio.to_thread(drive_a_wide_group, page, gid)
 
 
 def drive_as_agent(page: Page, token: str, crew: Team) -> None:

@@ -83,28 +83,33 @@ export function dataText(items) {
     .join("\n");
 }
 
-const names = new Map(); // agent id -> Promise of its name (or null)
+const names = new Map(); // agent id -> Promise of { name, deregisteredAt } (or null)
 
 export function rememberName(id, name) {
-  names.set(id, Promise.resolve(name));
+  names.set(id, Promise.resolve({ name, deregisteredAt: null }));
 }
 
-// an agent's name (its id on hover) that links to the agents page searched by its id;
-// the name is looked up once per id per page load
+// an agent's name (its id on hover) that links to the agents page searched by its id; an
+// agent that deregistered keeps its name, marked as gone. Looked up once per id per page load
 export function agentRef(id) {
   if (!id) return h("span", { class: "muted" }, "—");
   const el = h("a", { class: "agent", href: `#/agents?id=${enc(id)}`, title: id }, short(id));
   if (!names.has(id)) {
     names.set(
       id,
-      api(`/v1/agents/${enc(id)}`).then(
-        (card) => card.name,
+      api(`/v1/agents/${enc(id)}/name`).then(
+        (found) => found,
         () => null,
       ),
     );
   }
-  names.get(id).then((name) => {
-    if (name) el.textContent = name;
+  names.get(id).then((found) => {
+    if (!found) return;
+    el.textContent = found.name;
+    if (found.deregisteredAt) {
+      el.classList.add("deregistered");
+      el.title = `${id}, deregistered ${when(found.deregisteredAt)}`;
+    }
   });
   return el;
 }

@@ -439,6 +439,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Agent Name
+         * @description The name of the agent an id names, also after it deregistered (then with
+         *     `deregisteredAt`): the record keeps naming the agents that left, for a group's owner or
+         *     a message's sender (the web console shows them so).
+         *
+         *     **Who**: any agent, or the operator.
+         *
+         *     **Errors**: `404` for an id no agent was ever registered with.
+         */
+        get: operations["get_agent_name"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/token": {
         parameters: {
             query?: never;
@@ -1784,6 +1810,22 @@ export interface components {
             updatedAt: string;
             /** Version */
             version?: string | null;
+        };
+        /**
+         * AgentName
+         * @description Who an id names, also after the agent deregistered: the record (a group's owner, a
+         *     message's sender) keeps naming the agents that left.
+         */
+        AgentName: {
+            /**
+             * Deregisteredat
+             * @description when it deregistered; null while it is registered
+             */
+            deregisteredAt?: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
         };
         /** AgentPage */
         AgentPage: {
@@ -4302,6 +4344,64 @@ export interface operations {
                 };
             };
             /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_agent_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentName"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;

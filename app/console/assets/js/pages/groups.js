@@ -121,7 +121,7 @@ async function triggers(group, signal) {
     h(
       "tr",
       {},
-      h("td", {}, t.taskIds.map((task) => [taskLink(task, group.sessionId), " "])),
+      h("td", { class: "tasks" }, t.taskIds.map((task) => taskLink(task, group.sessionId))),
       h("td", {}, t.deadline ? timeTag(t.deadline) : "none"),
       h("td", {}, t.outcome ? [pill(t.outcome), " ", timeTag(t.firedAt)] : pill("pending")),
     ),

@@ -3,6 +3,7 @@
 from .agent_card import AgentCard
 from .agent_card_publicjwk import AgentCardPublicjwk
 from .agent_card_status import AgentCardStatus
+from .agent_name import AgentName
 from .agent_page import AgentPage
 from .agent_registration import AgentRegistration
 from .agent_update import AgentUpdate
@@ -146,6 +147,7 @@ __all__ = (
     "AgentCard",
     "AgentCardPublicjwk",
     "AgentCardStatus",
+    "AgentName",
     "AgentPage",
     "AgentRegistration",
     "AgentUpdate",
