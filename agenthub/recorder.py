@@ -39,7 +39,7 @@ MAX_TOTAL_BACKLOG = 4096
 LINGER_SECONDS = 0.005
 """How long a session's lane waits for more records before it sends what it holds: a call's
 records (the command, the partner's moves) come a few hundred microseconds apart, and each
-request costs the agent and the hub far more than a record in it (issue 30)."""
+request costs the agent and the hub far more than a record in it (``bench.p2p``)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class HubRecorder:
         # come within LINGER_SECONDS of the first, go together in its next request
         # (``…/messages:batch``, up to MAX_BATCH_ITEMS), whichever tasks they are of. A lane
         # per task sent 1.8 records a request, the hub paying its per-request cost for each
-        # (issue 30: ~1.4 ms of hub CPU a record); four lanes a session sent a busy partner's
+        # (bench.p2p: ~1.4 ms of hub CPU a record); four lanes a session sent a busy partner's
         # records two or three a request, and the requests, not the records, were a third of
         # its CPU (bench.p2p at 16 callers, py-spy). One lane a session once held callers at
         # the backlog bound, while the hub spent ~1 ms a record; it spends ~0.3 now.

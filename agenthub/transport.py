@@ -8,12 +8,12 @@ it busy (``ConnectionNotAvailable``) and queue again, behind requests that came 
 callers on one pool the queue never empties and a request can lose many rounds: against a
 bare endpoint that answers a raw client in 1.6 ms (p99 5 ms), httpcore's own pool had a p50
 of 12 ms and a p99 of 143 ms; with each idle connection given to one request (``FairPool``),
-p50 14 ms, **p99 23 ms**, and 1.7 times the calls (issue 30: the kit's p99 at c16).
+p50 14 ms, **p99 23 ms**, and 1.7 times the calls (bench.p2p: the kit's p99 at c16).
 
 httpcore's pool also asks each idle connection, twice a request, whether its socket became
 readable (the server closed it). Over TLS, anyio answers ``get_extra_info`` by building the
 stream's whole attribute table every time: at 16 callers on one pool that was a quarter of a
-leader's CPU (bench.p2p, py-spy; issue 30). The streams here keep the socket they are on and
+leader's CPU (bench.p2p, py-spy). The streams here keep the socket they are on and
 poll it directly. Everything else is httpcore's ``AnyIOBackend``, and the client is httpx's,
 with its proxies from the environment, mounts and settings as given.
 

@@ -273,7 +273,7 @@ DOCUMENTED = (
 MATCHED_FIRST = (group_messages.router, sessions.router)
 """Included first, so the record routes are the first an app tries: FastAPI tries the app's
 routes in turn, its console and docs pages and every router before the request's (~2 us
-each), and a group post's router was the tenth (issue 30: 0.26 -> 0.24 ms of hub CPU a post).
+each), and a group post's router was the tenth (bench.ingest: 0.26 -> 0.24 ms of hub CPU a post).
 No two routers' paths overlap, so the order changes no match."""
 
 

@@ -4,8 +4,8 @@
 
 Runs group fan-out, ingest (SQLite; PostgreSQL with ``--postgres``), point-to-point and
 discovery one after the other (never two at once: they share the cores), writes each JSON
-report to ``--out`` (default ``bench/results``) and prints the targets of the benchmarks
-issue with the ratios measured here.
+report to ``--out`` (default ``bench/results``) and prints the targets (BENCHMARKS.md,
+"Summary") with the ratios measured here.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
         lines.append(_check(f"hub RSS KiB per stream, {n} open", rss, "<= 20", rss <= 20))
         worst = max(v for v in held["healthz_p99_ms"].values() if v is not None)
         lines.append(_check(f"/healthz p99 ms, {n} streams open", worst, "< 20", worst < 20))
-    for n in ("10", "100"):  # issue 30: not bound by ingest (its capacity: 16 publishers)
+    for n in ("10", "100"):  # not bound by ingest (its capacity: 16 publishers)
         ratios = reports.get("fanout", {}).get("sizes", {}).get(n, {}).get("ratios", {})
         if (at16 := ratios.get("hub_over_sse_starlette@16")) is not None:
             label = f"fan-out N={n}, hub / sse-starlette, 16 publishers"
@@ -70,7 +70,7 @@ def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
     if "fanout" in reports and "100" in reports["fanout"]["sizes"]:
         p99 = reports["fanout"]["sizes"]["100"]["hub"]["paced"]["p99_ms"]
         lines.append(_check("fan-out N=100, p99 publish->receive ms", p99, "< 100", p99 < 100))
-    if "ingest" in reports:  # issue 30's: group posts one a request, session records batched
+    if "ingest" in reports:  # group posts one a request, session records batched
         ingest = reports["ingest"]
         rate = ingest["hub"]["posts_per_second"]
         ratio = ingest["hub_over_bare"]
@@ -82,7 +82,7 @@ def verdicts(reports: dict[str, dict[str, Any]]) -> list[str]:
         lines.append(
             _check("session records, batch endpoint, /s", batched, ">= 5000", batched >= 5000)
         )
-    if "p2p" in reports:  # issue 30's: a recorded call over mutual TLS against a2a-sdk's
+    if "p2p" in reports:  # a recorded call over mutual TLS against a2a-sdk's
         t = reports["p2p"]["recorded_targets"]
         checks = [
             ("kit rpc mTLS c16 calls/s / a2a-sdk's", "kit_mtls_c16_rps_over_a2a_rps", ">= 0.8"),

@@ -432,7 +432,7 @@ class A2ACalls:
         records the cancel after it, stamped when the refusal is known, so the hub keeps it
         as a command the task ignores (AIP §4.5) and raises ``A2ACallFailed`` with the task
         as the agent has it. Recorded before it is sent, a refused cancel would end the
-        hub's task ``canceled`` while the agent says it completed (issue 33)."""
+        hub's task ``canceled`` while the agent says it completed."""
         client = await self.client(partner_id, streaming=False)
         try:
             with _a2a_errors():

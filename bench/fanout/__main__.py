@@ -450,7 +450,7 @@ async def run(plan: Plan, servers: tuple[str, ...] = SERVERS) -> dict[str, Any]:
     for n in plan.sizes:
         by_server: dict[str, Any] = await measure(servers, n, plan)
         report["sizes"][str(n)] = by_server
-        if {"hub", "hub-a2a"} <= set(servers):  # issue 35: A2A subscribers against the hub's
+        if {"hub", "hub-a2a"} <= set(servers):  # A2A subscribers against the hub's
             by_server["a2a_over_hub"] = _ratio(by_server, "hub-a2a", "hub", "burst")
         if not set(SERVERS) <= set(servers):
             continue

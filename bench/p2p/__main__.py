@@ -198,7 +198,7 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
 
 
 def recorded_targets(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Issue 30's figures side by side: the kit's ``rpc`` over mutual TLS, recorded (the rate
+    """The record's targets side by side: the kit's ``rpc`` over mutual TLS, recorded (the rate
     over the time until the hub held every record), against a2a-sdk on an idle hub; and what
     the hub spent per record in that c16 phase."""
     high = f"c{CONCURRENCY}"
@@ -223,7 +223,7 @@ def recorded_targets(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def verdict(ratio: dict[str, dict[str, float]]) -> dict[str, bool]:
-    """The issue's target: p50 at most 2x bare httpx, and faster than a2a-sdk."""
+    """The first targets: p50 at most 2x bare httpx, and faster than a2a-sdk."""
     return {
         "kit_p50_at_most_2x_bare": ratio["c1"]["kit_p50_over_bare_p50"] <= 2,
         "kit_faster_than_a2a": all(

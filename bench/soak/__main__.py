@@ -17,7 +17,7 @@ opening of 100 streams is one sample of its own kind, outside the overall p99), 
 answers and the transport errors, and the group posts of the minute against their
 deliveries (a post acknowledged and not delivered to every stream is lost).
 
-The verdict (issue 31) reads the minutes after the first ten: RSS and descriptors flat within
+The verdict reads the minutes after the first ten: RSS and descriptors flat within
 5 % (the largest over the smallest), p99 drift under 20 % (the last third of those minutes
 against the first third), zero 5xx, zero lost messages. ``--plot`` draws RSS, descriptors and
 p99 over time (matplotlib).

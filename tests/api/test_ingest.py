@@ -65,7 +65,7 @@ async def test_one_transaction_gives_each_record_its_own_outcome(
 
 
 async def test_a_batch_of_task_records_is_folded_in_memory(make_agent: MakeAgent, hub: Any) -> None:
-    """Issue 30: a batch's point-to-point task records cost a few statements for the whole
+    """A batch's point-to-point task records cost a few statements for the whole
     batch (one task read, one task INSERT, one UPDATE for the moved ones, the rows and the
     inbox), not ~6 each; the tasks come out as one record at a time would make them."""
     from sqlalchemy import event

@@ -39,7 +39,7 @@ async def test_every_listener_gets_every_message_from_each_server() -> None:
     assert by_server["ratios"]["hub_over_sse_starlette@16"] > 0
     assert by_server["ratios"]["hub_over_durable_sse"] > 0
     assert by_server["ratios"]["raw@granian_over_raw"] > 0
-    assert by_server["a2a_over_hub"] > 0  # issue 35: the group's A2A subscribers
+    assert by_server["a2a_over_hub"] > 0  # the group's A2A subscribers
 
 
 def test_the_n10_target_is_read_at_16_publishers_and_the_round_trip_shown() -> None:

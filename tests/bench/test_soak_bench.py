@@ -1,4 +1,4 @@
-"""The soak runs its whole mix for five minutes (``--minutes 5``, the issue's smoke test):
+"""The soak runs its whole mix for five minutes (``--minutes 5``, a smoke test):
 nothing answered 5xx, no acknowledged post went undelivered, every kind of request ran, and
 the plot is drawn. The hour's figures are in BENCHMARKS.md."""
 

@@ -53,7 +53,7 @@ def test_serve_creates_key_and_store_and_serves_agents(tmp_path: Path) -> None:
     assert "issuer 'agenthub', broker memory://" in output and "(made now, kid " in output
     assert "registration: agents register with the operator token" in output
     assert "op-token" not in output
-    # where to look: the page at /, the console, the API's docs (issue 36)
+    # where to look: the page at /, the console, the API's docs
     assert f"open {hub.url}/ : the console at {hub.url}/console, the API's docs at " in output
 
 

@@ -46,7 +46,7 @@ async def test_post_assigns_seq_and_is_idempotent(make_agent: MakeAgent, hub: An
 async def test_another_post_under_a_used_id_is_a_post_of_its_own(
     make_agent: MakeAgent, hub: Any
 ) -> None:
-    """A record is its sender, id and content (issue 30): other content under an id the
+    """A record is its sender, id and content: other content under an id the
     sender used in this group is a new post with its own seq; the same one again is not."""
     leader, a = await make_agent("leader"), await make_agent("a")
     gid = (await team(leader, a))["id"]

@@ -1,4 +1,4 @@
-"""A hub group as an A2A agent (issue 35, ``docs/reference/a2a-group-extension.md``): an unmodified
+"""A hub group as an A2A agent (``docs/reference/a2a-group-extension.md``): an unmodified
 a2a-sdk client, authenticated only by a bearer token of the hub's OAuth token endpoint
 (authlib, client credentials, ``resource`` = the group's A2A URL), reads the group's signed
 card, joins an open group, posts, receives the kit members' posts with their senders, is

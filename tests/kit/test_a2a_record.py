@@ -1,4 +1,4 @@
-"""Issue 30, item 5 (its A2A half): the hub's record of a task a kit leader drives on an
+"""The hub's record of a task a kit leader drives on an
 a2a-sdk 1.3 server agent says what the leader and the agent say, for every task.
 
 The agent is tests/support/a2a_peer.py's, built as a2a-sdk's samples build one (an
@@ -9,7 +9,7 @@ The kit records an A2A agent's ``COMPLETED`` as ``awaiting-completion`` and ends
 leader's ``complete`` (agenthub.a2a.convert). A ``cancel`` of a task the agent has ended is
 refused by a2a-sdk (``TaskNotCancelableError``): the leader raises a kit error carrying it and
 where the agent says the task is, and the hub keeps the cancel as an ignored command (AIP
-§4.5) with the task where the agent says (issue 33: the hub said ``canceled``)."""
+§4.5) with the task where the agent says (the hub once said ``canceled``)."""
 
 from __future__ import annotations
 

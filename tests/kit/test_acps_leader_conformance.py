@@ -1,4 +1,4 @@
-"""Issue 17, the leader's side: a kit leader calls acps-sdk 2.1.0 partners built with
+"""AIP conformance, the leader's side: a kit leader calls acps-sdk 2.1.0 partners built with
 ``add_aip_rpc_router`` and served over mutual TLS with acps-sdk's own server context."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 30, item 5: the hub's record of a task a kit leader drives on an acps-sdk 2.1.0
+"""The hub's record of a task a kit leader drives on an acps-sdk 2.1.0
 partner (``add_aip_rpc_router``, served over mutual TLS with acps-sdk's own ``MTLSConfig``)
 says what the leader and the partner say, for every task.
 

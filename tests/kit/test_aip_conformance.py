@@ -1,4 +1,4 @@
-"""Issue 17, clause by clause: a kit partner over mutual TLS, driven by acps-sdk 2.1.0's
+"""AIP conformance, clause by clause: a kit partner over mutual TLS, driven by acps-sdk 2.1.0's
 ``AipRpcClient`` (and its HTTP client, for what the client has no method for), every answer
 validated by acps-sdk's own models. Clauses: ACPs AIP v02.02 (§4.4, §4.5, 5.1, 6.2, 6.3)."""
 

@@ -61,7 +61,7 @@ async def test_a_connection_the_server_closed_is_not_reused() -> None:
 
 async def test_an_idle_connection_is_given_to_one_request_at_a_time() -> None:
     """httpcore's own pool gives every queued request the first idle connection; all but
-    one then find it busy and queue again behind later ones (the c16 tail of issue 30)."""
+    one then find it busy and queue again behind later ones (the c16 tail bench.p2p showed)."""
     arrived: list[asyncio.Event] = []
     go = asyncio.Event()
 

@@ -1,4 +1,4 @@
-"""Faults under load, with real processes on loopback (issue 31, item 5): a hub replica killed
+"""Faults under load, with real processes on loopback: a hub replica killed
 (SIGKILL) while agents post through it, and the Redis broker killed and restarted or frozen
 (SIGSTOP) for longer than a stream lease, under two replicas. On SQLite the replicas share a
 file; CI's second run puts them on PostgreSQL. (tests/store/test_postgres_restart.py restarts

@@ -291,7 +291,7 @@ async def admitted(
 async def test_an_a2a_subscriber_cut_mid_stream_resumes_on_the_other_replica_losing_nothing(
     cluster: tuple[Redis, Replica, Replica],
 ) -> None:
-    """Issue 35: a group's A2A stream (a2a-sdk's client, ``agenthub.a2a.groups``) opened on
+    """A group's A2A stream (a2a-sdk's client, ``agenthub.a2a.groups``) opened on
     B, cut while posts go on through A, resumed on A from its last seq: every post once, in
     order."""
     _, a, b = cluster

@@ -1,4 +1,4 @@
-"""PostgreSQL restarted under load (issue 31, item 5): while it is away every client gets 503
+"""PostgreSQL restarted under load: while it is away every client gets 503
 with ``Retry-After`` (never a 500), and once it is back the same hub process serves again;
 every acknowledged post is stored once.
 
