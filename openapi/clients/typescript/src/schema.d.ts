@@ -1909,6 +1909,22 @@ export interface components {
             /** Version */
             version?: string | null;
         };
+        /**
+         * BridgeCaller
+         * @description Who called through a bridge session: a registered agent or an application the
+         *     operator registered, with the name the hub knows it by (kept after it leaves).
+         */
+        BridgeCaller: {
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "agent" | "application";
+            /** Name */
+            name?: string | null;
+        };
         /** CertificatePage */
         CertificatePage: {
             /** Items */
@@ -2373,6 +2389,8 @@ export interface components {
         };
         /** MessagePage */
         MessagePage: {
+            /** @description a bridge session's messages: who called through the bridge, an agent or an application (its leader's commands here are recorded on that caller's behalf) */
+            caller?: components["schemas"]["BridgeCaller"] | null;
             /** Items */
             items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
             /** Nextcursor */
@@ -2568,7 +2586,7 @@ export interface components {
          * @description A session as the operator lists it: with how many tasks and groups it has.
          */
         OperatorSession: {
-            bridge?: components["schemas"]["SessionBridge"] | null;
+            bridge?: components["schemas"]["SessionBridgeView"] | null;
             /** Closedat */
             closedAt?: string | null;
             /**
@@ -2817,9 +2835,39 @@ export interface components {
         SessionBridge: {
             /**
              * Callerid
-             * @description the caller, when it proved to be a registered agent (a call token or a hub-issued client certificate); absent for an anonymous caller
+             * @description the caller, when it proved who it is: a registered agent (a call token, a hub-issued client certificate or the hub's OAuth token) or an application the operator registered (the hub's OAuth token); absent for an anonymous caller
              */
             callerId?: string | null;
+            /**
+             * Callerkind
+             * @description what `callerId` names: `agent` (also when absent) or `application`, an OAuth client of the operator's (`POST /v1/operator/oauth-clients`)
+             */
+            callerKind?: ("agent" | "application") | null;
+            /**
+             * Contextid
+             * @description the caller's conversation (A2A `contextId`)
+             */
+            contextId: string;
+            /**
+             * Protocol
+             * @constant
+             */
+            protocol: "a2a";
+        };
+        /** SessionBridgeView */
+        SessionBridgeView: {
+            /** @description the caller `callerId` names, with its kind and name */
+            caller?: components["schemas"]["BridgeCaller"] | null;
+            /**
+             * Callerid
+             * @description the caller, when it proved who it is: a registered agent (a call token, a hub-issued client certificate or the hub's OAuth token) or an application the operator registered (the hub's OAuth token); absent for an anonymous caller
+             */
+            callerId?: string | null;
+            /**
+             * Callerkind
+             * @description what `callerId` names: `agent` (also when absent) or `application`, an OAuth client of the operator's (`POST /v1/operator/oauth-clients`)
+             */
+            callerKind?: ("agent" | "application") | null;
             /**
              * Contextid
              * @description the caller's conversation (A2A `contextId`)
@@ -2896,7 +2944,7 @@ export interface components {
         };
         /** SessionView */
         SessionView: {
-            bridge?: components["schemas"]["SessionBridge"] | null;
+            bridge?: components["schemas"]["SessionBridgeView"] | null;
             /** Closedat */
             closedAt?: string | null;
             /**
@@ -3203,6 +3251,8 @@ export interface components {
         };
         /** TaskView */
         TaskView: {
+            /** @description a bridge session's task (its leader serves an A2A caller): who called, an agent or an application; absent when the caller proved nothing */
+            caller?: components["schemas"]["BridgeCaller"] | null;
             /**
              * Createdat
              * Format: date-time
