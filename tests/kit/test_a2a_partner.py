@@ -528,3 +528,38 @@ async def test_a_client_certificate_proves_an_a2a_caller(
     recorded = await hub_task(partner, task.id)
     session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
     assert session["bridge"]["callerId"] == caller.agent_id
+
+
+class DescribedHandler(TaskHandler):
+    """A product streamed in a chunk, and one given as it awaits completion, each named
+    and described."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        chunk = {"type": "text", "text": "draft"}
+        await task.add_product(
+            {"id": "draft", "name": "Draft", "description": "a first go", "dataItems": [chunk]}
+        )
+        final = {"type": "text", "text": "final"}
+        await task.await_completion(
+            [{"id": "final", "name": "Final", "description": "the answer", "dataItems": [final]}]
+        )
+
+
+async def test_an_artifact_keeps_its_products_name_and_description(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, DescribedHandler())
+    described = {("draft", "Draft", "a first go"), ("final", "Final", "the answer")}
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        task = await last_task(client, SendMessageRequest(message=user_message("go")))
+        assert {(a.artifact_id, a.name, a.description) for a in task.artifacts} == described
+        streaming = await a2a_client(http, partner, streaming=True)
+        streamed = {
+            (u.artifact.artifact_id, u.artifact.name, u.artifact.description)
+            async for event in streaming.send_message(SendMessageRequest(message=user_message("s")))
+            if (u := event.artifact_update).HasField("artifact")
+        }
+        assert streamed == described
+    await settled(partner)
