@@ -230,7 +230,10 @@ class AgentEndpoint:
             if not has_token:
                 return _Call(certified, nonce=None)
         if not has_token:
-            raise CallTokenMissing("a call token (Authorization: Bearer) is required")
+            raise CallTokenMissing(
+                "This call needs a credential: a call token or the hub's OAuth access token "
+                "(Authorization: Bearer), or a client certificate from the hub's CA."
+            )
         if is_hub_access_token(token):  # the hub's OAuth token: a bearer, not bound to the call
             caller_id, kind = await self.hub_tokens.caller(token)
             if certified is not None and caller_id != certified:
@@ -276,12 +279,36 @@ class AgentEndpoint:
         return _Call(caller_id, str(claims["nonce"]))
 
     @staticmethod
-    def _refused(exc: CallTokenError, *, missing: bool) -> Response:
-        code = (
-            RpcErrorCode.AUTHENTICATION_REQUIRED if missing else RpcErrorCode.ACCESS_TOKEN_INVALID
-        )
+    def _refused(
+        exc: CallTokenError,
+        *,
+        missing: bool,
+        request: RpcRequest | dict[str, Any] | None = None,
+    ) -> Response:
+        """A refused caller: HTTP 401 naming the scheme, and a JSON-RPC error answering the
+        request's id. An AIP request gets AIP's own codes (AuthenticationRequired -32008,
+        AccessTokenInvalid -32010); an A2A one, whose v1.0 codes give -32008 and -32009 to
+        other errors (ExtensionSupportRequired, VersionNotSupported) and name none for
+        authentication, JSON-RPC's Invalid Request (-32600) with the reason in the
+        ``google.rpc.ErrorInfo`` A2A's other bindings carry."""
+        request_id = request.id if isinstance(request, RpcRequest) else None
+        if isinstance(request, RpcRequest) and request.method in A2A_METHODS:
+            reason = "AUTHENTICATION_REQUIRED" if missing else "ACCESS_TOKEN_INVALID"
+            info = {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": reason,
+                "domain": "a2a-protocol.org",
+            }
+            error = rpc_error(request_id, RpcErrorCode.INVALID_REQUEST, str(exc), [info])
+        else:
+            code = (
+                RpcErrorCode.AUTHENTICATION_REQUIRED
+                if missing
+                else RpcErrorCode.ACCESS_TOKEN_INVALID
+            )
+            error = rpc_error(request_id, code, str(exc))
         return Response(
-            orjson.dumps(rpc_error(None, code, str(exc))),
+            orjson.dumps(error),
             status_code=401,
             media_type="application/json",
             headers={"WWW-Authenticate": "Bearer"},
@@ -325,7 +352,7 @@ class AgentEndpoint:
             missing = isinstance(exc, CallTokenMissing)
             if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
                 return await self.a2a.answer(request, body, None)
-            return self._refused(exc, missing=missing)
+            return self._refused(exc, missing=missing, request=None if batched else items[0])
         first = items[0]
         if not batched and isinstance(first, RpcRequest) and first.method in A2A_METHODS:
             assert self.a2a is not None  # A2A's methods are served only with A2A
