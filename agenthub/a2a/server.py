@@ -178,7 +178,9 @@ class A2ABridge:
             return
         bridge: dict[str, Any] = {"protocol": "a2a", "contextId": context_id}
         if caller.registered:
-            bridge["callerId"], bridge["callerKind"] = caller.user_name, caller.kind
+            bridge["callerId"] = caller.user_name
+        if caller.registered and caller.kind != "agent":  # agent: the default, which a hub
+            bridge["callerKind"] = caller.kind  # that knows no callerKind takes too
         body = {
             "id": session_id,
             "receivers": [{"agentId": self.agent_id, "mode": "p2p"}],
