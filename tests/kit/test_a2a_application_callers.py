@@ -1,6 +1,7 @@
 """An application the operator registered calls a kit partner by A2A with the hub's OAuth
 token (authlib's client credentials with its client secret, as the docs show; a2a-sdk's
-client), by every method and binding the partner serves: the hub records each task, its
+client), by every method and binding the partner serves (send, stream, get, list, push
+configs, subscribe, cancel): the hub records each task, its
 session and its messages with the application as the caller, kind and name."""
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ import pytest
 from a2a.helpers import get_artifact_text
 from a2a.types import (
     CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    GetTaskPushNotificationConfigRequest,
     GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
     ListTasksRequest,
     SendMessageConfiguration,
     SendMessageRequest,
     StreamResponse,
     SubscribeToTaskRequest,
+    TaskPushNotificationConfig,
     TaskState,
 )
 
@@ -111,6 +116,26 @@ async def test_an_applications_a2a_calls_are_recorded_with_it_as_caller(
             configuration=SendMessageConfiguration(return_immediately=True),
         )
         started = await last_task(sender, request)
+        # its push configs, set, read, listed and deleted by the application (a form the
+        # policy takes, a name that resolves nowhere: nothing is pushed)
+        config = TaskPushNotificationConfig(
+            task_id=started.id, id="c1", url="https://push.example/hook", token="t"
+        )
+        made = await sender.create_task_push_notification_config(config)
+        asked = GetTaskPushNotificationConfigRequest(task_id=started.id, id=made.id)
+        assert (await sender.get_task_push_notification_config(asked)).url == config.url
+        of_task = ListTaskPushNotificationConfigsRequest(task_id=started.id)
+        lists = (version, binding) != (
+            "0.3",
+            "HTTP+JSON",
+        )  # a2a-sdk's v0.3 REST client: set and get only
+        if lists:
+            assert len((await sender.list_task_push_notification_configs(of_task)).configs) == 1
+        if lists:
+            await sender.delete_task_push_notification_config(
+                DeleteTaskPushNotificationConfigRequest(task_id=started.id, id=made.id)
+            )
+            assert not (await sender.list_task_push_notification_configs(of_task)).configs
         seen: list[StreamResponse] = []
 
         async def watch() -> None:
