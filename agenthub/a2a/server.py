@@ -10,9 +10,8 @@ and artifact updates (``agenthub.a2a.relay``; ``agenthub.a2a.convert`` says how 
 Every A2A context is a session at the hub, a *bridged* one: the A2A caller records nothing,
 so the partner records the leader side too, as the bridge (its commands carry its own id;
 the session names the caller when it proved who it is: a registered agent, or an application
-the operator registered). The session is
-opened in the background once the context's first task is accepted by the runtime; the
-recorder holds its records until it is.
+the operator registered). The session is opened in the background once the context's first
+task is accepted by the runtime; the recorder holds its records until it is.
 """
 
 from __future__ import annotations
