@@ -40,6 +40,7 @@ from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner_rpc import AIP_METHODS, PartnerMethods
 from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
 from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
+from agenthub.protocol.oauth import ClientKind
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
 from agenthub.tls import AgentTls
@@ -59,9 +60,10 @@ opened with no event due: the empty body)."""
 
 
 class _Call:
-    def __init__(self, caller_id: str, nonce: str | None) -> None:
+    def __init__(self, caller_id: str, nonce: str | None, kind: ClientKind = "agent") -> None:
         self.caller_id = caller_id
         self.nonce = nonce
+        self.kind = kind  # an agent, or an application the operator registered (OAuth)
 
 
 STREAM_MAX_SECONDS = 3600.0
@@ -228,14 +230,17 @@ class AgentEndpoint:
             if not has_token:
                 return _Call(certified, nonce=None)
         if not has_token:
-            raise CallTokenMissing("a call token (Authorization: Bearer) is required")
+            raise CallTokenMissing(
+                "This call needs a credential: a call token or the hub's OAuth access token "
+                "(Authorization: Bearer), or a client certificate from the hub's CA."
+            )
         if is_hub_access_token(token):  # the hub's OAuth token: a bearer, not bound to the call
-            caller_id = await self.hub_tokens.caller(token)
+            caller_id, kind = await self.hub_tokens.caller(token)
             if certified is not None and caller_id != certified:
                 raise CallTokenError(
                     f"The access token is {caller_id}'s but the client certificate {certified}'s."
                 )
-            return _Call(caller_id, nonce=None)
+            return _Call(caller_id, nonce=None, kind=kind)
         caller_id = caller_of(token)
         if certified is not None and caller_id != certified:
             raise CallTokenError(
@@ -274,12 +279,36 @@ class AgentEndpoint:
         return _Call(caller_id, str(claims["nonce"]))
 
     @staticmethod
-    def _refused(exc: CallTokenError, *, missing: bool) -> Response:
-        code = (
-            RpcErrorCode.AUTHENTICATION_REQUIRED if missing else RpcErrorCode.ACCESS_TOKEN_INVALID
-        )
+    def _refused(
+        exc: CallTokenError,
+        *,
+        missing: bool,
+        request: RpcRequest | dict[str, Any] | None = None,
+    ) -> Response:
+        """A refused caller: HTTP 401 naming the scheme, and a JSON-RPC error answering the
+        request's id. An AIP request gets AIP's own codes (AuthenticationRequired -32008,
+        AccessTokenInvalid -32010); an A2A one, whose v1.0 codes give -32008 and -32009 to
+        other errors (ExtensionSupportRequired, VersionNotSupported) and name none for
+        authentication, JSON-RPC's Invalid Request (-32600) with the reason in the
+        ``google.rpc.ErrorInfo`` A2A's other bindings carry."""
+        request_id = request.id if isinstance(request, RpcRequest) else None
+        if isinstance(request, RpcRequest) and request.method in A2A_METHODS:
+            reason = "AUTHENTICATION_REQUIRED" if missing else "ACCESS_TOKEN_INVALID"
+            info = {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": reason,
+                "domain": "a2a-protocol.org",
+            }
+            error = rpc_error(request_id, RpcErrorCode.INVALID_REQUEST, str(exc), [info])
+        else:
+            code = (
+                RpcErrorCode.AUTHENTICATION_REQUIRED
+                if missing
+                else RpcErrorCode.ACCESS_TOKEN_INVALID
+            )
+            error = rpc_error(request_id, code, str(exc))
         return Response(
-            orjson.dumps(rpc_error(None, code, str(exc))),
+            orjson.dumps(error),
             status_code=401,
             media_type="application/json",
             headers={"WWW-Authenticate": "Bearer"},
@@ -323,11 +352,11 @@ class AgentEndpoint:
             missing = isinstance(exc, CallTokenMissing)
             if missing and self.a2a is not None and self.a2a.takes_anonymous(body):
                 return await self.a2a.answer(request, body, None)
-            return self._refused(exc, missing=missing)
+            return self._refused(exc, missing=missing, request=None if batched else items[0])
         first = items[0]
         if not batched and isinstance(first, RpcRequest) and first.method in A2A_METHODS:
             assert self.a2a is not None  # A2A's methods are served only with A2A
-            return await self.a2a.answer(request, body, call.caller_id)
+            return await self.a2a.answer(request, body, call.caller_id, call.kind)
         answers = []
         for item in items:
             answer = await self._one(item, call, batched) if isinstance(item, RpcRequest) else item
@@ -481,8 +510,11 @@ class AgentEndpoint:
             await body(scope, receive, send)
             return
         suffix = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        kind: ClientKind = "agent"
         try:
-            caller_id: str | None = (await self._authenticate(request, body, suffix)).caller_id
+            call = await self._authenticate(request, body, suffix)
+            caller_id: str | None = call.caller_id
+            kind = call.kind
         except CallTokenError as exc:
             below = request.url.path.removeprefix(scope.get("root_path", ""))
             missing = isinstance(exc, CallTokenMissing)
@@ -490,7 +522,7 @@ class AgentEndpoint:
                 await _rest_refused(exc, missing=missing)(scope, receive, send)
                 return
             caller_id = None
-        await self.a2a.answer_rest(scope, receive, send, body, caller_id)
+        await self.a2a.answer_rest(scope, receive, send, body, caller_id, kind)
 
     async def _a2a_card(self, request: Request) -> Response:
         """The agent's A2A Agent Card, made from its registry card (404 without A2A)."""

@@ -17,7 +17,12 @@ from pydantic import ValidationError
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallTokenError, HubRequestError, SignatureError
 from agenthub.protocol.jwk import jwk_thumbprint
-from agenthub.protocol.oauth import ACCESS_TOKEN_TYPE, CALL_SCOPE, AgentAccessClaims
+from agenthub.protocol.oauth import (
+    ACCESS_TOKEN_TYPE,
+    CALL_SCOPE,
+    AgentAccessClaims,
+    ClientKind,
+)
 from agenthub.protocol.tokens import CLOCK_SKEW_SECONDS
 from agenthub.tokens import header_of, key_of, verify
 
@@ -36,15 +41,15 @@ class HubTokens:
         self.directory = directory
         self.agent_id = agent_id
 
-    async def caller(self, token: str) -> str:
-        """The client a hub access token proves (an agent's or an application's id);
-        ``CallTokenError`` when it does not prove one for this agent."""
+    async def caller(self, token: str) -> tuple[str, ClientKind]:
+        """The client a hub access token proves: its id (an agent's or an application's) and
+        its kind; ``CallTokenError`` when it does not prove one for this agent."""
         claims = await self._claims(token)
         if claims.client_kind == "agent":
             await self._agent_stands(claims)
         else:
             await self._application_stands(claims.sub)
-        return claims.sub
+        return claims.sub, claims.client_kind
 
     async def _claims(self, token: str) -> AgentAccessClaims:
         hub = self.directory.hub

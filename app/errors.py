@@ -113,6 +113,7 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── SpeakerNotMember          422 speaker-not-member          groups.errors
     │   ├── SubGroupElsewhere         422 sub-group-elsewhere         groups.errors
     │   ├── TaskIdMissing             422 task-id-missing             tasks.errors
+    │   ├── UnknownBridgeCaller       422 unknown-bridge-caller       sessions.errors
     │   ├── UnknownTask               422 unknown-task                tasks.errors
     │   ├── UnregisteredAgent         422 unregistered-agent          agents.errors
     │   └── UnstorableMessage         422 unstorable-message          records.errors

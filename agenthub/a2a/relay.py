@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 from a2a.server.tasks import TaskUpdater
-from a2a.types import Message
+from a2a.types import Message, TaskArtifactUpdateEvent
 
 from agenthub.a2a.convert import A2A_STATE_OF, artifact_of, parts_of
 from agenthub.partner import PartnerTask
@@ -100,13 +100,16 @@ async def relay(
 async def _artifact(
     updater: TaskUpdater, product: dict[str, Any], append: bool, last_chunk: bool
 ) -> None:
-    artifact = artifact_of(product)
-    await updater.add_artifact(
-        list(artifact.parts),
-        artifact_id=artifact.artifact_id,
-        name=artifact.name or None,
-        append=append,
-        last_chunk=last_chunk,
+    """The product (or a chunk of it) as an artifact update, its description too
+    (``TaskUpdater.add_artifact`` takes none, so the event is made here)."""
+    await updater.event_queue.enqueue_event(
+        TaskArtifactUpdateEvent(
+            task_id=updater.task_id,
+            context_id=updater.context_id,
+            artifact=artifact_of(product),
+            append=append,
+            last_chunk=last_chunk,
+        )
     )
 
 

@@ -9,9 +9,9 @@ and artifact updates (``agenthub.a2a.relay``; ``agenthub.a2a.convert`` says how 
 
 Every A2A context is a session at the hub, a *bridged* one: the A2A caller records nothing,
 so the partner records the leader side too, as the bridge (its commands carry its own id;
-the session names the caller when it proved to be a registered agent). The session is
-opened in the background once the context's first task is accepted by the runtime; the
-recorder holds its records until it is.
+the session names the caller when it proved who it is: a registered agent, or an application
+the operator registered). The session is opened in the background once the context's first
+task is accepted by the runtime; the recorder holds its records until it is.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from agenthub.commands import leader_command
 from agenthub.partner import PartnerTask
 from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.protocol.messages import TaskCommandType
+from agenthub.protocol.oauth import ClientKind
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import IDLE_TASK_SECONDS, PartnerRuntime, RpcFault
 
@@ -70,12 +71,14 @@ SessionOpener = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
 class CallerUser(User):
-    """The caller as a2a-sdk's user: its agent id, or a name of one anonymous request;
-    a2a-sdk keeps each one's tasks and push configs apart by this name."""
+    """The caller as a2a-sdk's user: its agent id, the id of an application the operator
+    registered (``kind``, proved by the hub's OAuth token), or a name of one anonymous
+    request; a2a-sdk keeps each one's tasks and push configs apart by this name."""
 
-    def __init__(self, name: str, registered: bool) -> None:
+    def __init__(self, name: str, registered: bool, kind: ClientKind = "agent") -> None:
         self.name = name
         self.registered = registered
+        self.kind = kind
 
     @property
     def is_authenticated(self) -> bool:
@@ -175,6 +178,8 @@ class A2ABridge:
         bridge: dict[str, Any] = {"protocol": "a2a", "contextId": context_id}
         if caller.registered:
             bridge["callerId"] = caller.user_name
+        if caller.registered and caller.kind != "agent":  # agent: the default, which a hub
+            bridge["callerKind"] = caller.kind  # that knows no callerKind takes too
         body = {
             "id": session_id,
             "receivers": [{"agentId": self.agent_id, "mode": "p2p"}],

@@ -23,6 +23,7 @@ from agenthub.errors import HubRequestError, UnsafeCallbackError
 from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.paths import segment
+from agenthub.protocol.oauth import ClientKind
 from agenthub.recorder import HubRecorder
 from agenthub.runtime import PartnerRuntime
 
@@ -155,9 +156,12 @@ class A2AServing:
             return False
         return method == "POST" and path.rstrip("/") in ANONYMOUS_REST_PATHS
 
-    async def answer(self, request: Request, body: bytes, caller_id: str | None) -> Response:
-        """A JSON-RPC request's answer for ``caller_id`` (None: an anonymous caller)."""
-        caller = self._caller(request, caller_id)
+    async def answer(
+        self, request: Request, body: bytes, caller_id: str | None, kind: ClientKind = "agent"
+    ) -> Response:
+        """A JSON-RPC request's answer for ``caller_id`` of ``kind`` (None: an anonymous
+        caller)."""
+        caller = self._caller(request, caller_id, kind)
         if isinstance(caller, Response):
             return caller
         try:
@@ -167,11 +171,18 @@ class A2AServing:
         return await bridge.answer(request, body, caller)
 
     async def answer_rest(
-        self, scope: Scope, receive: Receive, send: Send, body: bytes, caller_id: str | None
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        body: bytes,
+        caller_id: str | None,
+        kind: ClientKind = "agent",
     ) -> None:
-        """An HTTP+JSON request's answer for ``caller_id`` (None: an anonymous caller)."""
+        """An HTTP+JSON request's answer for ``caller_id`` of ``kind`` (None: an anonymous
+        caller)."""
         request = Request(scope, receive)
-        caller = self._caller(request, caller_id)
+        caller = self._caller(request, caller_id, kind)
         if isinstance(caller, Response):
             await caller(scope, receive, send)
             return
@@ -182,13 +193,15 @@ class A2AServing:
             return
         await bridge.answer_rest(scope, receive, send, body, caller)
 
-    def _caller(self, request: Request, caller_id: str | None) -> CallerUser | Response:
+    def _caller(
+        self, request: Request, caller_id: str | None, kind: ClientKind
+    ) -> CallerUser | Response:
         """The caller as a2a-sdk's user; an anonymous one is a caller of its own, each
         address at most the gate's rate (past it, the 429 that answers it)."""
         from agenthub.a2a.server import CallerUser
 
         if caller_id is not None:
-            return CallerUser(caller_id, True)
+            return CallerUser(caller_id, True, kind)
         assert self.gate is not None
         address = request.client.host if request.client is not None else "unknown"
         wait = self.gate.wait_seconds(address)

@@ -9,6 +9,7 @@ from pydantic import ConfigDict, Field
 
 from agenthub.protocol.base import Identifier, WireModel, patch_schema
 from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatus
+from agenthub.protocol.oauth import ClientKind
 
 MAX_RECEIVERS = 200
 Mode = Literal["p2p", "group"]
@@ -39,8 +40,29 @@ class SessionBridge(WireModel):
     )
     caller_id: Identifier | None = Field(
         default=None,
-        description="the caller, when it proved to be a registered agent (a call token or a "
-        "hub-issued client certificate); absent for an anonymous caller",
+        description="the caller, when it proved who it is: a registered agent (a call token, a "
+        "hub-issued client certificate or the hub's OAuth token) or an application the "
+        "operator registered (the hub's OAuth token); absent for an anonymous caller",
+    )
+    caller_kind: ClientKind | None = Field(
+        default=None,
+        description="what `callerId` names: `agent` (also when absent) or `application`, an "
+        "OAuth client of the operator's (`POST /v1/operator/oauth-clients`)",
+    )
+
+
+class BridgeCaller(WireModel):
+    """Who called through a bridge session: a registered agent or an application the
+    operator registered, with the name the hub knows it by (kept after it leaves)."""
+
+    kind: ClientKind
+    id: str
+    name: str | None = None
+
+
+class SessionBridgeView(SessionBridge):
+    caller: BridgeCaller | None = Field(
+        default=None, description="the caller `callerId` names, with its kind and name"
     )
 
 
@@ -83,7 +105,7 @@ class SessionView(WireModel):
     state: Literal["open", "closed"]
     title: str | None = None
     goal: str | None = None
-    bridge: SessionBridge | None = None
+    bridge: SessionBridgeView | None = None
     created_at: datetime
     updated_at: datetime
     closed_at: datetime | None = None
@@ -97,6 +119,11 @@ class SessionPage(WireModel):
 class MessagePage(WireModel):
     items: list[AnyMessage]
     next_cursor: str | None = None
+    caller: BridgeCaller | None = Field(
+        default=None,
+        description="a bridge session's messages: who called through the bridge, an agent or "
+        "an application (its leader's commands here are recorded on that caller's behalf)",
+    )
 
 
 class TaskView(WireModel):
@@ -119,6 +146,11 @@ class TaskView(WireModel):
         default=None,
         description="when its session closed while it was still open: the hub released it "
         "(its partner was told, event `task.released`); its `state` stays as its messages left it",
+    )
+    caller: BridgeCaller | None = Field(
+        default=None,
+        description="a bridge session's task (its leader serves an A2A caller): who called, "
+        "an agent or an application; absent when the caller proved nothing",
     )
 
 

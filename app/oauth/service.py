@@ -234,19 +234,27 @@ async def _group_target(session: AsyncSession, group_id: str, client: _Client, i
 
 
 async def _target(session: AsyncSession, resource: str) -> Agent:
-    """The agent ``resource`` names: by its id, ``acps://{id}``, or its endpoint URL."""
+    """The agent ``resource`` names: by its id, ``acps://{id}``, or its endpoint URL when no
+    other registered agent gives the same URL (an endpoint URL is anyone's to claim, so a
+    shared one names no agent: ``invalid_target``)."""
     if resource.startswith("acps://"):
         agent = await active_agent(session, resource.removeprefix("acps://"))
     elif resource.startswith(("https://", "http://")):
         urls = {resource, resource.rstrip("/"), resource.rstrip("/") + "/"}
-        agent = (
+        sharing = (
             await session.exec(
                 select(Agent)
                 .where(col(Agent.endpoint_url).in_(urls), col(Agent.deleted_at).is_(None))
                 .order_by(col(Agent.id))
-                .limit(1)
+                .limit(2)
             )
-        ).first()
+        ).all()
+        if len(sharing) > 1:  # anyone may register any URL: never pick one of them
+            raise InvalidTarget(
+                "The resource URL is the endpoint of more than one registered agent: name "
+                "the agent by its id or acps://{id}."
+            )
+        agent = sharing[0] if sharing else None
     else:
         agent = await active_agent(session, resource)
     if agent is None:

@@ -36,7 +36,7 @@ from app.pages import Keyset
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.service import session_views
 from app.tasks.models import Task
-from app.tasks.queries import to_view
+from app.tasks.queries import task_views
 
 NO_CERTIFICATE = CertificateSummary(state="none")
 
@@ -201,4 +201,4 @@ async def list_tasks(
     page, next_cursor = await TASKS.page(
         db, stmt, cursor=cursor, limit=limit, values=lambda t: (t.created_at, t.id, t.session_id)
     )
-    return OperatorTaskPage(items=[to_view(t) for t in page], next_cursor=next_cursor)
+    return OperatorTaskPage(items=await task_views(db, page), next_cursor=next_cursor)

@@ -40,6 +40,7 @@ from app.records.errors import (
 )
 from app.records.models import StoredMessage
 from app.records.stored import HUB_FIELDS, Placement, find_record, stored_body, stored_row
+from app.sessions.callers import session_callers
 from app.sessions.errors import SessionClosed
 from app.sessions.modes import check_p2p_report, p2p_partners
 from app.sessions.service import readable_session
@@ -246,19 +247,32 @@ async def list_session_messages(
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
-    return await message_page(db, stmt, after=after, limit=limit)
+    return await message_page(db, stmt, after=after, limit=limit, session_id=session_id)
 
 
 async def message_page(
-    db: AsyncSession, stmt: SelectOfScalar[StoredMessage], *, after: str | None, limit: int
+    db: AsyncSession,
+    stmt: SelectOfScalar[StoredMessage],
+    *,
+    after: str | None,
+    limit: int,
+    session_id: str | None = None,
 ) -> MessagePage:
-    """One page of the stored messages ``stmt`` selects, in the order they were stored."""
+    """One page of the stored messages ``stmt`` selects, in the order they were stored;
+    of one session (``session_id``), with the caller it bridges, if it is a bridge."""
     if after:
         (last_pk,) = decode_cursor(after, types=(int,))
         stmt = stmt.where(col(StoredMessage.pk) > last_pk)
     rows = list((await db.exec(stmt.order_by(col(StoredMessage.pk)).limit(limit + 1))).all())
     page = rows[:limit]
     next_cursor = encode_cursor([page[-1].pk]) if len(rows) > limit else None
+    caller = None
+    if session_id is not None:
+        caller = (await session_callers(db, [session_id])).get(session_id)
     return MessagePage.model_validate(
-        {"items": [parse_message(r.body) for r in page], "nextCursor": next_cursor}
+        {
+            "items": [parse_message(r.body) for r in page],
+            "nextCursor": next_cursor,
+            "caller": caller,
+        }
     )

@@ -23,6 +23,12 @@ class BridgeReceivers(InvalidInput):
     code = "bridge-receivers"
 
 
+class UnknownBridgeCaller(InvalidInput):
+    """A bridge names as its caller an application the operator never registered."""
+
+    code = "unknown-bridge-caller"
+
+
 class NotAP2pReceiver(InvalidInput):
     """The agent is one of the session's receivers in group mode only."""
 

@@ -5,7 +5,8 @@ protocol (A2A), which records nothing itself: the leader is the session's only r
 (mode p2p, on its own participant row), and the leader and partner of its tasks.
 
     InvalidInput (422)
-    └── BridgeReceivers     code "bridge-receivers"
+    ├── BridgeReceivers     code "bridge-receivers"
+    └── UnknownBridgeCaller code "unknown-bridge-caller"
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.sessions import (
+    BridgeCaller,
     ReceiverSpec,
     SessionBridge,
+    SessionBridgeView,
     SessionCreate,
     SessionPage,
     SessionReceiver,
@@ -33,7 +36,9 @@ from app.agents.service import require_registered
 from app.auth.principal import Principal
 from app.errors import EmptyPatch
 from app.models.types import utcnow
+from app.oauth.models import OAuthClient
 from app.pages import cursor_time, decode_cursor, encode_cursor
+from app.sessions.callers import bridge_callers
 from app.sessions.errors import (
     BadReceivers,
     BridgeReceivers,
@@ -41,6 +46,7 @@ from app.sessions.errors import (
     SessionClosed,
     SessionIdTaken,
     SessionNotFound,
+    UnknownBridgeCaller,
 )
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.modes import GROUP, HYBRID, P2P
@@ -63,8 +69,16 @@ async def _check_bridge(
             "A bridge session's only receiver is its leader itself, in mode p2p: the leader "
             "records the caller's side of the task as well as its own."
         )
-    if bridge.caller_id is not None:
-        await require_registered(db, [bridge.caller_id], purpose=" as the bridge's caller")
+    if bridge.caller_id is None:
+        return
+    if bridge.caller_kind == "application":  # revoked since is fine: it called before
+        if await db.get(OAuthClient, bridge.caller_id) is None:
+            raise UnknownBridgeCaller(
+                f"No application {bridge.caller_id!r} registered by the operator as the "
+                "bridge's caller (callerKind application)."
+            )
+        return
+    await require_registered(db, [bridge.caller_id], purpose=" as the bridge's caller")
 
 
 async def _check_receivers(db: AsyncSession, leader_id: str, receivers: list[ReceiverSpec]) -> None:
@@ -195,7 +209,8 @@ async def _participants_of(
 async def session_views(db: AsyncSession, sessions: Sequence[Session]) -> list[SessionView]:
     """The views of ``sessions``, with one query for all their participants."""
     participants = await _participants_of(db, [s.id for s in sessions])
-    return [_view(s, participants[s.id]) for s in sessions]
+    callers = await bridge_callers(db, {s.id: s.bridge for s in sessions})
+    return [_view(s, participants[s.id], callers.get(s.id)) for s in sessions]
 
 
 async def readable_session(db: AsyncSession, session_id: str, principal: Principal) -> Session:
@@ -211,10 +226,14 @@ async def readable_session(db: AsyncSession, session_id: str, principal: Princip
 async def session_view(db: AsyncSession, session_id: str) -> SessionView:
     session = await db.get(Session, session_id)
     assert session is not None
-    return _view(session, (await _participants_of(db, [session_id]))[session_id])
+    return (await session_views(db, [session]))[0]
 
 
-def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]]) -> SessionView:
+def _view(
+    session: Session,
+    rows: Sequence[tuple[SessionParticipant, str | None]],
+    caller: BridgeCaller | None,
+) -> SessionView:
     sender = SessionSender(agent_id=session.leader_id)
     receivers = []
     for participant, address in rows:
@@ -229,7 +248,11 @@ def _view(session: Session, rows: Sequence[tuple[SessionParticipant, str | None]
         state="closed" if session.state == "closed" else "open",
         title=session.title,
         goal=session.goal,
-        bridge=SessionBridge.model_validate(session.bridge) if session.bridge else None,
+        bridge=SessionBridgeView.model_validate(
+            {**session.bridge, "callerKind": caller and caller.kind, "caller": caller}
+        )
+        if session.bridge
+        else None,
         created_at=session.created_at,
         updated_at=session.updated_at,
         closed_at=session.closed_at,

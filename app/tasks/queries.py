@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import ColumnElement, and_, exists, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -11,6 +13,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from agenthub.protocol.groups import MemberState
 from agenthub.protocol.sessions import (
     SUBMITTED,
+    BridgeCaller,
     MessagePage,
     SessionContext,
     TaskPage,
@@ -23,6 +26,7 @@ from app.groups.models import GroupMember
 from app.pages import cursor_time, decode_cursor, encode_cursor
 from app.records.messages import message_page
 from app.records.models import StoredMessage
+from app.sessions.callers import session_callers
 from app.sessions.models import SessionParticipant
 from app.sessions.service import participant_session
 from app.tasks.errors import (
@@ -36,7 +40,9 @@ async def get_task(
     db: AsyncSession, *, task_id: str, agent_id: str | None, session_id: str | None = None
 ) -> TaskView:
     """The task, as ``visible_task`` finds it (``agent_id`` None: the operator)."""
-    return to_view(await visible_task(db, task_id, agent_id, session_id=session_id))
+    return (
+        await task_views(db, [await visible_task(db, task_id, agent_id, session_id=session_id)])
+    )[0]
 
 
 async def list_tasks(
@@ -98,7 +104,7 @@ async def _task_page(
     if len(rows) > limit:
         last = page[-1]
         next_cursor = encode_cursor([last.created_at.isoformat(), last.id, last.session_id])
-    return TaskPage(items=[to_view(t) for t in page], next_cursor=next_cursor)
+    return TaskPage(items=await task_views(db, page), next_cursor=next_cursor)
 
 
 async def list_task_messages(
@@ -129,7 +135,7 @@ async def list_task_messages(
         stmt = stmt.where(
             or_(col(StoredMessage.group_id).is_(None), col(StoredMessage.group_id) == task.group_id)
         )
-    return await message_page(db, stmt, after=after, limit=limit)
+    return await message_page(db, stmt, after=after, limit=limit, session_id=task.session_id)
 
 
 async def session_context(
@@ -147,14 +153,22 @@ async def session_context(
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
-    messages = await message_page(db, stmt, after=messages_after, limit=limit)
+    messages = await message_page(
+        db, stmt, after=messages_after, limit=limit, session_id=session_id
+    )
     tasks = select(Task).where(col(Task.session_id) == session_id, _takes_part(caller.id))
     return SessionContext(
         messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
     )
 
 
-def to_view(task: Task) -> TaskView:
+async def task_views(db: AsyncSession, tasks: Sequence[Task]) -> list[TaskView]:
+    """The views of ``tasks``, each of a bridge session with its caller (one lookup for all)."""
+    callers = await session_callers(db, {t.session_id for t in tasks})
+    return [to_view(t, callers.get(t.session_id)) for t in tasks]
+
+
+def to_view(task: Task, caller: BridgeCaller | None = None) -> TaskView:
     return TaskView.model_validate(
         {
             "id": task.id,
@@ -171,6 +185,7 @@ def to_view(task: Task) -> TaskView:
             "createdAt": task.created_at,
             "updatedAt": task.updated_at,
             "releasedAt": task.released_at,
+            "caller": caller,
         }
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from sqlalchemy import func, select
 
 from agenthub import HubClient
@@ -45,13 +46,45 @@ async def test_create_bridge_session_names_the_bridge_as_its_receiver(
     me = {"agentId": bridge_agent.agent_id, "address": "http://127.0.0.1:9001/aip"}
     assert session["sender"] == me
     assert session["receivers"] == [{**me, "mode": "p2p", "params": None}]
-    assert session["bridge"] == bridge(callerId=caller.agent_id)
+    named = {"kind": "agent", "id": caller.agent_id, "name": "caller"}
+    assert session["bridge"] == {
+        **bridge(callerId=caller.agent_id, callerKind="agent"),
+        "caller": named,
+    }
     again = await bridge_agent.request("GET", f"/v1/sessions/{session['id']}")
     assert again.json() == session
     listed = await bridge_agent.request("GET", "/v1/sessions")
     assert [s["id"] for s in listed.json()["items"]] == [session["id"]]
     # the caller is named, not a participant: it recorded nothing and sees nothing
     problem(await caller.request("GET", f"/v1/sessions/{session['id']}"), 404)
+
+
+async def test_an_application_as_the_bridges_caller_is_named_with_its_kind_and_name(
+    make_agent: MakeAgent, client: httpx.AsyncClient, operator_headers: dict[str, str]
+) -> None:
+    """An application the operator registered (OAuth client credentials) is the caller a
+    bridge session names: of kind ``application``, with its name, even once revoked."""
+    made = await client.post(
+        "/v1/operator/oauth-clients", json={"name": "a dashboard"}, headers=operator_headers
+    )
+    app_id = made.json()["clientId"]
+    agent = await make_agent("bridge")
+    session = await bridge_session(agent, callerId=app_id, callerKind="application")
+    named = {"kind": "application", "id": app_id, "name": "a dashboard"}
+    assert session["bridge"]["caller"] == named
+    path = f"/v1/sessions/{session['id']}"
+    start = command(agent.agent_id, "start", partnerId=agent.agent_id)
+    started = await agent.request("POST", f"{path}/messages", json=start)
+    assert started.status_code == 201, started.text
+    task = (await agent.request("GET", f"/v1/tasks/{started.json()['taskId']}")).json()
+    assert task["caller"] == named
+    assert (await agent.request("GET", f"{path}/messages")).json()["caller"] == named
+    revoked = await client.delete(f"/v1/operator/oauth-clients/{app_id}", headers=operator_headers)
+    assert revoked.status_code == 204
+    assert (await client.get(path, headers=operator_headers)).json()["bridge"]["caller"] == named
+    # an agent's bridge session's tasks name their agent caller; a plain session's, none
+    plain = await agent.request("POST", "/v1/sessions", json={"receivers": []})
+    assert "bridge" not in plain.json() or plain.json()["bridge"] is None
 
 
 async def test_bad_bridge_sessions_are_422_and_store_nothing(
@@ -69,6 +102,11 @@ async def test_bad_bridge_sessions_are_422_and_store_nothing(
         ),
         ({"bridge": bridge(), "receivers": [{"agentId": other.agent_id}]}, "bridge-receivers"),
         ({"bridge": bridge(callerId="1.2.156.3088.1.AGH.NOBODY"), "receivers": [me]}, None),
+        (
+            {"bridge": bridge(callerId="app-0000", callerKind="application"), "receivers": [me]},
+            "unknown-bridge-caller",
+        ),
+        ({"bridge": bridge(callerId="app-0000", callerKind="robot"), "receivers": [me]}, None),
         ({"bridge": bridge(protocol="mcp"), "receivers": [me]}, None),
         ({"bridge": bridge(contextId=""), "receivers": [me]}, None),
         ({"bridge": bridge(contextId="c" * 201), "receivers": [me]}, None),

@@ -114,6 +114,32 @@ async def test_an_agent_gets_a_token_for_another_by_its_key(
     problem(me, 401)
 
 
+async def test_a_url_two_agents_give_names_neither(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    """Anyone may register any endpoint URL: a URL another agent copied names no agent
+    (invalid_target, saying to name the agent by its id), never the lowest id of them;
+    by id both still get tokens, and the URL names the agent again once the copy leaves."""
+    caller = await make_agent("caller")
+    callee = await make_agent("callee", endpointUrl="https://shared.example/rpc")
+    squatter = await make_agent("squatter", endpointUrl="https://shared.example/rpc/")
+    for url in ("https://shared.example/rpc", "https://shared.example/rpc/"):
+        refused = await client.post("/v1/oauth/token", data=by_agent(caller, url))
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "invalid_target"
+        assert "acps://" in refused.json()["error_description"]
+    for agent in (callee, squatter):
+        answer = await client.post("/v1/oauth/token", data=by_agent(caller, agent.agent_id))
+        assert answer.status_code == 200, answer.text
+    assert (await squatter.request("DELETE", f"/v1/agents/{squatter.agent_id}")).status_code == 204
+    answer = await client.post(
+        "/v1/oauth/token", data=by_agent(caller, "https://shared.example/rpc")
+    )
+    assert answer.status_code == 200, answer.text
+    claims = await claims_of(client, answer.json()["access_token"])
+    assert claims["aud"] == callee.agent_id
+
+
 async def test_an_application_authenticates_by_its_secret(
     client: httpx.AsyncClient,
     make_agent: MakeAgent,

@@ -5,7 +5,8 @@ without a reload, read a task's timeline. The four points a newcomer missed are 
 a session's tasks titled by their first command's text, a concluded group's members counted
 as released, times with their date and zone (the browser runs in New York's), and a task's
 record in causal order (the command before the answers it caused, though the answers were
-stored first). A screenshot of each page goes to the test's
+stored first); and an application that called through a bridge session, named by its
+name on the session's and the task's page. A screenshot of each page goes to the test's
 directory, or to AGENTHUB_TEST_SCREENSHOTS when set (docs/console/ was made that way)."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import httpx
 import pytest
 from PIL import Image
 from selenium import webdriver
@@ -592,3 +594,56 @@ async def test_the_console_resumes_its_stream_when_the_hub_comes_back(
 ) -> None:
     page = Page(browser, hub_server.url, tmp_path, asyncio.get_running_loop())
     await asyncio.to_thread(drive_through_a_restart, page, working_team, hub_server)
+
+
+async def bridged_by_an_application(hub_url: str) -> tuple[str, str, HubClient]:
+    """A bridge session an application the operator registered called through (as a kit
+    partner records an A2A caller holding the application's OAuth token), with a task."""
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
+        made = await http.post(
+            f"{hub_url}/v1/operator/oauth-clients",
+            json={"name": "the night report"},
+            headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+        )
+    app_id = made.json()["clientId"]
+    kit = HubClient(hub_url, key=AgentKey.generate())
+    await kit.register(card("bridge", kit.key), registration_token=REGISTRATION_TOKEN)
+    me = str(kit.agent_id)
+    body = {
+        "bridge": {
+            "protocol": "a2a",
+            "contextId": "ctx",
+            "callerId": app_id,
+            "callerKind": "application",
+        },
+        "receivers": [{"agentId": me, "mode": "p2p"}],
+    }
+    session = (await kit.request("POST", "/v1/sessions", json=body)).json()
+    start = command(me, "start", task_id="t-night", partnerId=me, dataItems=text("report"))
+    posted = await kit.request("POST", f"/v1/sessions/{session['id']}/messages", json=start)
+    assert posted.status_code == 201, posted.text
+    return session["id"], "t-night", kit
+
+
+async def test_the_console_names_an_application_that_called_through_a_bridge(
+    browser: WebDriver, hub_url: str, tmp_path: Path
+) -> None:
+    session_id, task_id, kit = await bridged_by_an_application(hub_url)
+    page = Page(browser, hub_url, tmp_path, asyncio.get_running_loop())
+
+    def drive() -> None:
+        browser.get(f"{hub_url}/console/")
+        page.wait(lambda d: d.find_element(By.ID, "token"), "the sign-in form").send_keys(
+            OPERATOR_TOKEN
+        )
+        browser.find_element(By.CSS_SELECTOR, "form.sign-in button").click()
+        page.open(f"#/sessions/{session_id}")
+        page.wait(lambda d: "application the night report" in page.text_of(".facts"), "caller")
+        page.open(f"#/tasks/{task_id}?sessionId={session_id}")
+        page.wait(lambda d: "application the night report" in page.text_of(".facts"), "caller")
+        assert page.errors() == []
+
+    try:
+        await asyncio.to_thread(drive)
+    finally:
+        await kit.aclose()

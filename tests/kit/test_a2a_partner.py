@@ -367,13 +367,32 @@ SEND = {
 
 
 async def test_a_caller_that_proves_nothing_is_refused(make_live_agent: MakeLiveAgent) -> None:
+    """401 with the request's own id, JSON-RPC's Invalid Request (A2A v1.0 gives -32008 to
+    ExtensionSupportRequired and names no code for authentication) with the reason as the
+    other bindings carry it, and a message naming every credential the partner takes; an
+    AIP request keeps AIP's own codes, with its id too."""
     partner = await a2a_partner(make_live_agent, EchoHandler())
+    url = str(partner.public_url)
     async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
-        response = await http.post(
-            str(partner.public_url), json=SEND, headers={"A2A-Version": "1.0"}
+        missing = await http.post(url, json={**SEND, "id": "req-7"}, headers={"A2A-Version": "1.0"})
+        forged = await http.post(
+            url, json={**SEND, "id": 8}, headers={"Authorization": "Bearer x.y.z"}
         )
-    assert response.status_code == 401
-    assert response.json()["error"]["code"] == -32001 or response.json()["error"]["message"]
+        aip = await http.post(url, json={**SEND, "id": "aip-1", "method": "rpc", "params": {}})
+    for response, request_id, reason in (
+        (missing, "req-7", "AUTHENTICATION_REQUIRED"),
+        (forged, 8, "ACCESS_TOKEN_INVALID"),
+    ):
+        assert response.status_code == 401
+        assert response.headers["www-authenticate"] == "Bearer"
+        answer = response.json()
+        assert answer["id"] == request_id
+        assert answer["error"]["code"] == -32600
+        assert answer["error"]["data"][0]["reason"] == reason
+    said = missing.json()["error"]["message"]
+    assert all(word in said for word in ("call token", "OAuth access token", "certificate"))
+    assert aip.status_code == 401
+    assert (aip.json()["id"], aip.json()["error"]["code"]) == ("aip-1", -32008)
     assert partner.endpoint.a2a is not None and partner.endpoint.a2a._bridge is None
 
 
@@ -528,3 +547,38 @@ async def test_a_client_certificate_proves_an_a2a_caller(
     recorded = await hub_task(partner, task.id)
     session = (await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}")).json()
     assert session["bridge"]["callerId"] == caller.agent_id
+
+
+class DescribedHandler(TaskHandler):
+    """A product streamed in a chunk, and one given as it awaits completion, each named
+    and described."""
+
+    async def on_start(self, task: TaskContext) -> None:
+        chunk = {"type": "text", "text": "draft"}
+        await task.add_product(
+            {"id": "draft", "name": "Draft", "description": "a first go", "dataItems": [chunk]}
+        )
+        final = {"type": "text", "text": "final"}
+        await task.await_completion(
+            [{"id": "final", "name": "Final", "description": "the answer", "dataItems": [final]}]
+        )
+
+
+async def test_an_artifact_keeps_its_products_name_and_description(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, DescribedHandler())
+    described = {("draft", "Draft", "a first go"), ("final", "Final", "the answer")}
+    async with await caller_http(caller, partner) as http:
+        client = await a2a_client(http, partner)
+        task = await last_task(client, SendMessageRequest(message=user_message("go")))
+        assert {(a.artifact_id, a.name, a.description) for a in task.artifacts} == described
+        streaming = await a2a_client(http, partner, streaming=True)
+        streamed = {
+            (u.artifact.artifact_id, u.artifact.name, u.artifact.description)
+            async for event in streaming.send_message(SendMessageRequest(message=user_message("s")))
+            if (u := event.artifact_update).HasField("artifact")
+        }
+        assert streamed == described
+    await settled(partner)

@@ -114,6 +114,13 @@ export function agentRef(id) {
   return el;
 }
 
+// who called through a bridge session: an agent (linked), or an operator's application by name
+export function callerRef(caller) {
+  if (!caller) return null;
+  if (caller.kind === "agent") return agentRef(caller.id);
+  return h("span", { class: "caller", title: caller.id }, `application ${caller.name || caller.id}`);
+}
+
 export function short(id) {
   const text = String(id ?? "");
   return text.length > 18 ? `${text.slice(0, 8)}…${text.slice(-6)}` : text;

@@ -1157,7 +1157,9 @@ export interface paths {
          *     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
          *     | `scope` | `call` (the default) |
          *
-         *     A registered agent may also name a group it may see by its A2A endpoint,
+         *     Anyone may register any endpoint URL, so a URL more than one registered agent gives names
+         *     none of them (`invalid_target`): name the agent by its id. A registered agent may also name
+         *     a group it may see by its A2A endpoint,
          *     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
          *     `docs/reference/a2a-group-extension.md`).
          *
@@ -1951,6 +1953,22 @@ export interface components {
             /** Version */
             version?: string | null;
         };
+        /**
+         * BridgeCaller
+         * @description Who called through a bridge session: a registered agent or an application the
+         *     operator registered, with the name the hub knows it by (kept after it leaves).
+         */
+        BridgeCaller: {
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "agent" | "application";
+            /** Name */
+            name?: string | null;
+        };
         /** CertificatePage */
         CertificatePage: {
             /** Items */
@@ -2415,6 +2433,8 @@ export interface components {
         };
         /** MessagePage */
         MessagePage: {
+            /** @description a bridge session's messages: who called through the bridge, an agent or an application (its leader's commands here are recorded on that caller's behalf) */
+            caller?: components["schemas"]["BridgeCaller"] | null;
             /** Items */
             items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
             /** Nextcursor */
@@ -2610,7 +2630,7 @@ export interface components {
          * @description A session as the operator lists it: with how many tasks and groups it has.
          */
         OperatorSession: {
-            bridge?: components["schemas"]["SessionBridge"] | null;
+            bridge?: components["schemas"]["SessionBridgeView"] | null;
             /** Closedat */
             closedAt?: string | null;
             /**
@@ -2859,9 +2879,39 @@ export interface components {
         SessionBridge: {
             /**
              * Callerid
-             * @description the caller, when it proved to be a registered agent (a call token or a hub-issued client certificate); absent for an anonymous caller
+             * @description the caller, when it proved who it is: a registered agent (a call token, a hub-issued client certificate or the hub's OAuth token) or an application the operator registered (the hub's OAuth token); absent for an anonymous caller
              */
             callerId?: string | null;
+            /**
+             * Callerkind
+             * @description what `callerId` names: `agent` (also when absent) or `application`, an OAuth client of the operator's (`POST /v1/operator/oauth-clients`)
+             */
+            callerKind?: ("agent" | "application") | null;
+            /**
+             * Contextid
+             * @description the caller's conversation (A2A `contextId`)
+             */
+            contextId: string;
+            /**
+             * Protocol
+             * @constant
+             */
+            protocol: "a2a";
+        };
+        /** SessionBridgeView */
+        SessionBridgeView: {
+            /** @description the caller `callerId` names, with its kind and name */
+            caller?: components["schemas"]["BridgeCaller"] | null;
+            /**
+             * Callerid
+             * @description the caller, when it proved who it is: a registered agent (a call token, a hub-issued client certificate or the hub's OAuth token) or an application the operator registered (the hub's OAuth token); absent for an anonymous caller
+             */
+            callerId?: string | null;
+            /**
+             * Callerkind
+             * @description what `callerId` names: `agent` (also when absent) or `application`, an OAuth client of the operator's (`POST /v1/operator/oauth-clients`)
+             */
+            callerKind?: ("agent" | "application") | null;
             /**
              * Contextid
              * @description the caller's conversation (A2A `contextId`)
@@ -2938,7 +2988,7 @@ export interface components {
         };
         /** SessionView */
         SessionView: {
-            bridge?: components["schemas"]["SessionBridge"] | null;
+            bridge?: components["schemas"]["SessionBridgeView"] | null;
             /** Closedat */
             closedAt?: string | null;
             /**
@@ -3245,6 +3295,8 @@ export interface components {
         };
         /** TaskView */
         TaskView: {
+            /** @description a bridge session's task (its leader serves an A2A caller): who called, an agent or an application; absent when the caller proved nothing */
+            caller?: components["schemas"]["BridgeCaller"] | null;
             /**
              * Createdat
              * Format: date-time

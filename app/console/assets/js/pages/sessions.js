@@ -3,7 +3,7 @@
 
 import { api, isOperator, pager } from "../api.js";
 import { agentRef, enc, h, link, named, none, notice, pagedTable, pill } from "../dom.js";
-import { facts, memberCount, section, table, timeTag } from "../dom.js";
+import { callerRef, facts, memberCount, section, table, timeTag } from "../dom.js";
 import { stateTrail, titledTask } from "./tasks.js";
 
 const PAGE = 50;
@@ -140,6 +140,7 @@ function sessionFacts(session) {
     ["closed", session.closedAt && timeTag(session.closedAt)],
     ["goal", session.goal],
     ["bridge", bridge && `${bridge.protocol}, context ${bridge.contextId}`],
+    ["caller", bridge && callerRef(bridge.caller)],
   ]);
 }
 

@@ -3,7 +3,7 @@
 
 import { api } from "../api.js";
 import { causalOrder } from "../causal.js";
-import { agentRef, clock, dataText, day, enc, facts, h, link, notice } from "../dom.js";
+import { agentRef, callerRef, clock, dataText, day, enc, facts, h, link, notice } from "../dom.js";
 import { parseTime, pill, section, table, timeTag, when } from "../dom.js";
 
 const PAGE = 50;
@@ -185,6 +185,7 @@ async function render(view, route, id, sessionId) {
   const about = facts([
     ["state", pill(task.state)],
     ["leader → partner", [agentRef(task.leaderId), " → ", agentRef(task.partnerId)]],
+    ["caller", callerRef(task.caller)],
     ["session", link(`#/sessions/${enc(task.sessionId)}`, task.sessionId)],
     ["group", task.groupId && link(`#/groups/${enc(task.groupId)}`, task.groupId)],
     ["parent task", task.parentTaskId && taskLink(task.parentTaskId, task.sessionId)],

@@ -15,6 +15,8 @@ from .batch_result import BatchResult
 from .bound_protocol import BoundProtocol
 from .bound_protocol_protocol import BoundProtocolProtocol
 from .bound_protocol_transport_type_0 import BoundProtocolTransportType0
+from .bridge_caller import BridgeCaller
+from .bridge_caller_kind import BridgeCallerKind
 from .certificate_page import CertificatePage
 from .certificate_request import CertificateRequest
 from .certificate_summary import CertificateSummary
@@ -103,6 +105,9 @@ from .receiver_spec_mode import ReceiverSpecMode
 from .receiver_spec_params_type_0 import ReceiverSpecParamsType0
 from .relayed_answer import RelayedAnswer
 from .session_bridge import SessionBridge
+from .session_bridge_caller_kind_type_0 import SessionBridgeCallerKindType0
+from .session_bridge_view import SessionBridgeView
+from .session_bridge_view_caller_kind_type_0 import SessionBridgeViewCallerKindType0
 from .session_context import SessionContext
 from .session_create import SessionCreate
 from .session_page import SessionPage
@@ -159,6 +164,8 @@ __all__ = (
     "BoundProtocol",
     "BoundProtocolProtocol",
     "BoundProtocolTransportType0",
+    "BridgeCaller",
+    "BridgeCallerKind",
     "CertificatePage",
     "CertificateRequest",
     "CertificateSummary",
@@ -247,6 +254,9 @@ __all__ = (
     "ReceiverSpecParamsType0",
     "RelayedAnswer",
     "SessionBridge",
+    "SessionBridgeCallerKindType0",
+    "SessionBridgeView",
+    "SessionBridgeViewCallerKindType0",
     "SessionContext",
     "SessionCreate",
     "SessionPage",

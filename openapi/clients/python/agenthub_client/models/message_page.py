@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.bridge_caller import BridgeCaller
   from ..models.message import Message
   from ..models.product_chunk import ProductChunk
   from ..models.task_command import TaskCommand
@@ -31,10 +32,13 @@ class MessagePage:
     """ 
         Attributes:
             items (list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]):
+            caller (BridgeCaller | None | Unset): a bridge session's messages: who called through the bridge, an agent or an
+                application (its leader's commands here are recorded on that caller's behalf)
             next_cursor (None | str | Unset):
      """
 
     items: list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]
+    caller: BridgeCaller | None | Unset = UNSET
     next_cursor: None | str | Unset = UNSET
 
 
@@ -42,6 +46,7 @@ class MessagePage:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.bridge_caller import BridgeCaller # noqa: PLC0415
         from ..models.message import Message # noqa: PLC0415
         from ..models.product_chunk import ProductChunk # noqa: PLC0415
         from ..models.task_command import TaskCommand # noqa: PLC0415
@@ -65,6 +70,14 @@ class MessagePage:
 
 
 
+        caller: dict[str, Any] | None | Unset
+        if isinstance(self.caller, Unset):
+            caller = UNSET
+        elif isinstance(self.caller, BridgeCaller):
+            caller = self.caller.to_dict()
+        else:
+            caller = self.caller
+
         next_cursor: None | str | Unset
         if isinstance(self.next_cursor, Unset):
             next_cursor = UNSET
@@ -77,6 +90,8 @@ class MessagePage:
         field_dict.update({
             "items": items,
         })
+        if caller is not UNSET:
+            field_dict["caller"] = caller
         if next_cursor is not UNSET:
             field_dict["nextCursor"] = next_cursor
 
@@ -86,6 +101,7 @@ class MessagePage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.bridge_caller import BridgeCaller # noqa: PLC0415
         from ..models.message import Message # noqa: PLC0415
         from ..models.product_chunk import ProductChunk # noqa: PLC0415
         from ..models.task_command import TaskCommand # noqa: PLC0415
@@ -149,6 +165,26 @@ class MessagePage:
             items.append(items_item)
 
 
+        def _parse_caller(data: object) -> BridgeCaller | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                caller_type_0 = BridgeCaller.from_dict(data)
+
+
+
+                return caller_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(BridgeCaller | None | Unset, data)
+
+        caller = _parse_caller(d.pop("caller", UNSET))
+
+
         def _parse_next_cursor(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -161,6 +197,7 @@ class MessagePage:
 
         message_page = cls(
             items=items,
+            caller=caller,
             next_cursor=next_cursor,
         )
 

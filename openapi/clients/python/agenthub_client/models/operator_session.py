@@ -14,7 +14,7 @@ from typing import cast
 import datetime
 
 if TYPE_CHECKING:
-  from ..models.session_bridge import SessionBridge
+  from ..models.session_bridge_view import SessionBridgeView
   from ..models.session_receiver import SessionReceiver
   from ..models.session_sender import SessionSender
 
@@ -39,7 +39,7 @@ class OperatorSession:
             state (OperatorSessionState):
             task_count (int): the session's tasks, point-to-point and in groups
             updated_at (datetime.datetime):
-            bridge (None | SessionBridge | Unset):
+            bridge (None | SessionBridgeView | Unset):
             closed_at (datetime.datetime | None | Unset):
             goal (None | str | Unset):
             title (None | str | Unset):
@@ -53,7 +53,7 @@ class OperatorSession:
     state: OperatorSessionState
     task_count: int
     updated_at: datetime.datetime
-    bridge: None | SessionBridge | Unset = UNSET
+    bridge: None | SessionBridgeView | Unset = UNSET
     closed_at: datetime.datetime | None | Unset = UNSET
     goal: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
@@ -63,7 +63,7 @@ class OperatorSession:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.session_bridge import SessionBridge # noqa: PLC0415
+        from ..models.session_bridge_view import SessionBridgeView # noqa: PLC0415
         from ..models.session_receiver import SessionReceiver # noqa: PLC0415
         from ..models.session_sender import SessionSender # noqa: PLC0415
         created_at = self.created_at.isoformat()
@@ -90,7 +90,7 @@ class OperatorSession:
         bridge: dict[str, Any] | None | Unset
         if isinstance(self.bridge, Unset):
             bridge = UNSET
-        elif isinstance(self.bridge, SessionBridge):
+        elif isinstance(self.bridge, SessionBridgeView):
             bridge = self.bridge.to_dict()
         else:
             bridge = self.bridge
@@ -143,7 +143,7 @@ class OperatorSession:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.session_bridge import SessionBridge # noqa: PLC0415
+        from ..models.session_bridge_view import SessionBridgeView # noqa: PLC0415
         from ..models.session_receiver import SessionReceiver # noqa: PLC0415
         from ..models.session_sender import SessionSender # noqa: PLC0415
         d = dict(src_dict)
@@ -183,7 +183,7 @@ class OperatorSession:
 
 
 
-        def _parse_bridge(data: object) -> None | SessionBridge | Unset:
+        def _parse_bridge(data: object) -> None | SessionBridgeView | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -191,14 +191,14 @@ class OperatorSession:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                bridge_type_0 = SessionBridge.from_dict(data)
+                bridge_type_0 = SessionBridgeView.from_dict(data)
 
 
 
                 return bridge_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | SessionBridge | Unset, data)
+            return cast(None | SessionBridgeView | Unset, data)
 
         bridge = _parse_bridge(d.pop("bridge", UNSET))
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.session_bridge_caller_kind_type_0 import SessionBridgeCallerKindType0
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
@@ -30,13 +31,17 @@ class SessionBridge:
         Attributes:
             context_id (str): the caller's conversation (A2A `contextId`)
             protocol (Literal['a2a']):
-            caller_id (None | str | Unset): the caller, when it proved to be a registered agent (a call token or a hub-
-                issued client certificate); absent for an anonymous caller
+            caller_id (None | str | Unset): the caller, when it proved who it is: a registered agent (a call token, a hub-
+                issued client certificate or the hub's OAuth token) or an application the operator registered (the hub's OAuth
+                token); absent for an anonymous caller
+            caller_kind (None | SessionBridgeCallerKindType0 | Unset): what `callerId` names: `agent` (also when absent) or
+                `application`, an OAuth client of the operator's (`POST /v1/operator/oauth-clients`)
      """
 
     context_id: str
     protocol: Literal['a2a']
     caller_id: None | str | Unset = UNSET
+    caller_kind: None | SessionBridgeCallerKindType0 | Unset = UNSET
 
 
 
@@ -53,6 +58,14 @@ class SessionBridge:
         else:
             caller_id = self.caller_id
 
+        caller_kind: None | str | Unset
+        if isinstance(self.caller_kind, Unset):
+            caller_kind = UNSET
+        elif isinstance(self.caller_kind, SessionBridgeCallerKindType0):
+            caller_kind = self.caller_kind.value
+        else:
+            caller_kind = self.caller_kind
+
 
         field_dict: dict[str, Any] = {}
 
@@ -62,6 +75,8 @@ class SessionBridge:
         })
         if caller_id is not UNSET:
             field_dict["callerId"] = caller_id
+        if caller_kind is not UNSET:
+            field_dict["callerKind"] = caller_kind
 
         return field_dict
 
@@ -86,10 +101,31 @@ class SessionBridge:
         caller_id = _parse_caller_id(d.pop("callerId", UNSET))
 
 
+        def _parse_caller_kind(data: object) -> None | SessionBridgeCallerKindType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                caller_kind_type_0 = SessionBridgeCallerKindType0(data)
+
+
+
+                return caller_kind_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionBridgeCallerKindType0 | Unset, data)
+
+        caller_kind = _parse_caller_kind(d.pop("callerKind", UNSET))
+
+
         session_bridge = cls(
             context_id=context_id,
             protocol=protocol,
             caller_id=caller_id,
+            caller_kind=caller_kind,
         )
 
         return session_bridge

@@ -15,6 +15,7 @@ from typing import Literal, cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.bridge_caller import BridgeCaller
   from ..models.product import Product
   from ..models.task_status import TaskStatus
 
@@ -41,6 +42,8 @@ class TaskView:
                 state
             status_history (list[TaskStatus]):
             updated_at (datetime.datetime):
+            caller (BridgeCaller | None | Unset): a bridge session's task (its leader serves an A2A caller): who called, an
+                agent or an application; absent when the caller proved nothing
             group_id (None | str | Unset):
             parent_task_id (None | str | Unset):
             released_at (datetime.datetime | None | Unset): when its session closed while it was still open: the hub
@@ -58,6 +61,7 @@ class TaskView:
     state: Literal['submitted'] | TaskState
     status_history: list[TaskStatus]
     updated_at: datetime.datetime
+    caller: BridgeCaller | None | Unset = UNSET
     group_id: None | str | Unset = UNSET
     parent_task_id: None | str | Unset = UNSET
     released_at: datetime.datetime | None | Unset = UNSET
@@ -68,6 +72,7 @@ class TaskView:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.bridge_caller import BridgeCaller # noqa: PLC0415
         from ..models.product import Product # noqa: PLC0415
         from ..models.task_status import TaskStatus # noqa: PLC0415
         created_at = self.created_at.isoformat()
@@ -105,6 +110,14 @@ class TaskView:
 
 
         updated_at = self.updated_at.isoformat()
+
+        caller: dict[str, Any] | None | Unset
+        if isinstance(self.caller, Unset):
+            caller = UNSET
+        elif isinstance(self.caller, BridgeCaller):
+            caller = self.caller.to_dict()
+        else:
+            caller = self.caller
 
         group_id: None | str | Unset
         if isinstance(self.group_id, Unset):
@@ -149,6 +162,8 @@ class TaskView:
             "statusHistory": status_history,
             "updatedAt": updated_at,
         })
+        if caller is not UNSET:
+            field_dict["caller"] = caller
         if group_id is not UNSET:
             field_dict["groupId"] = group_id
         if parent_task_id is not UNSET:
@@ -164,6 +179,7 @@ class TaskView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.bridge_caller import BridgeCaller # noqa: PLC0415
         from ..models.product import Product # noqa: PLC0415
         from ..models.task_status import TaskStatus # noqa: PLC0415
         d = dict(src_dict)
@@ -225,6 +241,26 @@ class TaskView:
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
 
+
+
+        def _parse_caller(data: object) -> BridgeCaller | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                caller_type_0 = BridgeCaller.from_dict(data)
+
+
+
+                return caller_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(BridgeCaller | None | Unset, data)
+
+        caller = _parse_caller(d.pop("caller", UNSET))
 
 
         def _parse_group_id(data: object) -> None | str | Unset:
@@ -298,6 +334,7 @@ class TaskView:
             state=state,
             status_history=status_history,
             updated_at=updated_at,
+            caller=caller,
             group_id=group_id,
             parent_task_id=parent_task_id,
             released_at=released_at,

@@ -116,7 +116,9 @@ def sync_detailed(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
-    A registered agent may also name a group it may see by its A2A endpoint,
+    Anyone may register any endpoint URL, so a URL more than one registered agent gives names
+    none of them (`invalid_target`): name the agent by its id. A registered agent may also name
+    a group it may see by its A2A endpoint,
     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
     `docs/reference/a2a-group-extension.md`).
 
@@ -189,7 +191,9 @@ def sync(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
-    A registered agent may also name a group it may see by its A2A endpoint,
+    Anyone may register any endpoint URL, so a URL more than one registered agent gives names
+    none of them (`invalid_target`): name the agent by its id. A registered agent may also name
+    a group it may see by its A2A endpoint,
     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
     `docs/reference/a2a-group-extension.md`).
 
@@ -257,7 +261,9 @@ async def asyncio_detailed(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
-    A registered agent may also name a group it may see by its A2A endpoint,
+    Anyone may register any endpoint URL, so a URL more than one registered agent gives names
+    none of them (`invalid_target`): name the agent by its id. A registered agent may also name
+    a group it may see by its A2A endpoint,
     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
     `docs/reference/a2a-group-extension.md`).
 
@@ -330,7 +336,9 @@ async def asyncio(
     | `resource` | the agent to call (RFC 8707): its id, `acps://{id}`, or its endpoint URL |
     | `scope` | `call` (the default) |
 
-    A registered agent may also name a group it may see by its A2A endpoint,
+    Anyone may register any endpoint URL, so a URL more than one registered agent gives names
+    none of them (`invalid_target`): name the agent by its id. A registered agent may also name
+    a group it may see by its A2A endpoint,
     `{hub}/v1/groups/{groupId}/a2a` (the group as an A2A agent,
     `docs/reference/a2a-group-extension.md`).
 
