@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.config import SettingError, Settings, load_settings, masked_url
+from app.config import SettingError, Settings, load_settings, masked_url, unknown_variables
 from app.logs import log_config
 
 logger = logging.getLogger("app.cli")
@@ -68,14 +68,25 @@ def _migrate(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from app.checks import prepare_signing_key
+    from app.checks import prepare_signing_key, require_free_port
 
+    require_free_port(args.host, args.port)  # before anything else: one line, not a traceback
     settings = load_settings()
     level = "debug" if args.debug else (args.log_level or settings.log_level)
     config = log_config(level, settings.log_format)
     logging.config.dictConfig(config)
+    for line in unknown_variables():
+        logger.warning("%s", line)
     _store_ready_for_migration(settings)
+    key_folder = settings.signing_key_file.parent
+    new_folder = not key_folder.exists()
     keys = prepare_signing_key(settings.signing_key_file)
+    if new_folder:
+        logger.warning(
+            "made the folder %s for the signing key (AGENTHUB_SIGNING_KEY_FILE): it did not "
+            "exist; the agents' CA is made there too",
+            key_folder,
+        )
     if args.no_migrate:
         logger.info("not migrating (--no-migrate): /readyz is 503 until the schema is at head")
     else:
@@ -120,7 +131,8 @@ def _check(args: argparse.Namespace) -> None:
     print("\nchecks:")
     results = asyncio.run(run_checks(settings))
     for check in results:
-        print(f"  {'ok' if check.ok else 'FAIL':<5} {check.name:<13} {check.detail}")
+        detail = check.detail.replace("\n", "\n" + " " * 22)  # a line a problem, aligned
+        print(f"  {'ok' if check.ok else 'FAIL':<5} {check.name:<13} {detail}")
     failed = [c.name for c in results if not c.ok]
     print(f"\n{'FAILED: ' + ', '.join(failed) if failed else 'all checks passed'}")
     raise SystemExit(1 if failed else 0)
@@ -147,8 +159,10 @@ def _keys(_: argparse.Namespace) -> None:
 
     settings = load_settings()
     path = settings.signing_key_file
+    new_folder = not path.parent.exists()
     keys = prepare_signing_key(path)
-    print(f"{'made' if keys.created else 'loaded'} {path} (kid {keys.kid})", file=sys.stderr)
+    made = f" and its folder {path.parent}, which did not exist" if new_folder else ""
+    print(f"{'made' if keys.created else 'loaded'} {path}{made} (kid {keys.kid})", file=sys.stderr)
     key_file, cert_file = settings.ca_paths
     try:
         ca = load_or_create_ca(key_file, cert_file, issuer=settings.issuer)
@@ -201,9 +215,14 @@ def _hub_certificate(args: argparse.Namespace) -> None:
 def _demo(args: argparse.Namespace) -> None:
     from rich.console import Console
 
+    from app.checks import require_free_port
     from app.demo.render import Transcript, show_summary
     from app.demo.runner import TOKEN, DemoFailed, DemoResult, run_demo
 
+    if args.port is not None:  # else another process's hub there would pass for the demo's
+        require_free_port(
+            "127.0.0.1", args.port, fix="choose another, or leave --port out for a free one"
+        )
     console = Console()
     if args.trace is not None and importlib.util.find_spec("opentelemetry.proto") is None:
         print(

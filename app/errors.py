@@ -215,7 +215,7 @@ class NullField(InvalidInput):
 
 
 class PostRateExceeded(RateLimited):
-    """The agent posts faster than its post rate (``AGENTHUB_POST_RATE``)."""
+    """The agent posts faster than its post rate (``AGENTHUB_POSTS_PER_SECOND_PER_AGENT``)."""
 
     code = "post-rate-exceeded"
 
