@@ -26,7 +26,14 @@ import asyncio
 import os
 import sys
 
-from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig, LLMConfigError
+from agenthub import (
+    Agent,
+    CallbackPolicy,
+    ChatCompletionsHandler,
+    KitError,
+    LLMConfig,
+    LLMConfigError,
+)
 from agenthub.llm import take_part_in_groups
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
@@ -77,6 +84,9 @@ def run() -> int:
     except LLMConfigError as exc:
         print(f"llm_partner: {exc}", file=sys.stderr)
         return 2
+    except KitError as exc:  # the hub's refusal (a wrong token...): one line, not a traceback
+        print(f"llm_partner: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0
