@@ -4,10 +4,11 @@
 Spans are made with ``opentelemetry-api`` (a dependency of the kit; without a configured
 provider every span is a no-op that costs a function call). ``configure`` (the
 ``otel`` extra: the SDK, the OTLP/HTTP exporter and the ASGI instrumentation)
-turns them on for a process that runs an agent (``Agent.serve``) or the hub (``agenthub
-serve``) when ``OTEL_TRACES_EXPORTER`` names an exporter or an ``OTEL_EXPORTER_OTLP_*``
-endpoint is set (``OTEL_SDK_DISABLED=true`` wins); the SDK reads the rest itself
-(``OTEL_SERVICE_NAME``, ``OTEL_TRACES_SAMPLER``, ``OTEL_EXPORTER_OTLP_ENDPOINT``…).
+turns them on for a process that makes an agent (``Agent(...)``: a partner, and a leader
+or group member that serves nothing too) or runs the hub (``agenthub serve``) when
+``OTEL_TRACES_EXPORTER`` names an exporter or an ``OTEL_EXPORTER_OTLP_*`` endpoint is set
+(``OTEL_SDK_DISABLED=true`` wins); the SDK reads the rest itself (``OTEL_SERVICE_NAME``,
+``OTEL_TRACES_SAMPLER``, ``OTEL_EXPORTER_OTLP_ENDPOINT``…).
 
 W3C trace context (``traceparent``/``tracestate``) travels on every HTTP hop: every
 request of a kit client carries it (``agenthub.transport.http_client``: AIP and A2A calls,
@@ -109,6 +110,16 @@ def shutdown() -> None:
         closing = getattr(provider, "shutdown", None)
         if closing is not None:
             closing()
+
+
+def flush(timeout_millis: int = 5_000) -> None:
+    """Export the spans still queued by ``configure``'s provider now, and keep it running (a
+    process that made an agent and goes on, or ends before the exporter's next batch)."""
+    if _configured:
+        provider = trace.get_tracer_provider()
+        flushing = getattr(provider, "force_flush", None)
+        if flushing is not None:
+            flushing(timeout_millis)
 
 
 def on() -> bool:
