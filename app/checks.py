@@ -18,9 +18,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from app.auth.keys import HubKeys, load_or_create_hub_keys, read_hub_keys
-from app.config import SettingError, Settings, masked_url, unknown_variables
+from app.config import SettingError, Settings, masked_url
 from app.db import make_engine
 from app.schema import SchemaState, head_revision, schema_state
+from app.variables import unknown_variables
 
 REASON_CHARS = 200
 BROKER_TIMEOUT_SECONDS = 3.0

@@ -12,6 +12,9 @@ Against OpenAI:
     AGENTHUB_LLM_BASE_URL=https://api.openai.com/v1 AGENTHUB_LLM_MODEL=gpt-4o-mini \\
     AGENTHUB_LLM_API_KEY=sk-... python examples/llm_partner.py
 
+With no model at hand, ``agenthub fake-model`` serves a stand-in whose answers follow from the
+prompt (AGENTHUB_LLM_BASE_URL=http://127.0.0.1:8100/v1 AGENTHUB_LLM_MODEL=fake-model).
+
 Optional: AGENTHUB_LLM_SYSTEM_PROMPT, AGENTHUB_LLM_TIMEOUT_SECONDS (default 60). A leader's
 ``rpc`` call waits about 30 s for an answer; for slower models, start tasks by stream or
 notification. Registers on its first run (its identity stays in .agenthub/llm.json,
