@@ -43,6 +43,7 @@ TRACEPARENT = "traceparent"
 TRACESTATE = "tracestate"
 SCOPE = "agenthub"
 _configured = False
+_told_missing: list[bool] = []  # whether a missing otel extra was logged
 
 
 def _wanted() -> bool:
@@ -78,10 +79,12 @@ def configure(service_name: str) -> bool:
             SpanExporter,
         )
     except ImportError:
-        logger.warning(
-            "OTEL_* asks for traces, but the otel extra is not installed "
-            "(pip install 'agenthub[otel]'): tracing stays off"
-        )
+        if not _told_missing:  # once a process, not once an agent made
+            _told_missing.append(True)
+            logger.warning(
+                "OTEL_* asks for traces, but the otel extra is not installed "
+                "(pip install 'agenthub[otel]'): tracing stays off"
+            )
         return False
     named = os.environ.get("OTEL_SERVICE_NAME")  # the SDK's Resource reads it
     attributes = {} if named else {"service.name": service_name}
