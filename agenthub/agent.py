@@ -125,6 +125,8 @@ class Agent:
                 agent_id, hub_jwks = state.agent_id, hub_jwks or state.hub_jwks
         if key is None:
             raise ValueError("an agent needs a key: pass key= or state=")
+        # when OTEL_* asks for traces: on from here, whether this process serves or only leads
+        tracing.configure(AGENT_SERVICE_NAME)
         self.key = key
         self.started_at = time.time()  # call tokens minted before it are refused (JtiCache)
         self.handler = handler
@@ -246,7 +248,6 @@ class Agent:
             if port is None:
                 raise ValueError("pass port=, or a public_url with a port")
         options = await self.server_options()
-        tracing.configure(AGENT_SERVICE_NAME)  # when OTEL_* asks for traces
         config = uvicorn.Config(
             self,
             host=host,
@@ -421,6 +422,8 @@ class Agent:
             await self._notifier.aclose()
         await self.http.aclose()
         await self.hub.aclose()
+        if tracing.on():
+            await asyncio.to_thread(tracing.flush)  # its last spans, before the process ends
 
 
 class _EndpointServer(uvicorn.Server):

@@ -69,12 +69,16 @@ def problem_code(problem: Any) -> str:
 
 
 class HubRequestError(KitError):
-    """The hub answered with an error (a problem+json document)."""
+    """The hub answered with an error (a problem+json document). Its text is the hub's
+    ``detail``, one line for a person ("This registration token is not accepted."); the
+    status is ``.status``, the code to branch on ``.code``."""
 
     def __init__(self, status: int, problem: dict[str, Any]) -> None:
         self.status = status
         self.problem = problem
-        super().__init__(f"{status} {problem.get('title', '')}: {problem.get('detail', '')}")
+        detail = str(problem.get("detail") or "").strip()
+        title = str(problem.get("title") or "").strip()
+        super().__init__(detail or f"the hub answered {status} {title}".rstrip())
 
     @property
     def code(self) -> str:

@@ -4,10 +4,11 @@
 Spans are made with ``opentelemetry-api`` (a dependency of the kit; without a configured
 provider every span is a no-op that costs a function call). ``configure`` (the
 ``otel`` extra: the SDK, the OTLP/HTTP exporter and the ASGI instrumentation)
-turns them on for a process that runs an agent (``Agent.serve``) or the hub (``agenthub
-serve``) when ``OTEL_TRACES_EXPORTER`` names an exporter or an ``OTEL_EXPORTER_OTLP_*``
-endpoint is set (``OTEL_SDK_DISABLED=true`` wins); the SDK reads the rest itself
-(``OTEL_SERVICE_NAME``, ``OTEL_TRACES_SAMPLER``, ``OTEL_EXPORTER_OTLP_ENDPOINT``…).
+turns them on for a process that makes an agent (``Agent(...)``: a partner, and a leader
+or group member that serves nothing too) or runs the hub (``agenthub serve``) when
+``OTEL_TRACES_EXPORTER`` names an exporter or an ``OTEL_EXPORTER_OTLP_*`` endpoint is set
+(``OTEL_SDK_DISABLED=true`` wins); the SDK reads the rest itself (``OTEL_SERVICE_NAME``,
+``OTEL_TRACES_SAMPLER``, ``OTEL_EXPORTER_OTLP_ENDPOINT``…).
 
 W3C trace context (``traceparent``/``tracestate``) travels on every HTTP hop: every
 request of a kit client carries it (``agenthub.transport.http_client``: AIP and A2A calls,
@@ -42,6 +43,7 @@ TRACEPARENT = "traceparent"
 TRACESTATE = "tracestate"
 SCOPE = "agenthub"
 _configured = False
+_told_missing: list[bool] = []  # whether a missing otel extra was logged
 
 
 def _wanted() -> bool:
@@ -77,10 +79,12 @@ def configure(service_name: str) -> bool:
             SpanExporter,
         )
     except ImportError:
-        logger.warning(
-            "OTEL_* asks for traces, but the otel extra is not installed "
-            "(pip install 'agenthub[otel]'): tracing stays off"
-        )
+        if not _told_missing:  # once a process, not once an agent made
+            _told_missing.append(True)
+            logger.warning(
+                "OTEL_* asks for traces, but the otel extra is not installed "
+                "(pip install 'agenthub[otel]'): tracing stays off"
+            )
         return False
     named = os.environ.get("OTEL_SERVICE_NAME")  # the SDK's Resource reads it
     attributes = {} if named else {"service.name": service_name}
@@ -109,6 +113,16 @@ def shutdown() -> None:
         closing = getattr(provider, "shutdown", None)
         if closing is not None:
             closing()
+
+
+def flush(timeout_millis: int = 5_000) -> None:
+    """Export the spans still queued by ``configure``'s provider now, and keep it running (a
+    process that made an agent and goes on, or ends before the exporter's next batch)."""
+    if _configured:
+        provider = trace.get_tracer_provider()
+        flushing = getattr(provider, "force_flush", None)
+        if flushing is not None:
+            flushing(timeout_millis)
 
 
 def on() -> bool:

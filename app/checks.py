@@ -5,8 +5,10 @@ key is usable, the broker answers. Each failure is a ``SettingError`` naming its
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib.util
 import os
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,7 @@ from app.auth.keys import HubKeys, load_or_create_hub_keys, read_hub_keys
 from app.config import SettingError, Settings, masked_url
 from app.db import make_engine
 from app.schema import SchemaState, head_revision, schema_state
+from app.variables import unknown_variables
 
 REASON_CHARS = 200
 BROKER_TIMEOUT_SECONDS = 3.0
@@ -43,6 +46,47 @@ def reason(exc: BaseException) -> str:
         root = inner
     first = (str(root).strip().splitlines() or [""])[0] or type(root).__name__
     return first[:REASON_CHARS]
+
+
+def require_free_port(host: str, port: int, *, fix: str = "") -> None:
+    """That this process can listen on ``host:port``: checked before anything else, so that
+    a port another process holds is one line, not uvicorn's traceback after the start-up's
+    lines (nor, for the demo, someone else's hub taken for its own). Bound as uvicorn binds
+    (``SO_REUSEADDR``: a port whose last connections are closing is free), then let go."""
+    fix = (
+        fix
+        or "stop the process that holds it, or choose another port (--port; make serve PORT=8001)"
+    )
+    try:
+        addresses = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        raise SettingError(
+            "--host", f"{host!r} is no address to listen on: {exc.strerror}"
+        ) from None
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:  # as asyncio's server binds each family apart
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    where = f"port {port} on {host or 'every address'}"
+                    raise SettingError(
+                        "--port", f"{where} is in use by another process", fix
+                    ) from None
+                if exc.errno == errno.EACCES:
+                    raise SettingError(
+                        "--port",
+                        f"this user may not listen on port {port}",
+                        "choose a port above 1023",
+                    ) from None
+                raise SettingError(
+                    "--host", f"cannot listen on {host}:{port}: {exc.strerror}"
+                ) from None
 
 
 def require_drivers(settings: Settings) -> None:
@@ -194,6 +238,14 @@ async def run_checks(settings: Settings) -> list[Check]:
     async def signing_key() -> str:
         return check_signing_key(settings.signing_key_file)
 
+    async def variables() -> str:
+        unknown = unknown_variables()
+        if unknown:
+            unknown[0].lines = [line for each in unknown for line in each.lines]
+            raise unknown[0]
+        return "every AGENTHUB_ variable set is a setting (or one the kit reads)"
+
+    await attempt("variables", variables)
     await attempt("drivers", drivers)
     if results[-1].ok:
         await attempt("store", lambda: _store_detail(settings))

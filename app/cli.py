@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import logging
 import logging.config
@@ -18,10 +17,11 @@ import traceback
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from app.config import SettingError, Settings, load_settings, masked_url
 from app.logs import log_config
+from app.variables import unknown_variables
 
 logger = logging.getLogger("app.cli")
 
@@ -68,14 +68,25 @@ def _migrate(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from app.checks import prepare_signing_key
+    from app.checks import prepare_signing_key, require_free_port
 
+    require_free_port(args.host, args.port)  # before anything else: one line, not a traceback
     settings = load_settings()
     level = "debug" if args.debug else (args.log_level or settings.log_level)
     config = log_config(level, settings.log_format)
     logging.config.dictConfig(config)
+    for line in unknown_variables():
+        logger.warning("%s", line)
     _store_ready_for_migration(settings)
+    key_folder = settings.signing_key_file.parent
+    new_folder = not key_folder.exists()
     keys = prepare_signing_key(settings.signing_key_file)
+    if new_folder:
+        logger.warning(
+            "made the folder %s for the signing key (AGENTHUB_SIGNING_KEY_FILE): it did not "
+            "exist; the agents' CA is made there too",
+            key_folder,
+        )
     if args.no_migrate:
         logger.info("not migrating (--no-migrate): /readyz is 503 until the schema is at head")
     else:
@@ -120,7 +131,8 @@ def _check(args: argparse.Namespace) -> None:
     print("\nchecks:")
     results = asyncio.run(run_checks(settings))
     for check in results:
-        print(f"  {'ok' if check.ok else 'FAIL':<5} {check.name:<13} {check.detail}")
+        detail = check.detail.replace("\n", "\n" + " " * 22)  # a line a problem, aligned
+        print(f"  {'ok' if check.ok else 'FAIL':<5} {check.name:<13} {detail}")
     failed = [c.name for c in results if not c.ok]
     print(f"\n{'FAILED: ' + ', '.join(failed) if failed else 'all checks passed'}")
     raise SystemExit(1 if failed else 0)
@@ -147,8 +159,10 @@ def _keys(_: argparse.Namespace) -> None:
 
     settings = load_settings()
     path = settings.signing_key_file
+    new_folder = not path.parent.exists()
     keys = prepare_signing_key(path)
-    print(f"{'made' if keys.created else 'loaded'} {path} (kid {keys.kid})", file=sys.stderr)
+    made = f" and its folder {path.parent}, which did not exist" if new_folder else ""
+    print(f"{'made' if keys.created else 'loaded'} {path}{made} (kid {keys.kid})", file=sys.stderr)
     key_file, cert_file = settings.ca_paths
     try:
         ca = load_or_create_ca(key_file, cert_file, issuer=settings.issuer)
@@ -199,70 +213,29 @@ def _hub_certificate(args: argparse.Namespace) -> None:
 
 
 def _demo(args: argparse.Namespace) -> None:
-    from rich.console import Console
+    from app.demo.command import run_demo_command
 
-    from app.demo.render import Transcript, show_summary
-    from app.demo.runner import TOKEN, DemoFailed, DemoResult, run_demo
-
-    console = Console()
-    if args.trace is not None and importlib.util.find_spec("opentelemetry.proto") is None:
-        print(
-            "agenthub demo --trace needs the otel extra: pip install 'agenthub-hub[otel]'",
-            file=sys.stderr,
-        )
-        raise SystemExit(2)
-    console.rule("agenthub demo: an Internet-of-Agents team at work")
-
-    async def keep(result: DemoResult, hub_url: str) -> None:
-        if result.summary is not None:
-            console.rule("what happened (read back from the hub's store)")
-            show_summary(console, result.summary)
-        console.rule("the hub stays up")
-        console.print(
-            f"console: {hub_url}/console  (sign in with the operator token {TOKEN})",
-            soft_wrap=True,
-        )
-        console.print("Ctrl-C stops it.")
-        await asyncio.Event().wait()
-
-    from app.stopping import run_until_signalled
-
-    try:
-        result = run_until_signalled(
-            run_demo(
-                Transcript(console),
-                timeout_seconds=args.timeout,
-                keep=keep if args.keep else None,
-                trace_to=args.trace,
-                port=args.port,
-            )
-        )
-    except KeyboardInterrupt:
-        console.print("[bold red]stopped: every process the demo started has been stopped")
-        raise SystemExit(130) from None
-    except DemoFailed as exc:
-        _show_failure(console, str(exc), exc.who, exc.output)
-        raise SystemExit(1) from None
-    if args.trace is not None:
-        console.print(f"traces: {args.trace / 'traces.jsonl'} (OTLP JSON lines)")
-    if result.summary is not None and not args.keep:
-        console.rule("what happened (read back from the hub's store)")
-        show_summary(console, result.summary)
-        console.print(
-            "[dim]agenthub demo --keep keeps the hub up afterwards, to look at what happened in "
-            "its web console (/console)"
-        )
-    if result.leader_exit != 0:
-        _show_failure(console, "the leader did not finish", "leader", result.leader_output)
-        raise SystemExit(1)
+    run_demo_command(args)
 
 
-def _show_failure(console: Any, message: str, who: str | None, output: list[str]) -> None:
-    console.print(f"[bold red]the demo failed: {message}")
-    if output:
-        console.rule(f"the last lines {who} printed")
-        for line in output:
-            console.print(line, markup=False, highlight=False)
+def _fake_model(args: argparse.Namespace) -> None:
+    import contextlib
+
+    import uvicorn
+
+    from app.checks import require_free_port
+    from app.fake_model import chat_app
+
+    require_free_port(args.host, args.port)
+    base = f"http://{args.host}:{args.port}/v1"
+    print(
+        f"a stand-in for a language model, {args.model!r}, at {base} (no model behind it: its "
+        f"answers follow from the prompt); the LLM examples use it with "
+        f"AGENTHUB_LLM_BASE_URL={base} AGENTHUB_LLM_MODEL={args.model}; Ctrl-C stops it",
+        flush=True,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.run(chat_app(model=args.model), host=args.host, port=args.port, log_level="warning")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -339,6 +312,15 @@ def build_parser() -> argparse.ArgumentParser:
         "Collector's file exporter does) to DIR/traces.jsonl; needs agenthub-hub[otel]",
     )
     demo.set_defaults(func=_demo)
+    fake = command(
+        "fake-model",
+        "serve a stand-in for a language model (OpenAI-compatible, answers from the prompt) "
+        "for the LLM examples",
+    )
+    fake.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    fake.add_argument("--port", type=_port, default=8100, help="port to listen on (1-65535)")
+    fake.add_argument("--model", default="fake-model", help="the model name it answers for")
+    fake.set_defaults(func=_fake_model)
     return parser
 
 

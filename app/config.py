@@ -22,14 +22,18 @@ ENV_PREFIX = "AGENTHUB_"
 DATABASE_DRIVERS = {"sqlite+aiosqlite": "SQLite", "postgresql+asyncpg": "PostgreSQL"}
 BROKER_SCHEMES = ("memory://", *REDIS_SCHEMES)
 SECRET_FIELDS = ("operator_token", "registration_token", "metrics_token")
+ENV_FILE = ".env"
+
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
 
 class SettingError(Exception):
-    """A setting that cannot work: ``AGENTHUB_X: what is wrong; what to do``."""
+    """A setting that cannot work: ``AGENTHUB_X: what is wrong; what to do`` (or a command's
+    option: ``--port: ...``)."""
 
     def __init__(self, setting: str, problem: str, fix: str = "") -> None:
-        self.setting = setting if setting.startswith(ENV_PREFIX) else env_name(setting)
+        named = setting.startswith((ENV_PREFIX, "-"))
+        self.setting = setting if named else env_name(setting)
         self.lines = [f"{self.setting}: {problem}" + (f"; {fix}" if fix else "")]
         super().__init__(self.lines[0])
 
@@ -49,7 +53,7 @@ def masked_url(url: str) -> str:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=ENV_FILE, extra="ignore")
 
     database_url: str = Field(
         default="sqlite+aiosqlite:///./agenthub.db",

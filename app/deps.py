@@ -14,6 +14,7 @@ from agenthub.protocol.tokens import AccessTokenClaims
 from app.agents.models import Agent
 from app.agents.semantic import SemanticReranker
 from app.api.routing import resolves_itself
+from app.auth import jws
 from app.auth.ca import HubCA
 from app.auth.current import (
     ACCESS_TOKEN,
@@ -24,7 +25,7 @@ from app.auth.current import (
     bearer_token,
     is_operator_token,
 )
-from app.auth.errors import TokenMissing
+from app.auth.errors import OperatorTokenRejected, TokenMissing
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
 from app.auth.service import agent_for_claims
@@ -232,6 +233,8 @@ async def get_principal(
         raise TokenMissing("This route needs 'Authorization: Bearer <token>'.")
     if is_operator_token(settings, token):
         return Principal(agent=None, is_operator=True)
+    if not jws.is_compact(token):  # no access token: a mistyped or stale operator token
+        raise OperatorTokenRejected("This operator token is not the hub's (nor an access token).")
     agent = await agent_from_access_token(session, token=token, keys=keys, issuer=settings.issuer)
     request.scope[AGENT] = agent.id
     return Principal(agent=agent, is_operator=False)

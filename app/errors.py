@@ -29,7 +29,9 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── MalformedToken            401 malformed-token             auth.errors
     │   ├── MetricsTokenNeeded        401 metrics-token-needed        auth.errors
     │   ├── OperatorTokenNeeded       401 operator-token-needed       auth.errors
+    │   ├── OperatorTokenRejected     401 operator-token-rejected     auth.errors
     │   ├── RegistrationTokenNeeded   401 registration-token-needed   auth.errors
+    │   ├── RegistrationTokenRejected 401 registration-token-rejected auth.errors
     │   ├── TokenExpired              401 token-expired               auth.errors
     │   ├── TokenMissing              401 token-missing               auth.errors
     │   └── UnknownAgent              401 unknown-agent               auth.errors
@@ -216,7 +218,7 @@ class NullField(InvalidInput):
 
 
 class PostRateExceeded(RateLimited):
-    """The agent posts faster than its post rate (``AGENTHUB_POST_RATE``)."""
+    """The agent posts faster than its post rate (``AGENTHUB_POSTS_PER_SECOND_PER_AGENT``)."""
 
     code = "post-rate-exceeded"
 

@@ -32,7 +32,7 @@ from app.broker.base import is_redis_url
 from app.certificates import routes as certificates
 from app.certificates.revocation_list import RevocationLists
 from app.certificates.service import purge_expired_certificates
-from app.checks import reason, registration_policy
+from app.checks import BROKER_TIMEOUT_SECONDS, reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
 from app.console.home_routes import install_home
@@ -133,6 +133,17 @@ async def _log_summary(app: FastAPI) -> None:
         app.state.schema_ready = state.at_head
         log = logger.info if state.at_head else logger.warning
         log("store %s: %s", masked_url(settings.database_url), state.describe())
+    if is_redis_url(settings.broker_url):
+        try:
+            async with asyncio.timeout(BROKER_TIMEOUT_SECONDS):
+                await app.state.broker.ping()
+        except Exception as exc:
+            logger.warning(
+                "broker %s does not answer: %s; replicas do not hear each other's posts "
+                "until it does",
+                masked_url(settings.broker_url),
+                "no answer" if isinstance(exc, TimeoutError) else reason(exc),
+            )
     logger.info(
         "agenthub-hub %s: issuer %r, broker %s, signing key %s (%s, kid %s)",
         __version__,

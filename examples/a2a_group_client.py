@@ -39,6 +39,22 @@ def b64(number: int) -> str:
     return jwt.utils.base64url_encode(number.to_bytes(32, "big")).decode()
 
 
+class Refused(Exception):
+    """The hub refused a request: its text is the hub's own words (problem+json ``detail``,
+    or OAuth's ``error_description``)."""
+
+
+def refused(answer: httpx.Response) -> None:
+    if answer.is_success:
+        return
+    try:
+        body = answer.json()
+    except ValueError:
+        body = {}
+    words = body.get("detail") or body.get("error_description") if isinstance(body, dict) else None
+    raise Refused(words or f"the hub answered {answer.status_code} to {answer.request.url}")
+
+
 async def register(http: httpx.AsyncClient, key: ec.EllipticCurvePrivateKey) -> str:
     numbers = key.public_key().public_numbers()
     jwk = {"kty": "EC", "crv": "P-256", "x": b64(numbers.x), "y": b64(numbers.y)}
@@ -46,7 +62,7 @@ async def register(http: httpx.AsyncClient, key: ec.EllipticCurvePrivateKey) -> 
     answer = await http.post(
         f"{HUB}/v1/agents", json=card, headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"}
     )
-    answer.raise_for_status()
+    refused(answer)
     agent_id: str = answer.json()["id"]
     return agent_id
 
@@ -69,7 +85,7 @@ async def bearer_token(
             "client_assertion": assertion,
         },
     )
-    answer.raise_for_status()
+    refused(answer)
     token: str = answer.json()["access_token"]
     return token
 
@@ -135,4 +151,7 @@ if __name__ == "__main__":
     parser.add_argument("--after", type=int, help="the last seq seen (resume after it)")
     parser.add_argument("--count", type=int, default=1, help="posts to print before leaving")
     options = parser.parse_args()
-    asyncio.run(main(options.group_id, options.after, options.count))
+    try:
+        asyncio.run(main(options.group_id, options.after, options.count))
+    except Refused as exc:  # a wrong token, a group it may not join: one line, not a traceback
+        raise SystemExit(f"a2a_group_client: {exc}") from None

@@ -5,7 +5,8 @@
 The first run registers it (the token is needed then only); its key, id and the hub's pinned
 key stay in .agenthub/echo.json (git-ignored), so the next runs are the same agent. It serves
 its endpoint on port 9001 (``ECHO_PORT``) until Ctrl-C. ``ECHO_A2A=1`` makes it an A2A server
-too (``pip install 'agenthub[a2a]'``): a2a-sdk's clients call it at the same URL.
+too (``pip install 'agenthub[a2a]'``): a2a-sdk's clients call it at the same URL. A refusal
+(a wrong token, say) is one line and exit 1.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from agenthub import Agent, CallbackPolicy, TaskContext, TaskHandler
+from agenthub import Agent, CallbackPolicy, KitError, TaskContext, TaskHandler
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
@@ -60,4 +61,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KitError as exc:  # the hub's refusal (a wrong token...): one line, not a traceback
+        raise SystemExit(f"echo_partner: {exc}") from None

@@ -3,6 +3,7 @@
     AGENTHUB_URL=http://127.0.0.1:8000 AGENTHUB_TOKEN=change-me python examples/leader.py
 
 It is a one-off: it registers a leader agent for the run and deregisters it on the way out.
+A refusal (a wrong token, say) is one line and exit 1.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import asyncio
 import contextlib
 import os
 
-from agenthub import Agent, AgentKey
+from agenthub import Agent, AgentKey, KitError
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")
@@ -68,4 +69,7 @@ async def lead(agent: Agent) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KitError as exc:  # the hub's or the partner's refusal: one line, not a traceback
+        raise SystemExit(f"leader: {exc}") from None

@@ -8,6 +8,9 @@ policy is ``turns``, names who speaks next.
 
 The model is any OpenAI-compatible endpoint, set as for examples/llm_partner.py
 (AGENTHUB_LLM_BASE_URL, AGENTHUB_LLM_MODEL, AGENTHUB_LLM_API_KEY, AGENTHUB_LLM_TIMEOUT_SECONDS).
+With no model at hand, ``agenthub fake-model`` serves a stand-in whose answers follow from the
+prompt (AGENTHUB_LLM_BASE_URL=http://127.0.0.1:8100/v1 AGENTHUB_LLM_MODEL=fake-model): the
+leader and its partners then run end to end.
 Its partners are any online agents (examples/llm_partner.py, examples/echo_partner.py); those
 that take part in groups (llm_partner.py does) speak when the model names them. Optional:
 LLM_LEADER_TURNS (speaking turns, default 3), LLM_LEADER_PORT (its endpoint, default 9004).

@@ -12,6 +12,9 @@ Against OpenAI:
     AGENTHUB_LLM_BASE_URL=https://api.openai.com/v1 AGENTHUB_LLM_MODEL=gpt-4o-mini \\
     AGENTHUB_LLM_API_KEY=sk-... python examples/llm_partner.py
 
+With no model at hand, ``agenthub fake-model`` serves a stand-in whose answers follow from the
+prompt (AGENTHUB_LLM_BASE_URL=http://127.0.0.1:8100/v1 AGENTHUB_LLM_MODEL=fake-model).
+
 Optional: AGENTHUB_LLM_SYSTEM_PROMPT, AGENTHUB_LLM_TIMEOUT_SECONDS (default 60). A leader's
 ``rpc`` call waits about 30 s for an answer; for slower models, start tasks by stream or
 notification. Registers on its first run (its identity stays in .agenthub/llm.json,
@@ -26,7 +29,14 @@ import asyncio
 import os
 import sys
 
-from agenthub import Agent, CallbackPolicy, ChatCompletionsHandler, LLMConfig, LLMConfigError
+from agenthub import (
+    Agent,
+    CallbackPolicy,
+    ChatCompletionsHandler,
+    KitError,
+    LLMConfig,
+    LLMConfigError,
+)
 from agenthub.llm import take_part_in_groups
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
@@ -77,6 +87,9 @@ def run() -> int:
     except LLMConfigError as exc:
         print(f"llm_partner: {exc}", file=sys.stderr)
         return 2
+    except KitError as exc:  # the hub's refusal (a wrong token...): one line, not a traceback
+        print(f"llm_partner: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -22,7 +22,7 @@ from app.api.params import AgentIdPath, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import base_url, hub_router
 from app.auth.current import may_register
-from app.auth.errors import RegistrationTokenNeeded
+from app.auth.errors import RegistrationTokenNeeded, RegistrationTokenRejected
 from app.deps import (
     CaDep,
     CurrentAgent,
@@ -72,8 +72,11 @@ async def require_registrar(
     settings: SettingsDep,
 ) -> None:
     """Checked before the body is validated, so strangers learn nothing from 422s."""
-    if not may_register(settings, token):
+    if may_register(settings, token):
+        return
+    if token is None:
         raise RegistrationTokenNeeded("Registration needs a registration or operator token.")
+    raise RegistrationTokenRejected("This registration token is not accepted.")
 
 
 @router.post(

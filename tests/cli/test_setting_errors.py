@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import AGENTHUB, clean_env, run_cli
-from tests.support.live import free_port
+from tests.support.live import bound_socket, free_port
 
 
 def _closed_port_url() -> str:
@@ -125,3 +125,23 @@ def test_migrate_and_check_name_the_setting_too(tmp_path: Path) -> None:
         result = run_cli(command, cwd=tmp_path, env=env)
         assert result.returncode == 2, (command, result.stderr)
         assert result.stderr.startswith(f"agenthub {command}: AGENTHUB_DATABASE_URL")
+
+
+@pytest.mark.slow
+def test_a_busy_port_is_one_line_and_exit_2_before_anything_else(tmp_path: Path) -> None:
+    """Another process listens there (for the demo: it could be someone else's hub, which
+    answers /readyz): ``serve`` and ``demo`` say so in one line, and make nothing."""
+    with bound_socket() as held:
+        held.listen()
+        port = str(held.getsockname()[1])
+        served = run_cli("serve", "--port", port, cwd=tmp_path, env=clean_env())
+        demo = run_cli("demo", "--port", port, cwd=tmp_path, env=clean_env())
+    for command, result in (("serve", served), ("demo", demo)):
+        assert result.returncode == 2, result.stdout + result.stderr
+        lines = (result.stdout + result.stderr).strip().splitlines()
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(
+            f"agenthub {command}: --port: port {port} on 127.0.0.1 is in use"
+        )
+    assert "choose another port" in served.stderr and "leave --port out" in demo.stderr
+    assert list(tmp_path.iterdir()) == []  # no store, no key

@@ -102,6 +102,17 @@ async def test_kit_surfaces_problems(make_agent: MakeAgent) -> None:
     assert info.value.status == 404 and info.value.problem["status"] == 404
 
 
+async def test_a_wrong_registration_token_is_one_line_in_the_hubs_words(
+    client: httpx.AsyncClient,
+) -> None:
+    key = AgentKey.generate()
+    kit = HubClient(HUB_BASE, key=key, http=client)
+    with pytest.raises(HubRequestError) as info:
+        await kit.register(card("alice", key), registration_token="not-the-token")
+    assert str(info.value) == "This registration token is not accepted."
+    assert (info.value.status, info.value.code) == (401, "registration-token-rejected")
+
+
 async def test_unregistered_kit_cannot_authenticate(client: httpx.AsyncClient) -> None:
     kit = HubClient(HUB_BASE, key=AgentKey.generate(), http=client)
     with pytest.raises(NotRegisteredError):

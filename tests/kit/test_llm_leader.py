@@ -9,21 +9,25 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from agenthub import Agent, ChatCompletionsHandler, LLMCallError, LLMConfig
 from agenthub.llm import CHOOSE_PROMPT, PLAN_PROMPT, ChatModel, take_part_in_groups
 from agenthub.protocol.agents import AgentUpdate
 from tests.support.chat_server import FakeChatServer, fake_chat
-from tests.support.cli import clean_env
+from tests.support.cli import AGENTHUB, clean_env
 from tests.support.hub import REGISTRATION_TOKEN
 from tests.support.kit import LiveHub, MakeLiveAgent
-from tests.support.live import free_port
+from tests.support.live import free_port, interrupt
+from tests.support.waiting import eventually
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "llm_leader.py"
@@ -62,19 +66,15 @@ async def fake_model() -> AsyncIterator[FakeChatServer]:
         yield fake
 
 
-@pytest.fixture
-async def partners(
-    fake_model: FakeChatServer, make_live_agent: MakeLiveAgent
-) -> AsyncIterator[dict[str, Agent]]:
-    """Each one as examples/llm_partner.py runs: tasks by the handler, groups by
-    ``take_part_in_groups``, both on the same model."""
+@asynccontextmanager
+async def team_on(base_url: str, make_live_agent: MakeLiveAgent) -> AsyncIterator[dict[str, Agent]]:
+    """The two partners, each as examples/llm_partner.py runs: tasks by the handler, groups by
+    ``take_part_in_groups``, both on the model at ``base_url``."""
     made: dict[str, Agent] = {}
     handlers: list[ChatCompletionsHandler] = []
     members: list[asyncio.Task[None]] = []
     for name, (description, skill, tags) in PARTNERS.items():
-        config = LLMConfig(
-            base_url=fake_model.base_url, model=MODEL, system_prompt=f"You are {name}."
-        )
+        config = LLMConfig(base_url=base_url, model=MODEL, system_prompt=f"You are {name}.")
         handler = ChatCompletionsHandler(config)
         handlers.append(handler)
         agent = await make_live_agent(name, handler)
@@ -96,6 +96,14 @@ async def partners(
         await asyncio.gather(*members, return_exceptions=True)
         for handler in handlers:
             await handler.aclose()
+
+
+@pytest.fixture
+async def partners(
+    fake_model: FakeChatServer, make_live_agent: MakeLiveAgent
+) -> AsyncIterator[dict[str, Agent]]:
+    async with team_on(fake_model.base_url, make_live_agent) as made:
+        yield made
 
 
 async def run_example(env: dict[str, str], *args: str) -> tuple[int, str, str]:
@@ -194,6 +202,64 @@ async def test_the_leader_plans_delegates_and_hands_the_floor_as_the_model_says(
         ("leader", [writer.agent_id]),
         ("writer", None),
     ]
+
+
+@pytest.mark.slow
+async def test_the_example_runs_end_to_end_on_agenthub_fake_model(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """No model to set up: ``agenthub fake-model`` (a process of its own) stands in for one,
+    for the leader and its partners, as the LLM guide says."""
+    port = free_port()
+    model = subprocess.Popen(
+        [AGENTHUB, "fake-model", "--port", str(port)],
+        env=clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+
+        async def answers() -> bool:
+            try:
+                async with httpx.AsyncClient(timeout=5) as http:
+                    return (await http.get(f"{base}/models")).status_code == 200
+            except httpx.TransportError:
+                assert model.poll() is None, model.stdout.read() if model.stdout else ""
+                return False
+
+        await eventually(answers, "agenthub fake-model answering")
+        async with team_on(base, make_live_agent):
+            env = clean_env(
+                AGENTHUB_URL=live_hub.url,
+                AGENTHUB_TOKEN=REGISTRATION_TOKEN,
+                AGENTHUB_LLM_BASE_URL=base,
+                AGENTHUB_LLM_MODEL=MODEL,
+                LLM_LEADER_PORT=str(free_port()),
+                LLM_LEADER_TURNS="2",
+            )
+            code, out, err = await run_example(env, GOAL)
+    finally:
+        interrupt(model)
+    said = model.stdout.read() if model.stdout else ""
+    assert said.startswith(f"a stand-in for a language model, 'fake-model', at {base} "), said
+    assert "Traceback" not in said
+    assert code == 0, err[-3000:]
+    lines = out.splitlines()
+    assert lines[:3] == [
+        f"goal: {GOAL}",
+        f"plan 1: draft {GOAL}",
+        f"plan 2: review the draft of {GOAL} and say what is missing",
+    ]
+    assert f"the model chose writer for: draft {GOAL}" in lines
+    assert (
+        f"the model chose critic for: review the draft of {GOAL} and say what is missing" in lines
+    )
+    tasks = [line for line in lines if line.startswith("task for ")]
+    assert len(tasks) == 2 and all(": completed: (a stand-in for" in line for line in tasks)
+    assert len([line for line in lines if line.startswith("turn ")]) == 2
+    assert lines[-1] == "group concluded"
 
 
 async def test_a_nonsense_plan_is_one_line_and_exit_1(

@@ -208,3 +208,24 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
         assert delivery.attributes["messaging.destination.name"] == made["group"]
     # no message body in any attribute
     assert not any("to everyone" in str(s.attributes) for s in found.spans)
+
+
+async def test_an_agent_that_serves_nothing_traces_from_the_moment_it_is_made(
+    receiver: tuple[Receiver, str],
+) -> None:
+    """A leader-only script (or a group member): ``OTEL_*`` set, an ``Agent`` made, no call to
+    ``tracing``: its spans are exported, by ``Agent.aclose`` (the exporter's own schedule is
+    set past the test's end, and the process is still up when the span arrives)."""
+    found, endpoint = receiver
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTHUB_", "OTEL_"))}
+    env = {**base, "PYTHONPATH": str(ROOT), **otel_env(endpoint, "solo-leader")}
+    env["OTEL_BSP_SCHEDULE_DELAY"] = str(3_600_000)
+    solo = Role(env, "solo", "http://127.0.0.1:9")  # no hub is asked anything
+    try:
+        assert await solo.read() == {"on": True}
+        assert await solo.read() == "closed"
+        await eventually(lambda: found.named("solo work", "solo-leader"), "the solo span")
+        solo.tell("end")
+        await solo.ends()
+    finally:
+        solo.stop()

@@ -1,5 +1,6 @@
-"""Agents of the cross-process trace test, each a process of its own that traces as a user's
-would (``OTEL_*`` in its environment, ``agenthub.tracing.configure`` or ``Agent.serve``):
+"""Agents of the cross-process trace tests, each a process of its own that traces as a user's
+would: ``OTEL_*`` in its environment, and no call to turn tracing on (making an ``Agent``
+does, whether it serves or not; ``Agent.aclose`` exports what is queued):
 
 - ``python -m tests.support.traced partner HUB``: an echo partner (AIP and A2A) over plain
   HTTP; prints
@@ -12,7 +13,10 @@ would (``OTEL_*`` in its environment, ``agenthub.tracing.configure`` or ``Agent.
 - ``python -m tests.support.traced member HUB GROUP``: joins the group, prints ``ready`` once
   its stream is open (``--after 0``: it opens the stream only after the line ``go``, so what
   it gets is replayed from SQL), prints each message event's ``{"seq", "trace"}`` and exits
-  after the first.
+  after the first;
+- ``python -m tests.support.traced solo HUB``, a leader-only script: makes an agent, opens a span of
+  its own (``solo work``), prints ``{"on"}`` (whether tracing is on), closes the agent, prints
+  ``closed`` and waits for a line on its stdin before it ends.
 """
 
 from __future__ import annotations
@@ -62,7 +66,6 @@ async def partner(hub: str) -> None:
 
 
 async def leader(hub: str, partner_ids: list[str], card: str) -> None:
-    tracing.configure("traced-leader")
     lead = await agent(hub, "traced-leader", plain_http=True)
     with tracing.span("leader work"):
         trace = tracing.current_traceparent()
@@ -89,11 +92,9 @@ async def leader(hub: str, partner_ids: list[str], card: str) -> None:
         posted = await lead.hub.groups.post(group.id, "to everyone", role="leader")
     say({"seq": posted["seq"]})
     await lead.aclose()
-    tracing.shutdown()
 
 
 async def member(hub: str, group_id: str, replayed: bool) -> None:
-    tracing.configure("traced-member")
     joined = await agent(hub, "traced-member")
     view = await joined.hub.groups.get(group_id)
     await joined.hub.groups.join(group_id)
@@ -109,13 +110,23 @@ async def member(hub: str, group_id: str, replayed: bool) -> None:
             break
     stream.close()
     await joined.aclose()
-    tracing.shutdown()
+
+
+async def solo(hub: str) -> None:
+    made = Agent(hub, key=AgentKey.generate(), plain_http=True)
+    with tracing.span("solo work"):
+        say({"on": tracing.on()})
+    await made.aclose()
+    say("closed")
+    await line()
 
 
 def main() -> None:
     role, hub, *rest = sys.argv[1:]
     if role == "partner":
         asyncio.run(partner(hub))
+    elif role == "solo":
+        asyncio.run(solo(hub))
     elif role == "leader":
         *partner_ids, card = rest
         asyncio.run(leader(hub, partner_ids, card))
