@@ -11,13 +11,19 @@ front (deploy/nginx) has limits of its own too (``large_client_header_buffers``,
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.config import Settings
+from app.errors import problem_body
 
 REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+DETAILS = {
+    408: "The request's headers or body did not arrive in time.",
+    431: "The request's headers are too large or too many.",
+}
 MERGE_BYTES = 65_536  # a body up to this is copied behind its head; a larger one is not
 LINGER_SECONDS = 1.0
 """After a refusal, what the client still sends is read and dropped this long before the
@@ -31,6 +37,7 @@ class _Guard:
         "header_bytes",
         "header_count",
         "header_size",
+        "in_app",
         "reading_headers",
         "refused",
         "timer",
@@ -43,6 +50,7 @@ class _Guard:
         self.header_size = 0  # of the request line's target and the headers, as parsed
         self.timer: asyncio.TimerHandle | None = None
         self.refused = False
+        self.in_app = False  # the request has reached the app (its headers were complete)
 
 
 class _OneWrite:
@@ -157,6 +165,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._refuse(431)  # before the request reaches the app
             return
         super().on_headers_complete()  # the body's deadline: after the chunk (data_received)
+        self._g.in_app = True
 
     def on_body(self, body: bytes) -> None:
         if not self._g.refused:  # refused: the rest of the request is dropped
@@ -167,7 +176,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._g.refused:
             return
         super().on_message_complete()
-        self._g.reading_headers, self._g.header_bytes = True, 0
+        self._g.reading_headers, self._g.header_bytes, self._g.in_app = True, 0, False
         self._g.header_count = self._g.header_size = 0
 
     def _arm(self, seconds: float) -> None:
@@ -180,24 +189,38 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._g.timer = None
 
     def _refuse(self, status: int) -> None:
-        """Answer ``status`` if no response has begun, then close the connection (after a
-        short linger that drops whatever the client is still sending); close it at once
-        when a pipelined request is refused behind a response still being written."""
+        """Answer ``status`` if no response has begun (the refused request's own, or on a
+        kept-alive connection an earlier one's), then close the connection (after a short
+        linger that drops whatever the client is still sending); close it at once when the
+        request is refused behind a response still being written."""
         self._disarm()
         if self.transport.is_closing() or self._g.refused:
             return
         self._g.refused = True
-        if self.pipeline:
-            # the request refused waits behind an earlier one whose response is still being
+        cycle = self.cycle
+        # refused in its headers, the request has no cycle yet: ``cycle`` is an earlier
+        # request's (on a kept-alive connection), answered whole or still being written
+        earlier = None if self._g.in_app else cycle
+        if self.pipeline or (earlier is not None and not earlier.response_complete):
+            # the refused request waits behind an earlier one whose response is still being
             # written: a head now would land inside that response, so the connection closes
             self.transport.close()
             return
-        if self.cycle is None or not self.cycle.response_started:
-            head = f"HTTP/1.1 {status} {REASONS[status]}\r\n"
-            self.transport.write(f"{head}content-length: 0\r\nconnection: close\r\n\r\n".encode())
+        if cycle is None or not self._g.in_app or not cycle.response_started:
+            self.transport.write(_refusal(status))
         if self.transport.can_write_eof():
             self.transport.write_eof()
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+
+def _refusal(status: int) -> bytes:
+    """The whole answer of a refused request, a problem+json; the connection closes after."""
+    body = json.dumps(problem_body(status, DETAILS[status]), separators=(",", ":")).encode()
+    head = (
+        f"HTTP/1.1 {status} {REASONS[status]}\r\ncontent-type: application/problem+json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
 
 
 def protocol_for(settings: Settings) -> type[GuardedHttpProtocol]:
