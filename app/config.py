@@ -200,6 +200,12 @@ class Settings(BaseSettings):
     tokens_per_minute_per_address: float = Field(
         default=600.0, ge=0, description="token requests per client address per minute"
     )
+    max_page_bytes: int = Field(
+        default=4_194_304,
+        ge=65_536,
+        description="about the most one page of stored messages holds (a list or history "
+        "read); a page of larger messages is shorter, and its nextCursor resumes it",
+    )
     max_header_bytes: int = Field(
         default=16_384, ge=1024, description="a request's headers may be this large (else 431)"
     )

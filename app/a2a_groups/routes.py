@@ -131,11 +131,13 @@ async def group_a2a(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
+    - `GetTask` (`id`: the group's id): the group's task, with its last `historyLength`
+      posts (at most 500, and as many of the last as fit in `AGENTHUB_MAX_PAGE_BYTES`) as
+      its history; `id` a task started in the conversation: that task.
     - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` as A2A messages (a shorter page when they pass
+      `AGENTHUB_MAX_PAGE_BYTES`), and `nextCursor`, the `after` of the next page.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
@@ -166,6 +168,7 @@ async def group_a2a(
         agent=agent,
         recorder=Recorder(claims, ingest, admission),
         streams=streams,
+        page_bytes=settings.max_page_bytes,
     )
     method = payload["method"]
     try:
@@ -226,6 +229,7 @@ class _Call:
         agent: Agent,
         recorder: Recorder,
         streams: Streams,
+        page_bytes: int,
     ) -> None:
         self.db = db
         self.group_id = group_id
@@ -234,6 +238,7 @@ class _Call:
         self.agent = agent
         self.recorder = recorder
         self.streams = streams
+        self.page_bytes = page_bytes
 
     def _result(self, result: Any) -> JsonBody:
         return JsonBody({"jsonrpc": "2.0", "id": self.request_id, "result": result})
@@ -294,7 +299,7 @@ class _Call:
                 raise TaskNotFound(f"No task {asked.id!r} in this group.")
             return self._result(found[0])
         length = asked.history_length if asked.HasField("history_length") else 0
-        history = await service.history(self.db, group, length)
+        history = await service.history(self.db, group, length, self.page_bytes)
         return self._result(service.task_json(group, history))
 
     async def list(self) -> Response:
@@ -305,7 +310,10 @@ class _Call:
     async def messages(self, page: tuple[int, int]) -> Response:
         group, _ = await self._taking_part()
         after, limit = page
-        return self._result(await service.messages_page(self.db, group, after=after, limit=limit))
+        listed = await service.messages_page(
+            self.db, group, after=after, limit=limit, max_bytes=self.page_bytes
+        )
+        return self._result(listed)
 
     async def _open(
         self, group: Group, member: GroupMember, after: int, first: dict[str, Any]

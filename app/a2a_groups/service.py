@@ -27,8 +27,10 @@ from app.auth.tokens import check_access_token_claims
 from app.errors import HubError
 from app.groups import access as group_access
 from app.groups.errors import NotAMember
+from app.groups.messages import group_bodies, group_page_seqs
 from app.groups.models import Group, GroupMember
 from app.members import service as member_service
+from app.pages import PAGE_BYTES, fitting, stored_size
 from app.records.models import StoredMessage
 from app.tasks.models import Task
 
@@ -181,19 +183,13 @@ def page_of(params: Any) -> tuple[int, int]:
 
 
 async def messages_page(
-    db: AsyncSession, group: Group, *, after: int, limit: int
+    db: AsyncSession, group: Group, *, after: int, limit: int, max_bytes: int = PAGE_BYTES
 ) -> dict[str, Any]:
     """The extension's ``ListGroupMessages``: the group's posts after seq ``after``, oldest
-    first, at most ``limit`` (1 to ``MAX_HISTORY``), as A2A messages; ``nextCursor`` the
-    ``after`` of the next page (absent on the last)."""
-    rows = await db.exec(
-        select(StoredMessage.seq, StoredMessage.body)
-        .where(col(StoredMessage.group_id) == group.id, col(StoredMessage.seq) > after)
-        .order_by(col(StoredMessage.seq))
-        .limit(limit + 1)
-    )
-    found = list(rows.all())
-    page = [dict(body) for _, body in found[:limit]]
+    first, at most ``limit`` (1 to ``MAX_HISTORY``) and about ``max_bytes``, as A2A messages;
+    ``nextCursor`` the ``after`` of the next page (absent on the last)."""
+    seqs, more = await group_page_seqs(db, group.id, after=after, limit=limit, max_bytes=max_bytes)
+    page = [body for _, body in await group_bodies(db, group.id, seqs)]
     known = await names(db, (str(b.get("senderId", "")) for b in page))
     listed: dict[str, Any] = {
         "messages": [
@@ -201,22 +197,28 @@ async def messages_page(
             for b in page
         ]
     }
-    if len(found) > limit:
-        listed["nextCursor"] = found[limit - 1][0]
+    if more:
+        listed["nextCursor"] = seqs[-1]
     return listed
 
 
-async def history(db: AsyncSession, group: Group, length: int) -> list[dict[str, Any]]:
-    """The group's last ``length`` posts as A2A messages, oldest first."""
+async def history(
+    db: AsyncSession, group: Group, length: int, max_bytes: int = PAGE_BYTES
+) -> list[dict[str, Any]]:
+    """The group's last ``length`` posts (at most ``MAX_HISTORY``, and as many of the last
+    as fit in about ``max_bytes``) as A2A messages, oldest first; older ones are read with
+    ``ListGroupMessages``."""
     if length <= 0:
         return []
-    rows = await db.exec(
-        select(StoredMessage.body)
+    length = min(length, MAX_HISTORY)
+    sizes = await db.exec(
+        select(StoredMessage.seq, stored_size(StoredMessage.body))
         .where(col(StoredMessage.group_id) == group.id)
         .order_by(col(StoredMessage.seq).desc())
-        .limit(min(length, MAX_HISTORY))
+        .limit(length)
     )
-    bodies = [dict(body) for body in rows.all()][::-1]
+    seqs, _ = fitting(list(sizes.all()), limit=length, max_bytes=max_bytes)
+    bodies = [body for _, body in await group_bodies(db, group.id, seqs)]
     known = await names(db, (str(b.get("senderId", "")) for b in bodies))
     return [
         wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)

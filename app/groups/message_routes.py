@@ -24,6 +24,7 @@ from app.deps import (
     PrincipalDep,
     RecorderDep,
     SessionDep,
+    SettingsDep,
     StreamsDep,
 )
 from app.groups import access as group_access
@@ -118,6 +119,7 @@ async def list_group_messages(
     group_id: GroupIdPath,
     principal: PrincipalDep,
     db: SessionDep,
+    settings: SettingsDep,
     after: After = 0,
     limit: Limit = 50,
 ) -> GroupMessagePage:
@@ -131,7 +133,12 @@ async def list_group_messages(
     may not see.
     """
     return await message_service.list_group_messages(
-        db, principal=principal, group_id=group_id, after=after, limit=limit
+        db,
+        principal=principal,
+        group_id=group_id,
+        after=after,
+        limit=limit,
+        max_bytes=settings.max_page_bytes,
     )
 
 
