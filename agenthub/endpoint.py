@@ -39,7 +39,14 @@ from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner_rpc import AIP_METHODS, PartnerMethods
 from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
-from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
+from agenthub.protocol.jsonrpc import (
+    MAX_ID_CHARS,
+    RpcErrorCode,
+    RpcRequest,
+    oversized_id,
+    rpc_error,
+    rpc_result,
+)
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
 from agenthub.tls import AgentTls
@@ -357,6 +364,9 @@ class AgentEndpoint:
         request_id = item.get("id") if isinstance(item, dict) else None
         if not isinstance(request_id, str | int) or isinstance(request_id, bool):
             request_id = None
+        if oversized_id(request_id):  # refused, and not echoed
+            why = f"A JSON-RPC id is at most {MAX_ID_CHARS} characters."
+            return rpc_error(None, RpcErrorCode.INVALID_REQUEST, why)
         try:
             rpc = RpcRequest.model_validate(item)
         except ValidationError:

@@ -12,6 +12,7 @@ from fastapi import Header, Request, Response
 from google.protobuf.json_format import ParseDict, ParseError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.jsonrpc import MAX_ID_CHARS, oversized_id
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.a2a_groups import service, wire
 from app.a2a_groups.card import group_card
@@ -142,7 +143,9 @@ async def group_a2a(
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`. An `id` string
+    over 256 characters (it is echoed in every answer and event) is `InvalidRequest`
+    (-32600), with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -159,6 +162,9 @@ async def group_a2a(
     except orjson.JSONDecodeError:
         payload = service.NOT_JSON
     request_id = service.envelope(payload)  # NotJsonRpc (400) for no JSON-RPC request
+    if oversized_id(request_id):  # echoed in every answer and stream event: refused, unechoed
+        why = f"A JSON-RPC id is at most {MAX_ID_CHARS} characters."
+        return JsonBody(service.rpc_error(None, service.INVALID_REQUEST, why))
     params = payload.get("params") or {}
     call = _Call(
         db=db,
