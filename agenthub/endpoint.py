@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
@@ -297,10 +297,13 @@ class AgentEndpoint:
         if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             return Response(status_code=413)
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                return Response(status_code=413)
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    return Response(status_code=413)
+        except ClientDisconnect:  # gone, or cut off (408) while its body stalled
+            return Response(status_code=400)  # to no one: the connection is closed
         return bytes(body)
 
     # -- JSON-RPC -------------------------------------------------------------------------
