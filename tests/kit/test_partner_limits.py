@@ -305,3 +305,36 @@ async def test_an_endpoint_cuts_off_slow_and_oversized_requests(
     )
     assert answer.startswith(b"HTTP/1.1 "), answer[:100]
     assert not answer.startswith((b"HTTP/1.1 408", b"HTTP/1.1 431"))
+
+
+async def test_leaders_holding_the_most_tasks_cannot_fill_the_partner_for_the_others(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A partner full of two leaders' tasks still serves a third: a leader holding fewer
+    tasks takes the room of the stalest task of the leader holding the most, and that one,
+    starting more, is refused with a clear error (the caps made small, the same code)."""
+    hog, other, late = [await make_live_agent(name) for name in ("hog", "other", "late")]
+    partner = await make_live_agent("partner", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks, runtime.max_tasks_per_caller = 4, 3
+    sessions = {}
+    for leader in (hog, other, late):
+        sessions[leader] = (await leader.leader.open_session([partner.agent_id])).id
+
+    async def start(leader: Agent, task_id: str) -> None:
+        await leader.leader.start(
+            partner.agent_id, session_id=sessions[leader], task_id=task_id, text="x"
+        )
+
+    for n in range(3):
+        await start(hog, f"h-{n}")
+    await start(other, "o-0")  # the partner is full: 4 tasks
+    await start(late, "l-0")  # served: the hog's stalest task made room
+    assert runtime.task_of(hog.agent_id, "h-0") is None
+    assert [runtime.task_of(hog.agent_id, f"h-{n}") is not None for n in (1, 2)] == [True, True]
+    assert runtime.task_of(late.agent_id, "l-0") is not None
+    with pytest.raises(CallFailed) as refused:  # the hog holds the most: refused
+        await start(hog, "h-3")
+    assert "as many as any leader here" in str(refused.value), refused.value
+    assert len(runtime.tasks) == 4 and runtime.task_of(hog.agent_id, "h-3") is None
