@@ -132,20 +132,17 @@ async def group_a2a(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with its last `historyLength`
-      posts (at most 500, and as many of the last as fit in `AGENTHUB_MAX_PAGE_BYTES`) as
-      its history; `id` a task started in the conversation: that task.
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
     - `ListTasks`: the group's task, then the tasks started in it (at most 100).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages (a shorter page when they pass
-      `AGENTHUB_MAX_PAGE_BYTES`), and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`. An `id` string
-    over 256 characters (it is echoed in every answer and event) is `InvalidRequest`
-    (-32600), with a null `id`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -163,8 +160,7 @@ async def group_a2a(
         payload = service.NOT_JSON
     request_id = service.envelope(payload)  # NotJsonRpc (400) for no JSON-RPC request
     if oversized_id(request_id):  # echoed in every answer and stream event: refused, unechoed
-        why = f"A JSON-RPC id is at most {MAX_ID_CHARS} characters."
-        return JsonBody(service.rpc_error(None, service.INVALID_REQUEST, why))
+        return _error(None, service.INVALID_REQUEST, f"An id is at most {MAX_ID_CHARS} chars.")
     params = payload.get("params") or {}
     call = _Call(
         db=db,
@@ -315,11 +311,7 @@ class _Call:
 
     async def messages(self, page: tuple[int, int]) -> Response:
         group, _ = await self._taking_part()
-        after, limit = page
-        listed = await service.messages_page(
-            self.db, group, after=after, limit=limit, max_bytes=self.page_bytes
-        )
-        return self._result(listed)
+        return self._result(await service.messages_page(self.db, group, page, self.page_bytes))
 
     async def _open(
         self, group: Group, member: GroupMember, after: int, first: dict[str, Any]

@@ -183,18 +183,20 @@ def page_of(params: Any) -> tuple[int, int]:
 
 
 async def messages_page(
-    db: AsyncSession, group: Group, *, after: int, limit: int, max_bytes: int = PAGE_BYTES
+    db: AsyncSession, group: Group, page: tuple[int, int], max_bytes: int = PAGE_BYTES
 ) -> dict[str, Any]:
-    """The extension's ``ListGroupMessages``: the group's posts after seq ``after``, oldest
-    first, at most ``limit`` (1 to ``MAX_HISTORY``) and about ``max_bytes``, as A2A messages;
-    ``nextCursor`` the ``after`` of the next page (absent on the last)."""
+    """The extension's ``ListGroupMessages`` (``page``: its ``after`` and ``limit``): the
+    group's posts after seq ``after``, oldest first, at most ``limit`` (1 to ``MAX_HISTORY``)
+    and about ``max_bytes``, as A2A messages; ``nextCursor`` the ``after`` of the next page
+    (absent on the last)."""
+    after, limit = page
     seqs, more = await group_page_seqs(db, group.id, after=after, limit=limit, max_bytes=max_bytes)
-    page = [body for _, body in await group_bodies(db, group.id, seqs)]
-    known = await names(db, (str(b.get("senderId", "")) for b in page))
+    bodies = [body for _, body in await group_bodies(db, group.id, seqs)]
+    known = await names(db, (str(b.get("senderId", "")) for b in bodies))
     listed: dict[str, Any] = {
         "messages": [
             wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)
-            for b in page
+            for b in bodies
         ]
     }
     if more:
