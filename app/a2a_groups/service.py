@@ -229,15 +229,21 @@ async def history(
 
 
 async def group_tasks(
-    db: AsyncSession, group: Group, task_id: str | None = None
+    db: AsyncSession, group: Group, task_id: str | None = None, max_bytes: int = PAGE_BYTES
 ) -> list[dict[str, Any]]:
     """The tasks started in the group's conversation (``task_id``: that one only) as A2A
-    tasks, oldest first (at most ``MAX_GROUP_TASKS``)."""
-    query = select(Task).where(
-        col(Task.session_id) == group.session_id, col(Task.group_id) == group.id
-    )
+    tasks, oldest first (at most ``MAX_GROUP_TASKS``, and as many as their products fit in
+    about ``max_bytes``)."""
+    in_group = (col(Task.session_id) == group.session_id, col(Task.group_id) == group.id)
+    query = select(Task).where(*in_group)
     if task_id is not None:
         query = query.where(col(Task.id) == task_id)
+    else:
+        order = (col(Task.created_at), col(Task.id))
+        sizes = select(Task.id, stored_size(Task.products)).where(*in_group)
+        found = await db.exec(sizes.order_by(*order).limit(MAX_GROUP_TASKS))
+        ids, _ = fitting(list(found.all()), limit=MAX_GROUP_TASKS, max_bytes=max_bytes)
+        query = query.where(col(Task.id).in_(ids))
     rows = await db.exec(query.order_by(col(Task.created_at), col(Task.id)).limit(MAX_GROUP_TASKS))
     return [wire.group_task_of(task) for task in rows.all()]
 

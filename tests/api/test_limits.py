@@ -19,7 +19,7 @@ from tests.support import LOOPBACK
 from tests.support.groups import count, team
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
 from tests.support.live import LiveServer
-from tests.support.messages import chat
+from tests.support.messages import chat, command, result
 from tests.support.parts import parts
 from tests.support.waiting import eventually
 
@@ -262,6 +262,21 @@ async def test_pages_of_large_messages_stop_at_the_byte_bound_and_resume_exactly
         task = await a2a("GetTask", {"id": group["id"], "historyLength": 500})
         history = [m["messageId"] for m in task["history"]]
         assert 1 <= len(history) <= 3 and history == posted[-len(history) :]
+        # tasks started in the group, each with 20 KB of products: ListTasks lists the
+        # oldest that fit
+        for i in range(5):
+            start = command(str(leader.agent_id), "start", task_id=f"t-{i}")
+            start["partnerId"] = member.agent_id
+            assert (await leader.request("POST", group_url, json=start)).status_code == 201
+            products = [{"id": "p", "dataItems": [{"type": "text", "text": "z" * 20_000}]}]
+            for state, extra in (("accepted", {}), ("working", {})):
+                moved = result(str(member.agent_id), f"t-{i}", state, **extra)
+                assert (await member.request("POST", group_url, json=moved)).status_code == 201
+            done = result(str(member.agent_id), f"t-{i}", "awaiting-completion", products=products)
+            assert (await member.request("POST", group_url, json=done)).status_code == 201
+        listed = [t["id"] for t in (await a2a("ListTasks", {}))["tasks"]]
+        assert listed[0] == group["id"] and 1 <= len(listed[1:]) <= 3
+        assert listed[1:] == [f"t-{i}" for i in range(len(listed) - 1)]
 
         # a session's point-to-point messages, and its context
         body = {"receivers": [{"agentId": member.agent_id, "mode": "p2p"}]}

@@ -596,7 +596,7 @@ export interface paths {
          *       when the live path has moved on.
          *     - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
          *       posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
-         *     - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+         *     - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
          *     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
          *       after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
          *     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
