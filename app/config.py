@@ -146,6 +146,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=1_048_576, ge=1024, description="larger request bodies get 413"
     )
+    max_post_bytes: int = Field(
+        default=262_144,
+        ge=1024,
+        description="larger group posts get 413 (each is fanned out to every member's stream "
+        "and read back with the group's history); at most AGENTHUB_MAX_BODY_BYTES",
+    )
     access_token_seconds: int = Field(
         default=900, ge=30, le=86_400, description="lifetime of the hub's access tokens"
     )

@@ -307,3 +307,37 @@ async def test_pages_of_large_messages_stop_at_the_byte_bound_and_resume_exactly
 
         pages = await _pages(context_page, "")
         assert len(pages) > 1 and [i for p in pages for i in p] == said
+
+
+async def test_a_group_post_over_its_cap_is_413_and_stored_nowhere(settings: Settings) -> None:
+    """A group post is capped well below the body cap (it is fanned out to every member
+    and read back with the history): past it, 413 problem+json, and nothing is stored; a
+    point-to-point message of the same size is taken."""
+    async with (
+        hub_with(settings, max_post_bytes=4096) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, member = await agent_of(http, "leader"), await agent_of(http, "member")
+        group = await team(leader, member)
+        before = await count(app, StoredMessage)
+        big = chat(str(member.agent_id), "x" * 5000, role="partner")
+        answer = await member.request("POST", f"/v1/groups/{group['id']}/messages", json=big)
+        assert "group post is larger than 4096 bytes" in problem(answer, 413)["detail"]
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "SendMessage",
+            "params": {
+                "message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x" * 5000}]}
+            },
+        }
+        problem(await member.request("POST", f"/v1/groups/{group['id']}/a2a", json=call), 413)
+        assert await count(app, StoredMessage) == before
+        small = chat(str(member.agent_id), "x" * 1000, role="partner")
+        answer = await member.request("POST", f"/v1/groups/{group['id']}/messages", json=small)
+        assert answer.status_code == 201, answer.text
+        body = {"receivers": [{"agentId": member.agent_id, "mode": "p2p"}]}
+        session = (await leader.request("POST", "/v1/sessions", json=body)).json()["id"]
+        direct = chat(str(leader.agent_id), "x" * 5000)
+        answer = await leader.request("POST", f"/v1/sessions/{session}/messages", json=direct)
+        assert answer.status_code == 201, answer.text

@@ -1019,7 +1019,8 @@ export interface paths {
          *     when another member holds the floor, or for a task message the codes of the session
          *     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
          *     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-         *     active member); `429` (with `Retry-After`) for an agent posting faster than
+         *     active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+         *     `429` (with `Retry-After`) for an agent posting faster than
          *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
          */
         post: operations["post_group_message"];
