@@ -29,6 +29,7 @@ from agenthub.callbacks import CallbackPolicy
 from agenthub.directory import PeerDirectory
 from agenthub.endpoint import AgentEndpoint
 from agenthub.errors import HubRequestError, NotRegisteredError
+from agenthub.http_guard import ServerLimits
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
@@ -85,6 +86,10 @@ class Agent:
     ``a2a`` (``True`` or ``A2AOptions``, with the ``a2a`` extra): the partner answers A2A
     callers too, at the same URL, and registers both protocols (``agenthub.a2a``).
 
+    ``limits`` (``agenthub.http_guard.ServerLimits``): what one connection to the endpoint
+    may cost before anyone is authenticated (header size and count, header and body
+    deadlines) and how many it serves at once; the hub's defaults unless given.
+
     Kept whole: it is the one object a developer makes, and registering, joining, serving
     and closing share its state (key, TLS, clients, state file) and their order of steps; the
     parts it holds live apart (``Leader``, ``AgentEndpoint``, ``AgentTls``, ``HubRecorder``).
@@ -107,6 +112,7 @@ class Agent:
         plain_http: bool = False,
         hub_ca: str | os.PathLike[str] | None = None,
         a2a: A2AOptions | bool = False,
+        limits: ServerLimits | None = None,
     ) -> None:
         if urlsplit(public_url or "").scheme == "http" and not plain_http:
             raise ValueError(
@@ -132,6 +138,7 @@ class Agent:
         self.handler = handler
         self.public_url = public_url
         self.a2a = A2AOptions() if a2a is True else a2a or None
+        self.limits = limits or ServerLimits()
         self.callbacks = callbacks or CallbackPolicy()
         self.hub = HubClient(
             hub_url, key=key, agent_id=agent_id, hub_jwks=hub_jwks, http=hub_http, hub_ca=hub_ca
@@ -261,7 +268,7 @@ class Agent:
         )
         self.server = _EndpointServer(config)
         chores = [asyncio.create_task(self._stay_online())]
-        if options:
+        if self.serves_https:
             chores.append(asyncio.create_task(self.tls.keep_fresh()))
         try:
             await self.server.serve()
@@ -279,15 +286,19 @@ class Agent:
         return urlsplit(self.public_url or "").scheme == "https"
 
     async def server_options(self) -> dict[str, Any]:
-        """What ``uvicorn.Config`` needs to serve this agent: for an ``https`` public_url,
-        its certificate from the hub (asked for now if need be), client certificates required
-        and checked by the hub's CA, and the protocol that shows them to the endpoint; for an
-        ``http`` one (development, or behind a proxy that ends TLS), nothing."""
+        """What ``uvicorn.Config`` needs to serve this agent: the protocol with the agent's
+        ``limits`` (``ServerLimits``: header size, header and body deadlines, connections);
+        for an ``https`` public_url, its certificate from the hub (asked for now if need be),
+        client certificates required and checked by the hub's CA, and a protocol that shows
+        them to the endpoint."""
         if not self.serves_https:
-            return {}
+            return self.limits.server_options()
         await self.tls.ensure()
         context = self.tls.server
-        return {"http": TlsHttpProtocol, "ssl_context_factory": lambda _config, _default: context}
+        return {
+            **self.limits.server_options(TlsHttpProtocol),
+            "ssl_context_factory": lambda _config, _default: context,
+        }
 
     async def _stay_online(self) -> None:
         """While it serves, the agent is ``online`` in discovery: the hub counts an agent

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import Message, Receive, Scope, Send
@@ -39,7 +39,14 @@ from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
 from agenthub.partner_rpc import AIP_METHODS, PartnerMethods
 from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
-from agenthub.protocol.jsonrpc import RpcErrorCode, RpcRequest, rpc_error, rpc_result
+from agenthub.protocol.jsonrpc import (
+    MAX_ID_CHARS,
+    RpcErrorCode,
+    RpcRequest,
+    oversized_id,
+    rpc_error,
+    rpc_result,
+)
 from agenthub.protocol.oauth import ClientKind
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
@@ -319,10 +326,13 @@ class AgentEndpoint:
         if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             return Response(status_code=413)
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                return Response(status_code=413)
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    return Response(status_code=413)
+        except ClientDisconnect:  # gone, or cut off (408) while its body stalled
+            return Response(status_code=400)  # to no one: the connection is closed
         return bytes(body)
 
     # -- JSON-RPC -------------------------------------------------------------------------
@@ -386,6 +396,9 @@ class AgentEndpoint:
         request_id = item.get("id") if isinstance(item, dict) else None
         if not isinstance(request_id, str | int) or isinstance(request_id, bool):
             request_id = None
+        if oversized_id(request_id):  # refused, and not echoed
+            why = f"A JSON-RPC id is at most {MAX_ID_CHARS} characters."
+            return rpc_error(None, RpcErrorCode.INVALID_REQUEST, why)
         try:
             rpc = RpcRequest.model_validate(item)
         except ValidationError:

@@ -236,14 +236,23 @@ class PartnerRuntime:
 
     def _make_room(self, caller_id: str) -> None:
         """Refuse a start that would take the partner past its limits (an AIP error, which
-        the leader may retry later), after letting go of ended and long-idle tasks."""
+        the leader may retry later), after letting go of ended and long-idle tasks; when it
+        is full even so, a leader holding fewer tasks than the one holding the most takes
+        the room of that one's least recently touched task (each leader's fair share: a few
+        leaders cannot fill the partner for everyone else)."""
         if len(self.tasks) >= self.max_tasks:
             self._forget_finished()
-        if len(self.tasks) >= self.max_tasks:
+        if len(self.tasks) >= self.max_tasks and not self._take_from_the_largest(caller_id):
+            held = len(self._live.get(caller_id, ()))
+            why = (
+                f"you hold {held} of them, as many as any leader here; end some first"
+                if held
+                else "start this one later"
+            )
             raise RpcFault(
                 RpcErrorCode.UNSUPPORTED_OPERATION,
-                f"The partner holds {self.max_tasks} tasks, its most; start this one later.",
-                {"limit": self.max_tasks},
+                f"The partner holds {self.max_tasks} tasks, its most, and {why}.",
+                {"limit": self.max_tasks, "held": held},
             )
         live = len(self._live.get(caller_id, ()))
         if live >= self.max_tasks_per_caller:
@@ -253,14 +262,39 @@ class PartnerRuntime:
                 {"limit": self.max_tasks_per_caller},
             )
 
+    def _take_from_the_largest(self, caller_id: str) -> bool:
+        """Let go of the least recently touched task of the leader holding the most live
+        tasks, when it holds at least two more than ``caller_id``: whether room was made."""
+        held = len(self._live.get(caller_id, ()))
+        largest, ids = max(self._live.items(), key=lambda item: len(item[1]), default=("", set()))
+        if largest == caller_id or len(ids) < held + 2:
+            return False
+        stalest = min((self.tasks[(largest, i)] for i in ids), key=lambda t: t.touched)
+        logger.info(
+            "the partner is full: let go of task %s of %s (it holds %d, the most) for %s",
+            stalest.id,
+            largest,
+            len(ids),
+            caller_id,
+        )
+        self._let_go_of(stalest)
+        return True
+
     def _forget_finished(self) -> None:
         idle_since = time.monotonic() - IDLE_TASK_SECONDS
         for task in list(self.tasks.values()):
             if is_final(task.state) or task.touched < idle_since:
-                task.live = None  # let go: a move its stopped handler makes counts no more
-                _let_go(task)
-                del self.tasks[(task.leader_id, task.id)]
-                self._live.get(task.leader_id, set()).discard(task.id)
+                self._let_go_of(task)
+
+    def _let_go_of(self, task: PartnerTask) -> None:
+        task.live = None  # let go: a move its stopped handler makes counts no more
+        _let_go(task)
+        del self.tasks[(task.leader_id, task.id)]
+        live = self._live.get(task.leader_id)
+        if live is not None:
+            live.discard(task.id)
+            if not live:
+                del self._live[task.leader_id]
 
     async def aclose(self) -> None:
         """At shutdown: stop every task's handler and timer."""

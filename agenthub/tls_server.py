@@ -1,6 +1,7 @@
-"""The agent's HTTPS server side: uvicorn's httptools protocol filling the ASGI TLS extension
-(``scope["extensions"]["tls"]``) from the connection, so the endpoint sees the certificate the
-client proved it holds (``agenthub.peers.client_certificate`` reads it)."""
+"""The agent's HTTPS server side: uvicorn's httptools protocol (guarded: ``http_guard``)
+filling the ASGI TLS extension (``scope["extensions"]["tls"]``) from the connection, so the
+endpoint sees the certificate the client proved it holds (``agenthub.peers.client_certificate``
+reads it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import ssl
 from typing import Any, cast
 
 from cryptography import x509
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from agenthub.http_guard import GuardedHttpProtocol
 
 TLS_VERSIONS = {"TLSv1.3": 0x0304, "TLSv1.2": 0x0303}
 
@@ -40,8 +42,9 @@ def _cipher_id(context: ssl.SSLContext, name: str) -> int | None:
     return None
 
 
-class TlsHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, with ``scope["extensions"]["tls"]`` filled in."""
+class TlsHttpProtocol(GuardedHttpProtocol):
+    """uvicorn's httptools protocol (with the kit's limits, ``agenthub.http_guard``), with
+    ``scope["extensions"]["tls"]`` filled in."""
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)

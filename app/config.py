@@ -150,6 +150,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=1_048_576, ge=1024, description="larger request bodies get 413"
     )
+    max_post_bytes: int = Field(
+        default=262_144,
+        ge=1024,
+        description="larger group posts get 413 (each is fanned out to every member's stream "
+        "and read back with the group's history); at most AGENTHUB_MAX_BODY_BYTES",
+    )
     access_token_seconds: int = Field(
         default=900, ge=30, le=86_400, description="lifetime of the hub's access tokens"
     )
@@ -203,6 +209,12 @@ class Settings(BaseSettings):
     )
     tokens_per_minute_per_address: float = Field(
         default=600.0, ge=0, description="token requests per client address per minute"
+    )
+    max_page_bytes: int = Field(
+        default=4_194_304,
+        ge=65_536,
+        description="about the most one page of stored messages holds (a list or history "
+        "read); a page of larger messages is shorter, and its nextCursor resumes it",
     )
     max_header_bytes: int = Field(
         default=16_384, ge=1024, description="a request's headers may be this large (else 431)"

@@ -125,7 +125,6 @@ detail, which is for people. The whole tree, by status then code::
     │   ├── TokenRateExceeded         429 token-rate-exceeded
     │   └── TooManyStreams            429 too-many-streams            streams.errors
     └── Unavailable                   503 unavailable
-        ├── BrokerUnavailable         503 broker-unavailable
         ├── ReplicaFull               503 replica-full                streams.errors
         ├── SchemaNotMigrated         503 schema-not-migrated
         ├── StoreUnavailable          503 store-unavailable
@@ -241,12 +240,6 @@ class StoreUnavailable(Unavailable):
     code = "store-unavailable"
 
 
-class BrokerUnavailable(Unavailable):
-    """The broker (Redis) does not answer (readiness)."""
-
-    code = "broker-unavailable"
-
-
 _STATUS_CODES: dict[int, tuple[str, str]] = {
     400: ("bad-request", "Bad request"),
     401: ("unauthenticated", "Authentication required"),
@@ -254,11 +247,13 @@ _STATUS_CODES: dict[int, tuple[str, str]] = {
     404: ("not-found", "Not found"),
     405: ("method-not-allowed", "Method not allowed"),
     406: ("not-acceptable", "Not acceptable"),
+    408: ("request-timeout", "Request timeout"),
     409: ("conflict", "Conflict"),
     413: ("payload-too-large", "Payload too large"),
     415: ("unsupported-media-type", "Unsupported media type"),
     422: ("invalid-input", "Invalid input"),
     429: ("rate-limited", "Too many requests"),
+    431: ("headers-too-large", "Request headers too large"),
     500: ("internal-error", "Internal server error"),
     503: ("unavailable", "Service unavailable"),
 }

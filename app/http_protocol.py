@@ -1,48 +1,22 @@
-"""uvicorn's HTTP protocol (httptools), with the limits it lacks for connections nobody has
-authenticated yet: how large and how many the request headers may be, and how long a client
-may take to send them and its body.
+"""The hub's HTTP protocol: the kit's guarded one (``agenthub.http_guard``: header size and
+count, header and body deadlines) with the hub's settings and problem+json refusals, and each
+response's head written together with its body.
 
-Without them a 128 MB request header is read whole, and a connection that stops in the middle
-of its headers or body is held for ever. ``agenthub serve`` uses this protocol; a proxy in
-front (deploy/nginx) has limits of its own too (``large_client_header_buffers``,
-``client_header_timeout``, ``client_body_timeout``).
+``agenthub serve`` uses this protocol; a proxy in front (deploy/nginx) has limits of its own
+too (``large_client_header_buffers``, ``client_header_timeout``, ``client_body_timeout``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
+from agenthub.http_guard import DETAILS, GuardedHttpProtocol, ServerLimits, answer
 from app.config import Settings
+from app.errors import problem_body
 
-REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
 MERGE_BYTES = 65_536  # a body up to this is copied behind its head; a larger one is not
-LINGER_SECONDS = 1.0
-"""After a refusal, what the client still sends is read and dropped this long before the
-connection closes: closing with unread bytes would reset it before the client reads why."""
-
-
-class _Guard:
-    """One connection's state for the limits below."""
-
-    __slots__ = (
-        "header_bytes",
-        "header_count",
-        "header_size",
-        "reading_headers",
-        "refused",
-        "timer",
-    )
-
-    def __init__(self) -> None:
-        self.reading_headers = True
-        self.header_bytes = 0
-        self.header_count = 0
-        self.header_size = 0  # of the request line's target and the headers, as parsed
-        self.timer: asyncio.TimerHandle | None = None
-        self.refused = False
 
 
 class _OneWrite:
@@ -105,110 +79,23 @@ class _OneWrite:
         return getattr(self.transport, name)
 
 
-class GuardedHttpProtocol(HttpToolsProtocol):
-    max_header_bytes = 16_384
-    max_headers = 100
-    header_timeout_seconds = 10.0
-    body_timeout_seconds = 30.0
-
+class HubHttpProtocol(GuardedHttpProtocol):
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)  # its flow control keeps the transport itself
         self.transport = _OneWrite(transport, self.loop)  # type: ignore[assignment]
-        self._g = _Guard()  # one attribute: six made every connection's __dict__ grow 1.5 KiB
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        guard = self._g
-        if guard.refused:
-            return  # lingering: dropped
-        if guard.reading_headers:
-            guard.header_bytes += len(data)
-        super().data_received(data)
-        # The deadlines are set once the chunk is parsed, for what it left unfinished: most
-        # requests come whole in one chunk and need none (two timers made and cancelled a
-        # request were ~2 % of a group post's CPU).
-        if guard.refused:
-            return
-        if not guard.reading_headers:  # in a body: its deadline starts, or moves on
-            self._arm(self.body_timeout_seconds)
-        elif guard.header_bytes:  # in the headers of a request begun
-            # still in them after this much (bytes of a body sent along do not count: the
-            # headers ended inside this chunk then): the parser holds at most one chunk more
-            if guard.header_bytes > self.max_header_bytes:
-                self._refuse(431)
-            elif guard.timer is None:  # their deadline runs from their first bytes
-                self._arm(self.header_timeout_seconds)
-
-    def on_url(self, url: bytes) -> None:
-        self._g.header_size += len(url)
-        super().on_url(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._g.header_count += 1
-        self._g.header_size += len(name) + len(value) + 4
-        super().on_header(name, value)
-
-    def on_headers_complete(self) -> None:
-        self._g.reading_headers = False
-        if self._g.header_count > self.max_headers or self._g.header_size > self.max_header_bytes:
-            self._refuse(431)  # before the request reaches the app
-            return
-        super().on_headers_complete()  # the body's deadline: after the chunk (data_received)
-
-    def on_body(self, body: bytes) -> None:
-        if not self._g.refused:  # refused: the rest of the request is dropped
-            super().on_body(body)
-
-    def on_message_complete(self) -> None:
-        self._disarm()
-        if self._g.refused:
-            return
-        super().on_message_complete()
-        self._g.reading_headers, self._g.header_bytes = True, 0
-        self._g.header_count = self._g.header_size = 0
-
-    def _arm(self, seconds: float) -> None:
-        self._disarm()
-        self._g.timer = self.loop.call_later(seconds, self._refuse, 408)
-
-    def _disarm(self) -> None:
-        if self._g.timer is not None:
-            self._g.timer.cancel()
-            self._g.timer = None
-
-    def _refuse(self, status: int) -> None:
-        """Answer ``status`` if no response has begun, then close the connection (after a
-        short linger that drops whatever the client is still sending); close it at once
-        when a pipelined request is refused behind a response still being written."""
-        self._disarm()
-        if self.transport.is_closing() or self._g.refused:
-            return
-        self._g.refused = True
-        if self.pipeline:
-            # the request refused waits behind an earlier one whose response is still being
-            # written: a head now would land inside that response, so the connection closes
-            self.transport.close()
-            return
-        if self.cycle is None or not self.cycle.response_started:
-            head = f"HTTP/1.1 {status} {REASONS[status]}\r\n"
-            self.transport.write(f"{head}content-length: 0\r\nconnection: close\r\n\r\n".encode())
-        if self.transport.can_write_eof():
-            self.transport.write_eof()
-        self.loop.call_later(LINGER_SECONDS, self.transport.close)
+    def refusal(self, status: int) -> bytes:
+        """A problem+json; the connection closes after it."""
+        body = json.dumps(problem_body(status, DETAILS[status]), separators=(",", ":")).encode()
+        return answer(status, "application/problem+json", body)
 
 
 def protocol_for(settings: Settings) -> type[GuardedHttpProtocol]:
     """The protocol class with the settings' limits (uvicorn takes a class)."""
-    return type(
-        "HubHttpProtocol",
-        (GuardedHttpProtocol,),
-        {
-            "max_header_bytes": settings.max_header_bytes,
-            "max_headers": settings.max_headers,
-            "header_timeout_seconds": settings.header_timeout_seconds,
-            "body_timeout_seconds": settings.body_timeout_seconds,
-        },
+    limits = ServerLimits(
+        max_header_bytes=settings.max_header_bytes,
+        max_headers=settings.max_headers,
+        header_timeout_seconds=settings.header_timeout_seconds,
+        body_timeout_seconds=settings.body_timeout_seconds,
     )
+    return limits.protocol(HubHttpProtocol)

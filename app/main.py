@@ -310,7 +310,11 @@ def create_app(settings: Settings | None = None, *, keys: HubKeys | None = None)
     install_openapi(app, documented=DOCUMENTED)
     install_console(app)
     install_home(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_body_bytes,
+        max_post_bytes=settings.max_post_bytes,
+    )
     app.add_middleware(RejectNul)
     app.add_middleware(MetricsMiddleware, metrics=app.state.metrics)
     return app

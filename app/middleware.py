@@ -46,17 +46,27 @@ class HandedOff(Protocol):
         """Let go of what it holds (here: without writing; the request ended another way)."""
 
 
-class BodySizeLimit:
-    """Refuses request bodies over ``max_bytes`` with 413, by header or by counting."""
+GROUP_POST = re.compile(r"/v1/groups/[^/]+/(?:messages|a2a)$")
+"""A group post's paths: its own route, and the group's A2A face (``SendMessage``)."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+
+class BodySizeLimit:
+    """Refuses request bodies over ``max_bytes`` with 413, by header or by counting; a group
+    post's over ``max_post_bytes`` (each is fanned out to every member's stream, and read
+    back in every page of the group's history)."""
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int, max_post_bytes: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_post_bytes = min(max_post_bytes or max_bytes, max_bytes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit, what = self.max_bytes, "The body"
+        if scope["method"] == "POST" and GROUP_POST.search(scope["path"]):
+            limit, what = self.max_post_bytes, "A group post"
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
@@ -67,10 +77,8 @@ class BodySizeLimit:
                     response = problem_response(400, "Content-Length is not a number.")
                     await response(scope, receive, send)
                     return
-                if declared > self.max_bytes:
-                    response = problem_response(
-                        413, f"The body is larger than {self.max_bytes} bytes."
-                    )
+                if declared > limit:
+                    response = problem_response(413, f"{what} is larger than {limit} bytes.")
                     await response(scope, receive, send)
                     return
         received = 0
@@ -80,8 +88,8 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise HTTPException(413, f"The body is larger than {self.max_bytes} bytes.")
+                if received > limit:
+                    raise HTTPException(413, f"{what} is larger than {limit} bytes.")
             return message
 
         await self.app(scope, limited_receive, send)

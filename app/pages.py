@@ -1,4 +1,5 @@
-"""Opaque cursors for list routes, and the pager of keyset lists."""
+"""Opaque cursors for list routes, the pager of keyset lists, and the byte bound of pages
+that carry message bodies."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import ColumnElement, and_, or_
+from sqlalchemy import ColumnElement, Text, and_, cast, func, or_
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.errors import BadCursor
 
 CURSOR_INT_LIMIT = 2**62  # ids, offsets and seqs; an SQL BIGINT holds it on every store
+PAGE_BYTES = 4 << 20
+"""About the most a page of stored messages holds (``AGENTHUB_MAX_PAGE_BYTES``): a page of
+500 messages of 900 KB each was a 450 MB answer, all of it in the hub's memory at once."""
 
 
 def encode_cursor(values: list[Any]) -> str:
@@ -106,3 +110,26 @@ class Keyset:
         rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
         page = rows[:limit]
         return page, self._cursor(values(page[-1])) if len(rows) > limit else None
+
+
+def stored_size(column: Any) -> ColumnElement[int]:
+    """About how many bytes a JSON column's value takes (the length of its text), read by
+    the store without sending the value."""
+    return func.length(cast(column, Text))
+
+
+def fitting(
+    sizes: Sequence[tuple[Any, int | None]], *, limit: int, max_bytes: int
+) -> tuple[list[Any], bool]:
+    """The keys of a page bounded by rows and bytes: of ``sizes`` (``(key, bytes)`` in the
+    page's order, ``limit + 1`` rows read), the first ones that fit in ``max_bytes``
+    together, at most ``limit`` and at least one; and whether more rows follow them (then
+    the page ends early, and its cursor resumes right after its last key)."""
+    keys: list[Any] = []
+    total = 0
+    for key, size in sizes[:limit]:
+        total += size or 0
+        if keys and total > max_bytes:
+            break
+        keys.append(key)
+    return keys, len(keys) < len(sizes)

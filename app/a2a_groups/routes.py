@@ -12,6 +12,7 @@ from fastapi import Header, Request, Response
 from google.protobuf.json_format import ParseDict, ParseError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from agenthub.protocol.jsonrpc import MAX_ID_CHARS, oversized_id
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.a2a_groups import service, wire
 from app.a2a_groups.card import group_card
@@ -131,16 +132,17 @@ async def group_a2a(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
-    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
+    - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -157,6 +159,8 @@ async def group_a2a(
     except orjson.JSONDecodeError:
         payload = service.NOT_JSON
     request_id = service.envelope(payload)  # NotJsonRpc (400) for no JSON-RPC request
+    if oversized_id(request_id):  # echoed in every answer and stream event: refused, unechoed
+        return _error(None, service.INVALID_REQUEST, f"An id is at most {MAX_ID_CHARS} chars.")
     params = payload.get("params") or {}
     call = _Call(
         db=db,
@@ -166,6 +170,7 @@ async def group_a2a(
         agent=agent,
         recorder=Recorder(claims, ingest, admission),
         streams=streams,
+        page_bytes=settings.max_page_bytes,
     )
     method = payload["method"]
     try:
@@ -226,6 +231,7 @@ class _Call:
         agent: Agent,
         recorder: Recorder,
         streams: Streams,
+        page_bytes: int,
     ) -> None:
         self.db = db
         self.group_id = group_id
@@ -234,6 +240,7 @@ class _Call:
         self.agent = agent
         self.recorder = recorder
         self.streams = streams
+        self.page_bytes = page_bytes
 
     def _result(self, result: Any) -> JsonBody:
         return JsonBody({"jsonrpc": "2.0", "id": self.request_id, "result": result})
@@ -294,18 +301,18 @@ class _Call:
                 raise TaskNotFound(f"No task {asked.id!r} in this group.")
             return self._result(found[0])
         length = asked.history_length if asked.HasField("history_length") else 0
-        history = await service.history(self.db, group, length)
+        history = await service.history(self.db, group, length, self.page_bytes)
         return self._result(service.task_json(group, history))
 
     async def list(self) -> Response:
         group, _ = await self._taking_part()
-        tasks = [service.task_json(group), *await service.group_tasks(self.db, group)]
+        started = await service.group_tasks(self.db, group, max_bytes=self.page_bytes)
+        tasks = [service.task_json(group), *started]
         return self._result({"tasks": tasks, "pageSize": len(tasks), "totalSize": len(tasks)})
 
     async def messages(self, page: tuple[int, int]) -> Response:
         group, _ = await self._taking_part()
-        after, limit = page
-        return self._result(await service.messages_page(self.db, group, after=after, limit=limit))
+        return self._result(await service.messages_page(self.db, group, page, self.page_bytes))
 
     async def _open(
         self, group: Group, member: GroupMember, after: int, first: dict[str, Any]

@@ -27,8 +27,10 @@ from app.auth.tokens import check_access_token_claims
 from app.errors import HubError
 from app.groups import access as group_access
 from app.groups.errors import NotAMember
+from app.groups.messages import group_bodies, group_page_seqs
 from app.groups.models import Group, GroupMember
 from app.members import service as member_service
+from app.pages import PAGE_BYTES, fitting, stored_size
 from app.records.models import StoredMessage
 from app.tasks.models import Task
 
@@ -181,42 +183,44 @@ def page_of(params: Any) -> tuple[int, int]:
 
 
 async def messages_page(
-    db: AsyncSession, group: Group, *, after: int, limit: int
+    db: AsyncSession, group: Group, page: tuple[int, int], max_bytes: int = PAGE_BYTES
 ) -> dict[str, Any]:
-    """The extension's ``ListGroupMessages``: the group's posts after seq ``after``, oldest
-    first, at most ``limit`` (1 to ``MAX_HISTORY``), as A2A messages; ``nextCursor`` the
-    ``after`` of the next page (absent on the last)."""
-    rows = await db.exec(
-        select(StoredMessage.seq, StoredMessage.body)
-        .where(col(StoredMessage.group_id) == group.id, col(StoredMessage.seq) > after)
-        .order_by(col(StoredMessage.seq))
-        .limit(limit + 1)
-    )
-    found = list(rows.all())
-    page = [dict(body) for _, body in found[:limit]]
-    known = await names(db, (str(b.get("senderId", "")) for b in page))
+    """The extension's ``ListGroupMessages`` (``page``: its ``after`` and ``limit``): the
+    group's posts after seq ``after``, oldest first, at most ``limit`` (1 to ``MAX_HISTORY``)
+    and about ``max_bytes``, as A2A messages; ``nextCursor`` the ``after`` of the next page
+    (absent on the last)."""
+    after, limit = page
+    seqs, more = await group_page_seqs(db, group.id, after=after, limit=limit, max_bytes=max_bytes)
+    bodies = [body for _, body in await group_bodies(db, group.id, seqs)]
+    known = await names(db, (str(b.get("senderId", "")) for b in bodies))
     listed: dict[str, Any] = {
         "messages": [
             wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)
-            for b in page
+            for b in bodies
         ]
     }
-    if len(found) > limit:
-        listed["nextCursor"] = found[limit - 1][0]
+    if more:
+        listed["nextCursor"] = seqs[-1]
     return listed
 
 
-async def history(db: AsyncSession, group: Group, length: int) -> list[dict[str, Any]]:
-    """The group's last ``length`` posts as A2A messages, oldest first."""
+async def history(
+    db: AsyncSession, group: Group, length: int, max_bytes: int = PAGE_BYTES
+) -> list[dict[str, Any]]:
+    """The group's last ``length`` posts (at most ``MAX_HISTORY``, and as many of the last
+    as fit in about ``max_bytes``) as A2A messages, oldest first; older ones are read with
+    ``ListGroupMessages``."""
     if length <= 0:
         return []
-    rows = await db.exec(
-        select(StoredMessage.body)
+    length = min(length, MAX_HISTORY)
+    sizes = await db.exec(
+        select(StoredMessage.seq, stored_size(StoredMessage.body))
         .where(col(StoredMessage.group_id) == group.id)
         .order_by(col(StoredMessage.seq).desc())
-        .limit(min(length, MAX_HISTORY))
+        .limit(length)
     )
-    bodies = [dict(body) for body in rows.all()][::-1]
+    seqs, _ = fitting(list(sizes.all()), limit=length, max_bytes=max_bytes)
+    bodies = [body for _, body in await group_bodies(db, group.id, seqs)]
     known = await names(db, (str(b.get("senderId", "")) for b in bodies))
     return [
         wire.a2a_message(b, group_id=group.id, context_id=group.session_id, names=known)
@@ -225,15 +229,21 @@ async def history(db: AsyncSession, group: Group, length: int) -> list[dict[str,
 
 
 async def group_tasks(
-    db: AsyncSession, group: Group, task_id: str | None = None
+    db: AsyncSession, group: Group, task_id: str | None = None, max_bytes: int = PAGE_BYTES
 ) -> list[dict[str, Any]]:
     """The tasks started in the group's conversation (``task_id``: that one only) as A2A
-    tasks, oldest first (at most ``MAX_GROUP_TASKS``)."""
-    query = select(Task).where(
-        col(Task.session_id) == group.session_id, col(Task.group_id) == group.id
-    )
+    tasks, oldest first (at most ``MAX_GROUP_TASKS``, and as many as their products fit in
+    about ``max_bytes``)."""
+    in_group = (col(Task.session_id) == group.session_id, col(Task.group_id) == group.id)
+    query = select(Task).where(*in_group)
     if task_id is not None:
         query = query.where(col(Task.id) == task_id)
+    else:
+        order = (col(Task.created_at), col(Task.id))
+        sizes = select(Task.id, stored_size(Task.products)).where(*in_group)
+        found = await db.exec(sizes.order_by(*order).limit(MAX_GROUP_TASKS))
+        ids, _ = fitting(list(found.all()), limit=MAX_GROUP_TASKS, max_bytes=max_bytes)
+        query = query.where(col(Task.id).in_(ids))
     rows = await db.exec(query.order_by(col(Task.created_at), col(Task.id)).limit(MAX_GROUP_TASKS))
     return [wire.group_task_of(task) for task in rows.all()]
 
@@ -249,7 +259,7 @@ def task_json(group: Group, history: list[dict[str, Any]] | None = None) -> dict
     )
 
 
-METHOD_NOT_FOUND, INVALID_PARAMS = -32601, -32602
+INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32600, -32601, -32602
 TASK_NOT_FOUND, TASK_NOT_CANCELABLE, UNSUPPORTED = -32001, -32002, -32004
 
 

@@ -40,7 +40,9 @@ In `/docs`, *Authorize* takes one token: the operations show which they accept.
 (`…/problems/unknown-agent`), `detail` says what to do. A missing or bad token is `401`,
 a refusal `403`, something the caller may not see `404`.
 
-**Lists** take `limit` (1 to 500, default 50) and the previous page's `nextCursor`.
+**Lists** take `limit` (1 to 500, default 50) and the previous page's `nextCursor`. A page
+of messages is bounded by bytes too (`AGENTHUB_MAX_PAGE_BYTES`): large messages make it
+shorter than `limit`, and its `nextCursor` resumes right after it.
 
 **Streams** (`GET /v1/agents/me/events`, `GET /v1/groups/{groupId}/events`) are
 server-sent events that resume with `Last-Event-ID`. The generated Python client leaves
@@ -103,6 +105,11 @@ def build_openapi(app: FastAPI, documented: Sequence[APIRouter] = ()) -> dict[st
             responses = operation.setdefault("responses", {})
             # any request can be malformed (a NUL in the path or query, bad JSON): 400
             responses.setdefault("400", {"description": "Bad Request"})
+            # a body over AGENTHUB_MAX_BODY_BYTES, headers over AGENTHUB_MAX_HEADER_BYTES or
+            # AGENTHUB_MAX_HEADERS: refused before the route reads them
+            if "requestBody" in operation:
+                responses.setdefault("413", {"description": "Payload too large"})
+            responses.setdefault("431", {"description": "Request headers too large"})
             for status, response in responses.items():
                 if status[:1] in ("4", "5"):
                     response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}

@@ -24,6 +24,7 @@ from app.deps import (
     PrincipalDep,
     RecorderDep,
     SessionDep,
+    SettingsDep,
     StreamsDep,
 )
 from app.groups import access as group_access
@@ -96,7 +97,8 @@ async def post_group_message(
     when another member holds the floor, or for a task message the codes of the session
     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-    active member); `429` (with `Retry-After`) for an agent posting faster than
+    active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+    `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
     """
     with tracing.span(f"publish {group_id}", kind="PRODUCER", attributes=_publish(group_id)):
@@ -118,6 +120,7 @@ async def list_group_messages(
     group_id: GroupIdPath,
     principal: PrincipalDep,
     db: SessionDep,
+    settings: SettingsDep,
     after: After = 0,
     limit: Limit = 50,
 ) -> GroupMessagePage:
@@ -131,7 +134,12 @@ async def list_group_messages(
     may not see.
     """
     return await message_service.list_group_messages(
-        db, principal=principal, group_id=group_id, after=after, limit=limit
+        db,
+        principal=principal,
+        group_id=group_id,
+        after=after,
+        limit=limit,
+        max_bytes=settings.max_page_bytes,
     )
 
 

@@ -18,7 +18,7 @@ from app.metrics import HubMetrics, Rates
 PING_SECONDS = 2.0
 
 
-async def _answers(ping: Awaitable[object]) -> Literal["ok", "down"]:
+async def answers(ping: Awaitable[object]) -> Literal["ok", "down"]:
     try:
         async with asyncio.timeout(PING_SECONDS):  # not wait_for: see app/stopping.py
             await ping
@@ -35,9 +35,7 @@ async def _ping_store(engine: AsyncEngine) -> None:
 async def hub_health(
     *, engine: AsyncEngine, broker: Broker, metrics: HubMetrics, rates: Rates
 ) -> HubHealth:
-    store, broker_state = await asyncio.gather(
-        _answers(_ping_store(engine)), _answers(broker.ping())
-    )
+    store, broker_state = await asyncio.gather(answers(_ping_store(engine)), answers(broker.ping()))
     deliveries, ingested = rates.per_second()
     return HubHealth(
         open_streams=metrics.open_stream_count(),

@@ -13,7 +13,8 @@ from app.api.routing import base_url, hub_router
 from app.auth.current import bearer_token, may_read_metrics
 from app.auth.errors import MetricsTokenNeeded
 from app.deps import BrokerDep, EngineDep, KeysDep, MetricsDep, ReadinessDep, SettingsDep
-from app.errors import BrokerUnavailable, SchemaNotMigrated, StoreUnavailable
+from app.errors import SchemaNotMigrated, StoreUnavailable
+from app.operator.health import answers
 from app.schema import schema_state
 
 router = hub_router(tags=["hub"])
@@ -32,13 +33,15 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", responses=problem_responses(503))
 async def readyz(engine: EngineDep, broker: BrokerDep, readiness: ReadinessDep) -> dict[str, str]:
-    """Readiness: `200` when the SQL store answers with its schema at the migrations' head
-    and the broker (if one is configured) answers, so the hub can serve.
+    """Readiness: `200` when the SQL store answers with its schema at the migrations' head,
+    so the hub can serve. The body's `broker` is `ok`, or `degraded` while the broker (Redis)
+    does not answer within 2 s: a replica still takes posts then (they are recorded in SQL,
+    and its streams catch up from there), so a broker outage takes no replica out.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
+    has run, `store-unavailable` while the store does not answer.
     """
     try:
         async with engine.connect() as conn:
@@ -50,11 +53,8 @@ async def readyz(engine: EngineDep, broker: BrokerDep, readiness: ReadinessDep) 
         if not schema.at_head:
             raise SchemaNotMigrated(f"The store's {schema.describe()}.")
         readiness.schema_at_head()  # a schema does not go back by itself
-    try:
-        await broker.ping()
-    except Exception as exc:
-        raise BrokerUnavailable("The broker does not answer.") from exc
-    return {"status": "ready"}
+    answered = await answers(broker.ping())
+    return {"status": "ready", "broker": "ok" if answered == "ok" else "degraded"}
 
 
 @router.get("/.well-known/agenthub.json", response_model_by_alias=True)

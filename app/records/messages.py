@@ -29,7 +29,7 @@ from agenthub.protocol.sessions import MessagePage
 from app.auth.principal import Principal
 from app.db import hub_session
 from app.models.types import utcnow
-from app.pages import decode_cursor, encode_cursor
+from app.pages import PAGE_BYTES, decode_cursor, encode_cursor, fitting, stored_size
 from app.prepared import Prepared, run
 from app.records.errors import (
     MessageIdReused,
@@ -240,14 +240,22 @@ def replayed_session_message(existing: StoredMessage, session_id: str) -> dict[s
 
 
 async def list_session_messages(
-    db: AsyncSession, *, principal: Principal, session_id: str, after: str | None, limit: int
+    db: AsyncSession,
+    *,
+    principal: Principal,
+    session_id: str,
+    after: str | None,
+    limit: int,
+    max_bytes: int = PAGE_BYTES,
 ) -> MessagePage:
     """The session's point-to-point messages, to a participant or the operator."""
     await readable_session(db, session_id, principal)
     stmt = select(StoredMessage).where(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
-    return await message_page(db, stmt, after=after, limit=limit, session_id=session_id)
+    return await message_page(
+        db, stmt, after=after, limit=limit, max_bytes=max_bytes, session_id=session_id
+    )
 
 
 async def message_page(
@@ -256,16 +264,24 @@ async def message_page(
     *,
     after: str | None,
     limit: int,
+    max_bytes: int = PAGE_BYTES,
     session_id: str | None = None,
 ) -> MessagePage:
-    """One page of the stored messages ``stmt`` selects, in the order they were stored;
-    of one session (``session_id``), with the caller it bridges, if it is a bridge."""
+    """One page of the stored messages ``stmt`` selects, in the order they were stored: at
+    most ``limit``, and about ``max_bytes`` (``app.pages.fitting``: a shorter page, with a
+    ``nextCursor``, when the messages are large); of one session (``session_id``), with the
+    caller it bridges, if it is a bridge."""
     if after:
         (last_pk,) = decode_cursor(after, types=(int,))
         stmt = stmt.where(col(StoredMessage.pk) > last_pk)
-    rows = list((await db.exec(stmt.order_by(col(StoredMessage.pk)).limit(limit + 1))).all())
-    page = rows[:limit]
-    next_cursor = encode_cursor([page[-1].pk]) if len(rows) > limit else None
+    pk = col(StoredMessage.pk)
+    sizes = select(pk, stored_size(StoredMessage.body))
+    if stmt.whereclause is not None:
+        sizes = sizes.where(stmt.whereclause)
+    found = list((await db.exec(sizes.order_by(pk).limit(limit + 1))).all())
+    pks, more = fitting(found, limit=limit, max_bytes=max_bytes)
+    page = list((await db.exec(stmt.where(pk.in_(pks)).order_by(pk))).all()) if pks else []
+    next_cursor = encode_cursor([pks[-1]]) if more else None
     caller = None
     if session_id is not None:
         caller = (await session_callers(db, [session_id])).get(session_id)

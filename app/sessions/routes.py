@@ -25,6 +25,7 @@ from app.deps import (
     PrincipalDep,
     RecorderDep,
     SessionDep,
+    SettingsDep,
 )
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.records import messages as message_service
@@ -294,6 +295,7 @@ async def list_session_messages(
     session_id: SessionIdPath,
     principal: PrincipalDep,
     db: SessionDep,
+    settings: SettingsDep,
     after: Cursor = None,
     limit: Limit = 50,
 ) -> MessagePage:
@@ -308,5 +310,10 @@ async def list_session_messages(
     caller takes no part in.
     """
     return await message_service.list_session_messages(
-        db, principal=principal, session_id=session_id, after=after, limit=limit
+        db,
+        principal=principal,
+        session_id=session_id,
+        after=after,
+        limit=limit,
+        max_bytes=settings.max_page_bytes,
     )

@@ -23,7 +23,7 @@ from agenthub.protocol.sessions import (
 from app.agents.models import Agent
 from app.auth.principal import Principal
 from app.groups.models import GroupMember
-from app.pages import cursor_time, decode_cursor, encode_cursor
+from app.pages import PAGE_BYTES, cursor_time, decode_cursor, encode_cursor
 from app.records.messages import message_page
 from app.records.models import StoredMessage
 from app.sessions.callers import session_callers
@@ -115,6 +115,7 @@ async def list_task_messages(
     task_id: str,
     after: str | None,
     limit: int,
+    max_bytes: int = PAGE_BYTES,
 ) -> MessagePage:
     """The task's messages, as stored, to whoever sees the task: its point-to-point ones,
     and, of a group's task, its group messages to the group's active members (and to the
@@ -135,7 +136,9 @@ async def list_task_messages(
         stmt = stmt.where(
             or_(col(StoredMessage.group_id).is_(None), col(StoredMessage.group_id) == task.group_id)
         )
-    return await message_page(db, stmt, after=after, limit=limit, session_id=task.session_id)
+    return await message_page(
+        db, stmt, after=after, limit=limit, max_bytes=max_bytes, session_id=task.session_id
+    )
 
 
 async def session_context(
@@ -146,6 +149,7 @@ async def session_context(
     messages_after: str | None,
     tasks_after: str | None,
     limit: int,
+    max_bytes: int = PAGE_BYTES,
 ) -> SessionContext:
     """The session's history: its point-to-point messages and the tasks of it the caller
     may list (``GET /v1/tasks``: those it leads or works on), each paged."""
@@ -154,7 +158,7 @@ async def session_context(
         col(StoredMessage.session_id) == session_id, col(StoredMessage.group_id).is_(None)
     )
     messages = await message_page(
-        db, stmt, after=messages_after, limit=limit, session_id=session_id
+        db, stmt, after=messages_after, limit=limit, max_bytes=max_bytes, session_id=session_id
     )
     tasks = select(Task).where(col(Task.session_id) == session_id, _takes_part(caller.id))
     return SessionContext(

@@ -17,7 +17,7 @@ from agenthub.protocol.sessions import (
 from app.api.params import Cursor, Limit, SessionIdPath, TaskIdPath
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.deps import CurrentAgent, PrincipalDep, SessionDep
+from app.deps import CurrentAgent, PrincipalDep, SessionDep, SettingsDep
 from app.tasks import queries as service
 
 router = hub_router()
@@ -93,6 +93,7 @@ async def list_task_messages(
     task_id: TaskIdPath,
     principal: PrincipalDep,
     db: SessionDep,
+    settings: SettingsDep,
     after: Cursor = None,
     limit: Limit = 50,
 ) -> MessagePage:
@@ -114,6 +115,7 @@ async def list_task_messages(
         task_id=task_id,
         after=after,
         limit=limit,
+        max_bytes=settings.max_page_bytes,
     )
 
 
@@ -126,6 +128,7 @@ async def get_session_context(
     session_id: SessionIdPath,
     caller: CurrentAgent,
     db: SessionDep,
+    settings: SettingsDep,
     messages_after: Annotated[str | None, Query(alias="messagesAfter", max_length=1000)] = None,
     tasks_after: Annotated[str | None, Query(alias="tasksAfter", max_length=1000)] = None,
     limit: Limit = 50,
@@ -147,4 +150,5 @@ async def get_session_context(
         messages_after=messages_after,
         tasks_after=tasks_after,
         limit=limit,
+        max_bytes=settings.max_page_bytes,
     )

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -95,18 +96,38 @@ async def test_a_store_with_no_connection_free_answers_503_not_500(settings: Any
         assert _metered(metered, "agenthub_db_pool_wait_seconds_count") > len(held)  # all
 
 
-async def test_readyz_is_503_when_the_broker_is_gone(settings: Any) -> None:
+@pytest.mark.slow  # starts a redis-server
+async def test_readyz_says_the_broker_is_degraded_not_unready(settings: Any) -> None:
+    """A frozen or stopped Redis leaves the replica ready (posts still go to SQL): the
+    readiness probe must not take every replica out, so the body says the broker is
+    degraded."""
     from app.main import create_app
-    from tests.support.live import free_port
+    from tests.support.replicas import Redis
 
-    settings.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-    application = create_app(settings)
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
-            body = problem(await http.get("/readyz"), 503)
-            assert "broker" in body["detail"]
-            assert (await http.get("/healthz")).status_code == 200
+    redis = Redis()
+    await redis.start()
+    try:
+        settings.broker_url = redis.url
+        application = create_app(settings)
+        async with application.router.lifespan_context(application):
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test") as http:
+                assert (await http.get("/readyz")).json() == {"status": "ready", "broker": "ok"}
+                assert redis.proc is not None
+                os.kill(redis.proc.pid, signal.SIGSTOP)  # it hangs: the ping is bounded
+                try:
+                    answer = await http.get("/readyz")
+                finally:
+                    os.kill(redis.proc.pid, signal.SIGCONT)
+                assert answer.status_code == 200
+                assert answer.json() == {"status": "ready", "broker": "degraded"}
+                redis.stop()  # it is gone: refused at once
+                answer = await http.get("/readyz")
+                assert answer.status_code == 200
+                assert answer.json() == {"status": "ready", "broker": "degraded"}
+                assert (await http.get("/healthz")).status_code == 200
+    finally:
+        redis.stop()
 
 
 async def test_well_known_documents(client: httpx.AsyncClient, hub: Any) -> None:

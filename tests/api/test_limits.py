@@ -19,7 +19,7 @@ from tests.support import LOOPBACK
 from tests.support.groups import count, team
 from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
 from tests.support.live import LiveServer
-from tests.support.messages import chat
+from tests.support.messages import chat, command, result
 from tests.support.parts import parts
 from tests.support.waiting import eventually
 
@@ -197,3 +197,147 @@ async def test_new_streams_are_admitted_at_a_bounded_rate(settings: Settings, cl
         refused(opened[2], 503)
         for response in opened[:2]:
             await response.aclose()
+
+
+PAGE_BYTES = 65_536  # the smallest bound a hub takes: three posts of 20 KB, not four
+
+
+async def _pages(read: Any, first: Any) -> list[list[str]]:
+    """Every page ``read(cursor)`` answers from ``first`` on, as the ids it lists, until a
+    page has no cursor; ``read`` gives ``(ids, next cursor)``."""
+    pages, cursor = [], first
+    while cursor is not None:
+        ids, cursor = await read(cursor)
+        assert ids, "a page always holds a message"
+        pages.append(ids)
+    return pages
+
+
+async def test_pages_of_large_messages_stop_at_the_byte_bound_and_resume_exactly(
+    settings: Settings,
+) -> None:
+    """A page is bounded by bytes as well as rows: large messages make it shorter, with a
+    cursor that resumes right after it (nothing lost, nothing twice), on every route that
+    reads stored messages, and A2A's GetTask history keeps the last posts that fit."""
+    async with (
+        hub_with(settings, max_page_bytes=PAGE_BYTES) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, member = await agent_of(http, "leader"), await agent_of(http, "member")
+        group = await team(leader, member)
+        group_url = f"/v1/groups/{group['id']}/messages"
+        posted = []
+        for i in range(10):
+            body = chat(str(member.agent_id), f"{i} " + "x" * 20_000, role="partner")
+            assert (await member.request("POST", group_url, json=body)).status_code == 201
+            posted.append(body["id"])
+        answer = await member.request("GET", group_url, params={"limit": 500})
+        assert len(answer.content) <= PAGE_BYTES
+
+        async def group_page(after: int) -> tuple[list[str], Any]:
+            answer = await member.request("GET", group_url, params={"after": after, "limit": 500})
+            assert answer.status_code == 200 and len(answer.content) <= PAGE_BYTES
+            page = answer.json()
+            return [m["id"] for m in page["items"]], page["nextCursor"]
+
+        pages = await _pages(group_page, 0)
+        assert len(pages) > 1 and all(len(p) <= 3 for p in pages)
+        assert [i for p in pages for i in p] == posted
+
+        # the same posts through the group's A2A face: ListGroupMessages, GetTask's history
+        a2a_url = f"/v1/groups/{group['id']}/a2a"
+
+        async def a2a(method: str, params: dict[str, Any]) -> dict[str, Any]:
+            call = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+            answer = await member.request("POST", a2a_url, json=call)
+            assert answer.status_code == 200 and len(answer.content) <= 2 * PAGE_BYTES
+            return dict(answer.json()["result"])
+
+        async def a2a_page(after: int) -> tuple[list[str], Any]:
+            listed = await a2a("ListGroupMessages", {"after": after, "limit": 500})
+            return [m["messageId"] for m in listed["messages"]], listed.get("nextCursor")
+
+        pages = await _pages(a2a_page, 0)
+        assert len(pages) > 1 and [i for p in pages for i in p] == posted
+        task = await a2a("GetTask", {"id": group["id"], "historyLength": 500})
+        history = [m["messageId"] for m in task["history"]]
+        assert 1 <= len(history) <= 3 and history == posted[-len(history) :]
+        # tasks started in the group, each with 20 KB of products: ListTasks lists the
+        # oldest that fit
+        for i in range(5):
+            start = command(str(leader.agent_id), "start", task_id=f"t-{i}")
+            start["partnerId"] = member.agent_id
+            assert (await leader.request("POST", group_url, json=start)).status_code == 201
+            products = [{"id": "p", "dataItems": [{"type": "text", "text": "z" * 20_000}]}]
+            for state, extra in (("accepted", {}), ("working", {})):
+                moved = result(str(member.agent_id), f"t-{i}", state, **extra)
+                assert (await member.request("POST", group_url, json=moved)).status_code == 201
+            done = result(str(member.agent_id), f"t-{i}", "awaiting-completion", products=products)
+            assert (await member.request("POST", group_url, json=done)).status_code == 201
+        listed = [t["id"] for t in (await a2a("ListTasks", {}))["tasks"]]
+        assert listed[0] == group["id"] and 1 <= len(listed[1:]) <= 3
+        assert listed[1:] == [f"t-{i}" for i in range(len(listed) - 1)]
+
+        # a session's point-to-point messages, and its context
+        body = {"receivers": [{"agentId": member.agent_id, "mode": "p2p"}]}
+        session = (await leader.request("POST", "/v1/sessions", json=body)).json()["id"]
+        session_url = f"/v1/sessions/{session}/messages"
+        said = []
+        for i in range(8):
+            body = chat(str(leader.agent_id), f"{i} " + "y" * 20_000)
+            assert (await leader.request("POST", session_url, json=body)).status_code == 201
+            said.append(body["id"])
+
+        async def session_page(after: str) -> tuple[list[str], Any]:
+            params = {"limit": 500, **({"after": after} if after else {})}
+            answer = await leader.request("GET", session_url, params=params)
+            assert answer.status_code == 200 and len(answer.content) <= PAGE_BYTES
+            page = answer.json()
+            return [m["id"] for m in page["items"]], page["nextCursor"]
+
+        pages = await _pages(session_page, "")
+        assert len(pages) > 1 and [i for p in pages for i in p] == said
+
+        async def context_page(after: str) -> tuple[list[str], Any]:
+            params = {"limit": 500, **({"messagesAfter": after} if after else {})}
+            answer = await leader.request("GET", f"/v1/sessions/{session}/context", params=params)
+            assert answer.status_code == 200 and len(answer.content) <= PAGE_BYTES
+            page = answer.json()["messages"]
+            return [m["id"] for m in page["items"]], page["nextCursor"]
+
+        pages = await _pages(context_page, "")
+        assert len(pages) > 1 and [i for p in pages for i in p] == said
+
+
+async def test_a_group_post_over_its_cap_is_413_and_stored_nowhere(settings: Settings) -> None:
+    """A group post is capped well below the body cap (it is fanned out to every member
+    and read back with the history): past it, 413 problem+json, and nothing is stored; a
+    point-to-point message of the same size is taken."""
+    async with (
+        hub_with(settings, max_post_bytes=4096) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, member = await agent_of(http, "leader"), await agent_of(http, "member")
+        group = await team(leader, member)
+        before = await count(app, StoredMessage)
+        big = chat(str(member.agent_id), "x" * 5000, role="partner")
+        answer = await member.request("POST", f"/v1/groups/{group['id']}/messages", json=big)
+        assert "group post is larger than 4096 bytes" in problem(answer, 413)["detail"]
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "SendMessage",
+            "params": {
+                "message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x" * 5000}]}
+            },
+        }
+        problem(await member.request("POST", f"/v1/groups/{group['id']}/a2a", json=call), 413)
+        assert await count(app, StoredMessage) == before
+        small = chat(str(member.agent_id), "x" * 1000, role="partner")
+        answer = await member.request("POST", f"/v1/groups/{group['id']}/messages", json=small)
+        assert answer.status_code == 201, answer.text
+        body = {"receivers": [{"agentId": member.agent_id, "mode": "p2p"}]}
+        session = (await leader.request("POST", "/v1/sessions", json=body)).json()["id"]
+        direct = chat(str(leader.agent_id), "x" * 5000)
+        answer = await leader.request("POST", f"/v1/sessions/{session}/messages", json=direct)
+        assert answer.status_code == 201, answer.text

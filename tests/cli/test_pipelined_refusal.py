@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, StreamingResponse
 from starlette.routing import Route
 
-from app.http_protocol import GuardedHttpProtocol
+from app.http_protocol import HubHttpProtocol
 
 
-class Quick(GuardedHttpProtocol):
+class Quick(HubHttpProtocol):
     header_timeout_seconds = 0.5
     body_timeout_seconds = 0.5
 

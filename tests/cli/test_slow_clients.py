@@ -4,6 +4,7 @@ count (431), and how long its headers and body may take to arrive (408, then clo
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterator
 
@@ -51,6 +52,34 @@ async def test_oversized_and_too_many_headers_are_431(hub: ServedHub) -> None:
     )
     answer = await _exchange(hub, many)
     assert answer.startswith(b"HTTP/1.1 431")
+
+
+async def _answered_once(hub: ServedHub) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that had one request answered whole, and is kept alive, idle."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+    assert head.startswith(b"HTTP/1.1 200")
+    length = re.search(rb"content-length: (\d+)", head, re.I)
+    assert length is not None
+    await asyncio.wait_for(reader.readexactly(int(length[1])), 60)
+    return reader, writer
+
+
+async def test_a_kept_alive_connection_gets_its_431_too(hub: ServedHub) -> None:
+    """The second request on a connection is refused as the first would be: answered 431
+    (a problem+json), not closed without a word."""
+    big = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
+    many = b"".join(b"X-H%d: 1\r\n" % i for i in range(150))
+    for second in (big, b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n"):
+        reader, writer = await _answered_once(hub)
+        try:
+            writer.write(second)
+            answer = await asyncio.wait_for(reader.read(), 60)
+        finally:
+            writer.close()
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+        assert b"application/problem+json" in answer and b"headers-too-large" in answer
 
 
 async def test_headers_that_never_end_are_cut_off(hub: ServedHub) -> None:

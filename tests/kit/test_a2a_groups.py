@@ -426,6 +426,13 @@ async def test_bad_requests_are_clear_errors_and_change_nothing(
             {"jsonrpc": "2.0", "id": 7, "method": "ListGroupMessages", "params": {"after": "1"}},
             -32602,
         ),
+        # an id echoed in every frame of a stream: a long one is refused (and not echoed)
+        (
+            send({"messageId": "long-id", "role": "ROLE_USER", "parts": text_part})
+            | {"id": "i" * 300},
+            -32600,
+        ),
+        ({"jsonrpc": "2.0", "id": "i" * 60_000, "method": "SendStreamingMessage"}, -32600),
     ]
     async with httpx.AsyncClient(timeout=LOOPBACK) as http:
         for body, code in cases:
@@ -437,6 +444,8 @@ async def test_bad_requests_are_clear_errors_and_change_nothing(
             )
             assert answer.status_code == 200, (body, answer.text)
             assert answer.json()["error"]["code"] == code, (body, answer.text)
+            if code == -32600:
+                assert answer.json()["id"] is None and len(answer.content) < 1000
         # no JSON-RPC request at all (not what the operation documents): a 400 problem
         for content in [
             b"{not json",

@@ -396,6 +396,27 @@ async def test_a_caller_that_proves_nothing_is_refused(make_live_agent: MakeLive
     assert partner.endpoint.a2a is not None and partner.endpoint.a2a._bridge is None
 
 
+async def test_a_long_json_rpc_id_is_refused_not_echoed(make_live_agent: MakeLiveAgent) -> None:
+    """A JSON-RPC id is echoed in every event of a stream: a long one is an invalid request
+    (-32600, id null), on the A2A face as on AIP's, before anything runs."""
+    partner = await a2a_partner(make_live_agent, EchoHandler())
+    caller = await make_live_agent("caller", serve=False)
+    async with await caller_http(caller, partner) as http:
+        for method in ("SendStreamingMessage", "SendMessage", "rpc"):
+            body = {**SEND, "id": "i" * 100_000, "method": method}
+            response = await http.post(
+                str(partner.public_url), json=body, headers={"A2A-Version": "1.0"}
+            )
+            assert response.status_code == 200, response.text[:300]
+            answer = response.json()
+            assert answer["error"]["code"] == -32600 and answer["id"] is None, answer
+            assert len(response.content) < 1000
+        ok = await http.post(
+            str(partner.public_url), json={**SEND, "id": "i" * 256}, headers={"A2A-Version": "1.0"}
+        )
+        assert ok.status_code == 200 and ok.json()["id"] == "i" * 256, ok.text[:300]
+
+
 REST_SEND = {"message": SEND["params"]["message"]}  # type: ignore[index]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 import agenthub.endpoint
 from agenthub import Agent, CallFailed, TaskContext, TaskHandler
+from agenthub.http_guard import ServerLimits
 from agenthub.partner import MAX_EVENT_BYTES_PER_TASK, PartnerTask
 from agenthub.protocol.messages import TaskCommand
 from agenthub.runtime import MAX_TIMEOUT_SECONDS
@@ -266,3 +267,74 @@ async def test_streams_open_at_once_are_bounded_per_leader_and_per_task(
     finally:
         for events in held:
             await events.aclose()
+
+
+async def _said(port: int, data: bytes) -> bytes:
+    """Send ``data`` raw, then read until the endpoint closes: what it said. The read's
+    bound only keeps a broken endpoint from hanging the run (it held such connections for
+    good): that it answered and closed is what shows it cut them off."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    await writer.drain()
+    try:
+        return await asyncio.wait_for(reader.read(), 60)
+    finally:
+        writer.close()
+
+
+async def test_an_endpoint_cuts_off_slow_and_oversized_requests(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A partner's endpoint has the hub's limits on connections nobody authenticated yet:
+    headers that stop halfway and bodies that stall are 408 and closed (the deadlines made
+    short here by the agent's ``limits``), headers too large 431, many at once."""
+    limits = ServerLimits(header_timeout_seconds=0.5, body_timeout_seconds=0.5)
+    partner = await make_live_agent("guarded", AskHandler(), https=False, limits=limits)
+    assert partner.public_url is not None
+    port = int(partner.public_url.rsplit(":", 1)[1].strip("/"))
+    stalled = b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: "
+    answers = await asyncio.gather(*(_said(port, stalled) for _ in range(50)))
+    assert all(a.startswith(b"HTTP/1.1 408") for a in answers), {a[:40] for a in answers}
+    half_body = b'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"jsonrpc":'
+    assert (await _said(port, half_body)).startswith(b"HTTP/1.1 408")
+    big = b"POST / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
+    assert (await _said(port, big)).startswith(b"HTTP/1.1 431")
+    # an ordinary request is untouched
+    answer = await _said(
+        port, b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    assert answer.startswith(b"HTTP/1.1 "), answer[:100]
+    assert not answer.startswith((b"HTTP/1.1 408", b"HTTP/1.1 431"))
+
+
+async def test_leaders_holding_the_most_tasks_cannot_fill_the_partner_for_the_others(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """A partner full of two leaders' tasks still serves a third: a leader holding fewer
+    tasks takes the room of the stalest task of the leader holding the most, and that one,
+    starting more, is refused with a clear error (the caps made small, the same code)."""
+    hog, other, late = [await make_live_agent(name) for name in ("hog", "other", "late")]
+    partner = await make_live_agent("partner", AskHandler())
+    runtime = partner.endpoint.runtime
+    assert runtime is not None
+    runtime.max_tasks, runtime.max_tasks_per_caller = 4, 3
+    sessions = {}
+    for leader in (hog, other, late):
+        sessions[leader] = (await leader.leader.open_session([partner.agent_id])).id
+
+    async def start(leader: Agent, task_id: str) -> None:
+        await leader.leader.start(
+            partner.agent_id, session_id=sessions[leader], task_id=task_id, text="x"
+        )
+
+    for n in range(3):
+        await start(hog, f"h-{n}")
+    await start(other, "o-0")  # the partner is full: 4 tasks
+    await start(late, "l-0")  # served: the hog's stalest task made room
+    assert runtime.task_of(hog.agent_id, "h-0") is None
+    assert [runtime.task_of(hog.agent_id, f"h-{n}") is not None for n in (1, 2)] == [True, True]
+    assert runtime.task_of(late.agent_id, "l-0") is not None
+    with pytest.raises(CallFailed) as refused:  # the hog holds the most: refused
+        await start(hog, "h-3")
+    assert "as many as any leader here" in str(refused.value), refused.value
+    assert len(runtime.tasks) == 4 and runtime.task_of(hog.agent_id, "h-3") is None

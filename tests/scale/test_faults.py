@@ -149,6 +149,11 @@ async def test_redis_away_loses_and_doubles_nothing_and_the_caps_recover(
     else:
         redis.stop()
     await round_of(5, "while away")
+    async with httpx.AsyncClient(timeout=30) as http:  # posting works: both stay ready
+        for replica in pair:
+            answer = await http.get(f"{replica.url}/readyz")
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == {"status": "ready", "broker": "degraded"}
     await asyncio.sleep(LEASE_SECONDS + 2)  # every lease of the open streams lapsed meanwhile
     if fault == "frozen":
         os.kill(redis.proc.pid, signal.SIGCONT)

@@ -120,7 +120,7 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
         assert f"server 127.0.0.1:{replica.port} " in cluster.lb.site
     assert "${NGINX_" not in cluster.lb.site
     async with httpx.AsyncClient(timeout=LOOPBACK, base_url=cluster.lb.url) as http:
-        assert (await http.get("/readyz")).json() == {"status": "ready"}
+        assert (await http.get("/readyz")).json() == {"status": "ready", "broker": "ok"}
         # Host reaches the hub with its port: the URLs in its documents are the ones clients use
         metadata = (await http.get("/.well-known/agenthub.json")).json()
     assert metadata["tokenEndpoint"] == f"{cluster.lb.url}/v1/auth/token"
@@ -160,7 +160,7 @@ async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cl
     async with httpx.AsyncClient(
         timeout=LOOPBACK, base_url=cluster.lb.tls_url, verify=context
     ) as http:
-        assert (await http.get("/readyz")).json() == {"status": "ready"}
+        assert (await http.get("/readyz")).json() == {"status": "ready", "broker": "ok"}
         metadata = (await http.get("/.well-known/agenthub.json")).json()
     assert metadata["tokenEndpoint"] == f"{cluster.lb.tls_url}/v1/auth/token"
     key = AgentKey.generate()

@@ -76,6 +76,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -89,6 +96,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_429
+
+    if response.status_code == 431:
+        response_431 = Problem.from_dict(response.json())
+
+
+
+        return response_431
 
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
@@ -136,16 +150,17 @@ def sync_detailed(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
-    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
+    - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -209,16 +224,17 @@ def sync(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
-    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
+    - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -277,16 +293,17 @@ async def asyncio_detailed(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
-    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
+    - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.
@@ -350,16 +367,17 @@ async def asyncio(
       extension's `source`), each SSE frame's `id` its seq. The `Last-Event-ID` header (a
       service parameter) resumes after that seq: every later event, once, from the store
       when the live path has moved on.
-    - `GetTask` (`id`: the group's id): the group's task, with `historyLength` posts (at
-      most 500) as its history; `id` a task started in the conversation: that task.
-    - `ListTasks`: the group's task, then the tasks started in it (at most 100).
+    - `GetTask` (`id`: the group's id): the group's task, its history the last `historyLength`
+      posts that fit `AGENTHUB_MAX_PAGE_BYTES` (500 at most); `id` a task started in it: that.
+    - `ListTasks`: the group's task, then the tasks started in it (100 at most, and as fit).
     - `ListGroupMessages` (the extension's; `after`: a seq, `limit`: 1 to 500): the posts
-      after `after` as A2A messages, and `nextCursor`, the `after` of the next page.
+      after `after` (about `AGENTHUB_MAX_PAGE_BYTES` at most), and `nextCursor`, the next one.
     - `CancelTask`: `TaskNotCancelable` (the owner concludes a group).
 
     A member never receives its own posts. An `open` group admits whoever calls (it joins).
     Refusals are JSON-RPC errors whose `data` is a `google.rpc.ErrorInfo` with the hub's
-    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`.
+    problem code (`not-your-turn`, `not-a-member`, …) in `metadata.code`; an `id` string over
+    256 characters (echoed in every answer and event) is `InvalidRequest`, with a null `id`.
 
     **Who**: an agent taking part in the group, with the hub's access token or a token of
     the hub's OAuth endpoint whose `resource` was this endpoint's URL.

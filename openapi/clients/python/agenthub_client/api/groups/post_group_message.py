@@ -275,6 +275,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_429
 
+    if response.status_code == 431:
+        response_431 = Problem.from_dict(response.json())
+
+
+
+        return response_431
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -329,7 +336,8 @@ def sync_detailed(
     when another member holds the floor, or for a task message the codes of the session
     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-    active member); `429` (with `Retry-After`) for an agent posting faster than
+    active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+    `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
@@ -396,7 +404,8 @@ def sync(
     when another member holds the floor, or for a task message the codes of the session
     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-    active member); `429` (with `Retry-After`) for an agent posting faster than
+    active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+    `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
@@ -458,7 +467,8 @@ async def asyncio_detailed(
     when another member holds the floor, or for a task message the codes of the session
     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-    active member); `429` (with `Retry-After`) for an agent posting faster than
+    active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+    `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:
@@ -525,7 +535,8 @@ async def asyncio(
     when another member holds the floor, or for a task message the codes of the session
     route: `task-exists`, `wrong-task-role`, `illegal-task-move`, `task-busy`); `422` for a
     message that does not fit (another `groupId` or `sessionId`, a `nextSpeaker` who is no
-    active member); `429` (with `Retry-After`) for an agent posting faster than
+    active member); `413` for a post over `AGENTHUB_MAX_POST_BYTES` (256 KiB by default);
+    `429` (with `Retry-After`) for an agent posting faster than
     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
 
     Args:

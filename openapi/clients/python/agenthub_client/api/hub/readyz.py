@@ -48,6 +48,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_400
 
+    if response.status_code == 431:
+        response_431 = Problem.from_dict(response.json())
+
+
+
+        return response_431
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -77,13 +84,15 @@ def sync_detailed(
 ) -> Response[Problem | ReadyzResponseReadyz]:
     """ Readyz
 
-     Readiness: `200` when the SQL store answers with its schema at the migrations' head
-    and the broker (if one is configured) answers, so the hub can serve.
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head,
+    so the hub can serve. The body's `broker` is `ok`, or `degraded` while the broker (Redis)
+    does not answer within 2 s: a replica still takes posts then (they are recorded in SQL,
+    and its streams catch up from there), so a broker outage takes no replica out.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
+    has run, `store-unavailable` while the store does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,13 +120,15 @@ def sync(
 ) -> Problem | ReadyzResponseReadyz | None:
     """ Readyz
 
-     Readiness: `200` when the SQL store answers with its schema at the migrations' head
-    and the broker (if one is configured) answers, so the hub can serve.
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head,
+    so the hub can serve. The body's `broker` is `ok`, or `degraded` while the broker (Redis)
+    does not answer within 2 s: a replica still takes posts then (they are recorded in SQL,
+    and its streams catch up from there), so a broker outage takes no replica out.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
+    has run, `store-unavailable` while the store does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -140,13 +151,15 @@ async def asyncio_detailed(
 ) -> Response[Problem | ReadyzResponseReadyz]:
     """ Readyz
 
-     Readiness: `200` when the SQL store answers with its schema at the migrations' head
-    and the broker (if one is configured) answers, so the hub can serve.
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head,
+    so the hub can serve. The body's `broker` is `ok`, or `degraded` while the broker (Redis)
+    does not answer within 2 s: a replica still takes posts then (they are recorded in SQL,
+    and its streams catch up from there), so a broker outage takes no replica out.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
+    has run, `store-unavailable` while the store does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,13 +187,15 @@ async def asyncio(
 ) -> Problem | ReadyzResponseReadyz | None:
     """ Readyz
 
-     Readiness: `200` when the SQL store answers with its schema at the migrations' head
-    and the broker (if one is configured) answers, so the hub can serve.
+     Readiness: `200` when the SQL store answers with its schema at the migrations' head,
+    so the hub can serve. The body's `broker` is `ok`, or `degraded` while the broker (Redis)
+    does not answer within 2 s: a replica still takes posts then (they are recorded in SQL,
+    and its streams catch up from there), so a broker outage takes no replica out.
 
     **Who**: anyone; no authentication.
 
     **Errors**: `503`, problem `type` ending in `schema-not-migrated` until `agenthub migrate`
-    has run, `store-unavailable` or `broker-unavailable` while either does not answer.
+    has run, `store-unavailable` while the store does not answer.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
