@@ -34,6 +34,7 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
+from app.errors import Unauthenticated
 from app.oauth import service
 from app.oauth.errors import InvalidClient
 from app.operator.routes import require_operator
@@ -146,19 +147,25 @@ async def create_oauth_token(
     admission: AdmissionDep,
     metrics: MetricsDep,
 ) -> OAuthToken:
+    admission.token_request(request.client.host if request.client else None)
     basic = _basic_credentials(request)
-    claimed = basic[0] if basic else form.client_id
-    admission.token(claimed, request.client.host if request.client else None)
+    claimed = service.claimed_client(form, basic)
     base = base_url(request, settings.public_url)
-    token = await service.issue_token(
-        session,
-        form,
-        basic=basic,
-        keys=keys,
-        issuer=base,
-        audiences={f"{base}{TOKEN_PATH}", base, settings.issuer},
-        lifetime_seconds=settings.access_token_seconds,
-    )
+    try:
+        token = await service.issue_token(
+            session,
+            form,
+            basic=basic,
+            keys=keys,
+            issuer=base,
+            audiences={f"{base}{TOKEN_PATH}", base, settings.issuer},
+            lifetime_seconds=settings.access_token_seconds,
+        )
+    except Unauthenticated:
+        admission.token_failed(claimed)
+        raise
+    # the client's own share only now: naming it with a wrong secret spends none of it
+    admission.token_granted(str(claimed))
     response.headers["Cache-Control"] = "no-store"  # RFC 6749 5.1
     metrics.tokens_issued.inc()
     return token
