@@ -128,7 +128,8 @@ def sync_detailed(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -201,7 +202,8 @@ def sync(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -269,7 +271,8 @@ async def asyncio_detailed(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -342,7 +345,8 @@ async def asyncio(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
