@@ -69,8 +69,9 @@ def _migrate(args: argparse.Namespace) -> None:
 
 def _serve(args: argparse.Namespace) -> None:
     from app.checks import prepare_signing_key
+    from app.public_url import served_at
 
-    settings = load_settings()
+    settings = served_at(load_settings(), args.host, args.port)
     level = "debug" if args.debug else (args.log_level or settings.log_level)
     config = log_config(level, settings.log_format)
     logging.config.dictConfig(config)

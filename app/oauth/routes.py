@@ -110,7 +110,7 @@ async def get_authorization_server_metadata(
     request: Request, settings: SettingsDep
 ) -> AuthorizationServerMetadata:
     """The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
