@@ -10,9 +10,14 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from a2a.client.card_resolver import parse_agent_card
+from a2a.types import AgentCard as A2aCard
+from cryptography.hazmat.primitives.asymmetric import ec
 
-from agenthub.a2a.card import check_card_signature
+from agenthub.a2a.card import check_card_signature, sign_card
+from agenthub.errors import CardSignatureError
+from agenthub.protocol.jwk import ec_public_jwk as jwk_of
 from tests.support import LOOPBACK
 from tests.support.kit import LiveHub, MakeLiveAgent
 
@@ -69,3 +74,18 @@ async def test_what_the_hub_signs_names_the_hub_not_the_host_header(
         assert check_card_signature(parse_agent_card(card), jwks)
         flows = card["securitySchemes"]["oauth2"]["oauth2SecurityScheme"]["flows"]
         assert flows["clientCredentials"]["tokenUrl"] == f"{hub}/v1/oauth/token"
+
+
+def test_a_card_whose_signature_has_expired_is_refused() -> None:
+    """A card signed more than its lifetime ago is fetched again, not trusted for ever."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = jwk_of(key.public_key())
+    jwks = {"keys": [{**public, "kid": "k", "alg": "ES256", "use": "sig"}]}
+
+    def signed(lifetime: int) -> Any:
+        card = A2aCard(name="echo", description="echoes", version="1.0.0")
+        return sign_card(card, key, kid="k", jwks_url="x", lifetime_seconds=lifetime)
+
+    assert check_card_signature(signed(3600), jwks)
+    with pytest.raises(CardSignatureError, match="expired"):
+        check_card_signature(signed(-3600), jwks)
