@@ -193,14 +193,13 @@ class AgentEndpoint:
         if not has_token:
             raise CallTokenMissing("a call token (Authorization: Bearer) is required")
         if is_hub_access_token(token):  # the hub's OAuth token: a bearer, not bound to the call
-            caller_id = await self.hub_tokens.caller(token)
+            caller_id, thumbprint = await self.hub_tokens.proved(token)
             if certified is not None and caller_id != certified:
                 raise CallTokenError(
                     f"The access token is {caller_id}'s but the client certificate {certified}'s."
                 )
-            if certified is not None and peer is not None:
-                return _Call(caller_id, None, Proof(caller_id, peer, peer.key_thumbprint))
-            return _Call(caller_id, nonce=None)
+            certificate = peer if certified is not None else None
+            return _Call(caller_id, None, Proof(caller_id, certificate, thumbprint))
         caller_id = caller_of(token)
         if certified is not None and caller_id != certified:
             raise CallTokenError(

@@ -39,12 +39,17 @@ class HubTokens:
     async def caller(self, token: str) -> str:
         """The client a hub access token proves (an agent's or an application's id);
         ``CallTokenError`` when it does not prove one for this agent."""
+        return (await self.proved(token))[0]
+
+    async def proved(self, token: str) -> tuple[str, str | None]:
+        """The client a hub access token proves, and for an agent the thumbprint of the key
+        the token was issued to (None for an application)."""
         claims = await self._claims(token)
         if claims.client_kind == "agent":
             await self._agent_stands(claims)
-        else:
-            await self._application_stands(claims.sub)
-        return claims.sub
+            return claims.sub, claims.cnf.get("jkt")
+        await self._application_stands(claims.sub)
+        return claims.sub, None
 
     async def _claims(self, token: str) -> AgentAccessClaims:
         hub = self.directory.hub
