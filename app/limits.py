@@ -2,8 +2,8 @@
 
 A token request counts against its client address before its credentials are checked, and
 against its agent only once they check out: a request that fails counts against the id it
-claimed, in a bucket of its own, so that no one can spend an agent's share of tokens by
-naming it (a failure never blocks the agent's own signed requests).
+claimed and its address, in buckets of their own, so that no one can spend an agent's share
+of tokens by naming it (a failure never blocks the agent's own signed requests).
 
 Token buckets, in this process: a replica's rates are its own (with N replicas behind a
 balancer an agent gets up to N times the rate; the stream cap per agent is counted across
@@ -113,12 +113,18 @@ class Admission:
         """After its credentials checked out: the agent's (or application's) own share."""
         self._take_token(self.tokens_per_agent, agent_id)
 
-    def token_failed(self, claimed: str | None) -> None:
-        """After its credentials failed: the share of failures of the id it claimed; past it
-        the failure is a 429 rather than its 401 (the id's own requests still pass)."""
-        if claimed is not None and (wait := self.token_failures.take(claimed)):
+    def token_failed(self, claimed: str | None, address: str | None) -> None:
+        """After its credentials failed: the shares of failures of the id it claimed and of
+        its address; past either the failure is a 429 rather than its 401 (requests whose
+        credentials check out still pass)."""
+        waits = [
+            self.token_failures.take(key)
+            for key in (f"id {claimed}", f"address {address}")
+            if not key.endswith(" None")
+        ]
+        if wait := max(waits, default=0.0):
             raise TokenRateExceeded(
-                "Too many failed token requests for this id; check the credentials.",
+                "Too many failed token requests; check the credentials.",
                 headers=_retry_after(wait),
             )
 

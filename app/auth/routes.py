@@ -47,8 +47,8 @@ with the agent's registered key, whose claims are missing or wrong, that has exp
 longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
 (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
 or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
-that fail count apart, per agent they name: past as many, a failure is `429` rather than
-`401`, and the agent's own signed requests still pass.
+that fail count apart, per agent they name and per address: past as many as an agent's
+tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 """
 
 
@@ -76,7 +76,8 @@ async def create_token(
     admission: AdmissionDep,
     metrics: MetricsDep,
 ) -> TokenResponse:
-    admission.token_request(request.client.host if request.client else None)
+    address = request.client.host if request.client else None
+    admission.token_request(address)
     try:
         response = await exchange_assertion(
             session,
@@ -86,7 +87,7 @@ async def create_token(
             lifetime_seconds=settings.access_token_seconds,
         )
     except Unauthenticated:
-        admission.token_failed(_claimed_agent(body.assertion))
+        admission.token_failed(_claimed_agent(body.assertion), address)
         raise
     # the agent's own share only now: naming it in assertions that fail spends none of it
     admission.token_granted(str(_claimed_agent(body.assertion)))

@@ -147,7 +147,8 @@ async def create_oauth_token(
     admission: AdmissionDep,
     metrics: MetricsDep,
 ) -> OAuthToken:
-    admission.token_request(request.client.host if request.client else None)
+    address = request.client.host if request.client else None
+    admission.token_request(address)
     basic = _basic_credentials(request)
     claimed = service.claimed_client(form, basic)
     base = base_url(request, settings.public_url)
@@ -162,7 +163,7 @@ async def create_oauth_token(
             lifetime_seconds=settings.access_token_seconds,
         )
     except Unauthenticated:
-        admission.token_failed(claimed)
+        admission.token_failed(claimed, address)
         raise
     # the client's own share only now: naming it with a wrong secret spends none of it
     admission.token_granted(str(claimed))

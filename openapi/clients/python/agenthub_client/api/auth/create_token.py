@@ -137,8 +137,8 @@ def sync_detailed(
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
     or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
-    that fail count apart, per agent they name: past as many, a failure is `429` rather than
-    `401`, and the agent's own signed requests still pass.
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -201,8 +201,8 @@ def sync(
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
     or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
-    that fail count apart, per agent they name: past as many, a failure is `429` rather than
-    `401`, and the agent's own signed requests still pass.
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -260,8 +260,8 @@ async def asyncio_detailed(
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
     or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
-    that fail count apart, per agent they name: past as many, a failure is `429` rather than
-    `401`, and the agent's own signed requests still pass.
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -324,8 +324,8 @@ async def asyncio(
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
     or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
-    that fail count apart, per agent they name: past as many, a failure is `429` rather than
-    `401`, and the agent's own signed requests still pass.
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
