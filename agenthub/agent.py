@@ -422,6 +422,8 @@ class Agent:
             await self._endpoint.a2a.aclose()  # a2a-sdk's handler, the push sender
         if self._endpoint is not None and self._endpoint.runtime is not None:
             await self._endpoint.runtime.aclose()  # its tasks' handlers and timeout timers
+        if self._endpoint is not None:
+            await self._endpoint.open_streams.aclose()  # their callers' rechecks
         await self.leader.aclose()  # its A2A clients (its HTTP client is the agent's)
         for task in list(self._retiring):
             task.cancel()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -37,6 +36,7 @@ from agenthub.hub_tokens import HubTokens, is_hub_access_token
 from agenthub.inbox import NotificationInbox
 from agenthub.keys import AgentKey
 from agenthub.notify import NOTIFICATION_TOKEN_HEADER
+from agenthub.open_streams import OpenStreams, Proof, until_ended
 from agenthub.partner_rpc import AIP_METHODS, PartnerMethods
 from agenthub.peers import PeerCertificateError, authenticate_peer, client_certificate
 from agenthub.protocol.jsonrpc import (
@@ -47,6 +47,7 @@ from agenthub.protocol.jsonrpc import (
     rpc_error,
     rpc_result,
 )
+from agenthub.protocol.jwk import jwk_thumbprint
 from agenthub.protocol.oauth import ClientKind
 from agenthub.runtime import PartnerRuntime, RpcFault
 from agenthub.signing import SIGNATURE_HEADER, JtiCache, caller_of, check_call_token, sign_answer
@@ -67,9 +68,16 @@ opened with no event due: the empty body)."""
 
 
 class _Call:
-    def __init__(self, caller_id: str, nonce: str | None, kind: ClientKind = "agent") -> None:
+    def __init__(
+        self,
+        caller_id: str,
+        nonce: str | None,
+        proof: Proof | None = None,
+        kind: ClientKind = "agent",
+    ) -> None:
         self.caller_id = caller_id
         self.nonce = nonce
+        self.proof = proof or Proof(caller_id)  # what it proved, checked again while it streams
         self.kind = kind  # an agent, or an application the operator registered (OAuth)
 
 
@@ -77,10 +85,6 @@ STREAM_MAX_SECONDS = 3600.0
 """A partner's stream ends after this long; the leader resumes it with ``re-stream``."""
 STREAM_SEND_TIMEOUT_SECONDS = 60.0
 """A stream whose reader takes nothing this long is let go (it may re-stream)."""
-MAX_STREAMS_PER_CALLER = 100
-MAX_STREAMS_PER_TASK = 4
-"""Streams one leader may hold open at once here, and of one of its tasks (a stream stays
-open until its task ends; a retry or a re-stream opens another while the old one lasts)."""
 
 
 class _TimedStream(StreamingResponse):
@@ -114,41 +118,6 @@ class _TimedStream(StreamingResponse):
             )
         finally:
             self.on_close()
-
-
-class _OpenStreams:
-    """How many streams each leader holds open, and of each of its tasks."""
-
-    def __init__(self) -> None:
-        self.counts: Counter[tuple[str, str | None]] = Counter()
-
-    def hold(self, caller_id: str, task_id: str | None) -> Callable[[], None]:
-        """Count a stream in, or refuse it past a limit; the function that counts it out."""
-        limits: list[tuple[tuple[str, str | None], int, str]]
-        limits = [((caller_id, None), MAX_STREAMS_PER_CALLER, "")]
-        if task_id is not None:
-            limits.append(((caller_id, task_id), MAX_STREAMS_PER_TASK, " of this task"))
-        keys = [key for key, _, _ in limits]
-        for key, limit, whose in limits:
-            if self.counts[key] >= limit:
-                raise RpcFault(
-                    RpcErrorCode.UNSUPPORTED_OPERATION,
-                    f"You hold {limit} streams{whose} open here, the most; close one first.",
-                    {"limit": limit},
-                )
-        self.counts.update(keys)
-        released = False
-
-        def release() -> None:
-            nonlocal released
-            if not released:
-                released = True
-                self.counts.subtract(keys)
-                for key in keys:
-                    if self.counts[key] <= 0:
-                        del self.counts[key]
-
-        return release
 
 
 class AgentEndpoint:
@@ -185,7 +154,7 @@ class AgentEndpoint:
         self.methods = PartnerMethods(runtime, self.callbacks)
         self.jtis = JtiCache(started_at)
         self.hub_tokens = HubTokens(directory, agent_id)
-        self._streams = _OpenStreams()
+        self.open_streams = OpenStreams(directory, tls.revocations if tls is not None else None)
         routes = Starlette(
             routes=[
                 Route("/", self._rpc, methods=["POST"]),
@@ -235,19 +204,20 @@ class AgentEndpoint:
             except PeerCertificateError as exc:
                 raise CallTokenError(f"The client certificate is refused: {exc}.") from exc
             if not has_token:
-                return _Call(certified, nonce=None)
+                return _Call(certified, None, Proof(certified, peer, peer.key_thumbprint))
         if not has_token:
             raise CallTokenMissing(
                 "This call needs a credential: a call token or the hub's OAuth access token "
                 "(Authorization: Bearer), or a client certificate from the hub's CA."
             )
         if is_hub_access_token(token):  # the hub's OAuth token: a bearer, not bound to the call
-            caller_id, kind = await self.hub_tokens.caller(token)
+            caller_id, kind, thumbprint = await self.hub_tokens.proved(token)
             if certified is not None and caller_id != certified:
                 raise CallTokenError(
                     f"The access token is {caller_id}'s but the client certificate {certified}'s."
                 )
-            return _Call(caller_id, nonce=None, kind=kind)
+            certificate = peer if certified is not None else None
+            return _Call(caller_id, None, Proof(caller_id, certificate, thumbprint), kind)
         caller_id = caller_of(token)
         if certified is not None and caller_id != certified:
             raise CallTokenError(
@@ -283,7 +253,8 @@ class AgentEndpoint:
                 if refresh:
                     raise
         self.jtis.use(str(claims["jti"]), int(claims["exp"]), int(claims["iat"]))
-        return _Call(caller_id, str(claims["nonce"]))
+        proof = Proof(caller_id, peer if certified else None, jwk_thumbprint(card.public_jwk))
+        return _Call(caller_id, str(claims["nonce"]), proof)
 
     @staticmethod
     def _refused(
@@ -467,7 +438,7 @@ class AgentEndpoint:
         """The stream's first data is signed: its first event, the error it carries
         (expired events), or, when nothing is due yet, nothing (``STREAM_SIGNED_HEADER``
         says which). It counts as open from its command until the response ends."""
-        release = self._streams.hold(call.caller_id, _task_id_of(rpc))
+        release = self.open_streams.hold(call.proof, _task_id_of(rpc))
         try:
             opening = await self.methods.stream(rpc, call.caller_id)
             signature = sign_answer(
@@ -493,7 +464,8 @@ class AgentEndpoint:
         async def body() -> AsyncIterator[bytes]:
             if opening.first:
                 yield frame(opening.first_seq, opening.first)
-            async for item in opening.rest:
+            # to its end, unless its caller no longer is who it proved to be (``OpenStreams``)
+            async for item in until_ended(opening.rest, call.proof.ended):
                 yield b": keep-alive\n\n" if item is None else frame(*item)
                 if time.monotonic() > ends:  # the leader goes on with re-stream
                     return

@@ -44,12 +44,18 @@ class HubTokens:
     async def caller(self, token: str) -> tuple[str, ClientKind]:
         """The client a hub access token proves: its id (an agent's or an application's) and
         its kind; ``CallTokenError`` when it does not prove one for this agent."""
+        caller_id, kind, _ = await self.proved(token)
+        return caller_id, kind
+
+    async def proved(self, token: str) -> tuple[str, ClientKind, str | None]:
+        """The client a hub access token proves, its kind, and for an agent the thumbprint of
+        the key the token was issued to (None for an application)."""
         claims = await self._claims(token)
         if claims.client_kind == "agent":
             await self._agent_stands(claims)
-        else:
-            await self._application_stands(claims.sub)
-        return claims.sub, claims.client_kind
+            return claims.sub, claims.client_kind, claims.cnf.get("jkt")
+        await self._application_stands(claims.sub)
+        return claims.sub, claims.client_kind, None
 
     async def _claims(self, token: str) -> AgentAccessClaims:
         hub = self.directory.hub

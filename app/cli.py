@@ -69,9 +69,10 @@ def _migrate(args: argparse.Namespace) -> None:
 
 def _serve(args: argparse.Namespace) -> None:
     from app.checks import prepare_signing_key, require_free_port
+    from app.public_url import served_at
 
     require_free_port(args.host, args.port)  # before anything else: one line, not a traceback
-    settings = load_settings()
+    settings = served_at(load_settings(), args.host, args.port)
     level = "debug" if args.debug else (args.log_level or settings.log_level)
     config = log_config(level, settings.log_format)
     logging.config.dictConfig(config)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -160,7 +161,9 @@ class Settings(BaseSettings):
         default=900, ge=30, le=86_400, description="lifetime of the hub's access tokens"
     )
     public_url: str | None = Field(
-        default=None, description="the hub's external base URL, for /.well-known/agenthub.json"
+        default=None,
+        description="the hub's URL as agents reach it, in what it hands out and signs (required "
+        "off loopback; on loopback agenthub serve takes http://host:port)",
     )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
@@ -261,6 +264,20 @@ class Settings(BaseSettings):
                 "use memory:// (one process) or redis://host:6379/0 (replicas)",
             )
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _a_base_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise SettingError(
+                "public_url",
+                f"{value!r} is not an http(s) URL",
+                "set the hub's URL as agents reach it, e.g. https://hub.example.com",
+            )
+        return value.rstrip("/")
 
     @model_validator(mode="after")
     def _secrets_from_files(self) -> Settings:

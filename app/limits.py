@@ -1,5 +1,10 @@
 """Admission control: how much one agent, one address and this process may ask for at once.
 
+A token request counts against its client address before its credentials are checked, and
+against its agent only once they check out: a request that fails counts against the id it
+claimed and its address, in buckets of their own, so that no one can spend an agent's share
+of tokens by naming it (a failure never blocks the agent's own signed requests).
+
 Token buckets, in this process: a replica's rates are its own (with N replicas behind a
 balancer an agent gets up to N times the rate; the stream cap per agent is counted across
 replicas, in ``app.streams.presence``). Every refusal says when to come back: 429 for one
@@ -57,6 +62,7 @@ class Admission:
     posts: TokenBucket
     tokens_per_agent: TokenBucket
     tokens_per_address: TokenBucket
+    token_failures: TokenBucket
     stream_opens: TokenBucket
     certificates: TokenBucket
 
@@ -72,6 +78,9 @@ class Admission:
             tokens_per_address=TokenBucket(
                 settings.tokens_per_minute_per_address / 60,
                 settings.tokens_per_minute_per_address,
+            ),
+            token_failures=TokenBucket(
+                settings.tokens_per_minute_per_agent / 60, settings.tokens_per_minute_per_agent
             ),
             stream_opens=TokenBucket(
                 settings.stream_opens_per_second, 2 * settings.stream_opens_per_second
@@ -95,16 +104,38 @@ class Admission:
                 headers=_retry_after(wait),
             )
 
-    def token(self, agent_id: str | None, address: str | None) -> None:
-        for bucket, key in ((self.tokens_per_address, address), (self.tokens_per_agent, agent_id)):
-            if key is None:
-                continue
-            wait = bucket.take(key)
-            if wait:
-                raise TokenRateExceeded(
-                    "Too many token requests; an access token lasts, reuse it.",
-                    headers=_retry_after(wait),
-                )
+    def token_request(self, address: str | None) -> None:
+        """Before a token request's credentials are checked: its client address's share."""
+        if address is not None:
+            self._take_token(self.tokens_per_address, address)
+
+    def token_granted(self, agent_id: str) -> None:
+        """After its credentials checked out: the agent's (or application's) own share."""
+        self._take_token(self.tokens_per_agent, agent_id)
+
+    def token_failed(self, claimed: str | None, address: str | None) -> None:
+        """After its credentials failed: the shares of failures of the id it claimed and of
+        its address; past either the failure is a 429 rather than its 401 (requests whose
+        credentials check out still pass)."""
+        waits = [
+            self.token_failures.take(key)
+            for key in (f"id {claimed}", f"address {address}")
+            if not key.endswith(" None")
+        ]
+        if wait := max(waits, default=0.0):
+            raise TokenRateExceeded(
+                "Too many failed token requests; check the credentials.",
+                headers=_retry_after(wait),
+            )
+
+    @staticmethod
+    def _take_token(bucket: TokenBucket, key: str) -> None:
+        wait = bucket.take(key)
+        if wait:
+            raise TokenRateExceeded(
+                "Too many token requests; an access token lasts, reuse it.",
+                headers=_retry_after(wait),
+            )
 
     def certificate(self, agent_id: str) -> None:
         wait = self.certificates.take(agent_id)

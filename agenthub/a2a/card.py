@@ -9,7 +9,10 @@ accepts such cards but logs them as not spec-compliant.
 
 from __future__ import annotations
 
-from typing import Any
+import base64
+import json
+import time
+from typing import Any, cast
 
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.types import (
@@ -29,6 +32,7 @@ from a2a.types import (
 )
 from a2a.utils.constants import VERSION_HEADER
 from a2a.utils.signing import (
+    ProtectedHeader,
     SignatureVerificationError,
     create_agent_card_signer,
     create_signature_verifier,
@@ -217,19 +221,36 @@ def requested_version(headers: Any, query: Any) -> str | None:
     return str(named).strip() if named else None
 
 
-def sign_card(card: AgentCard, private_key: Any, *, kid: str, jwks_url: str) -> AgentCard:
+CARD_SIGNATURE_SECONDS = 3600
+"""How long the hub's signature on a card holds (its protected header's ``exp``): a card
+fetched an hour ago is fetched again, not trusted for ever."""
+CLOCK_SKEW_SECONDS = 60
+
+
+def sign_card(
+    card: AgentCard,
+    private_key: Any,
+    *,
+    kid: str,
+    jwks_url: str,
+    lifetime_seconds: int = CARD_SIGNATURE_SECONDS,
+) -> AgentCard:
     """``card`` with an A2A v1.0 signature (a JWS over its RFC 8785 canonical JSON, by
-    a2a-sdk's own signer) by the hub's key: ``kid`` names it in ``jwks_url``."""
-    signer = create_agent_card_signer(
-        private_key, {"alg": "ES256", "kid": kid, "jku": jwks_url, "typ": "JOSE"}
-    )
+    a2a-sdk's own signer) by the hub's key: ``kid`` names it in ``jwks_url``; the protected
+    header's ``iat`` and ``exp`` (RFC 7519 claims, in the header as RFC 7519 5.3 allows: the
+    payload is the card) say when it was signed and until when it holds."""
+    now = int(time.time())
+    header: dict[str, Any] = {"alg": "ES256", "kid": kid, "jku": jwks_url, "typ": "JOSE"}
+    header |= {"iat": now, "exp": now + lifetime_seconds}
+    signer = create_agent_card_signer(private_key, cast(ProtectedHeader, header))  # more keys
     return signer(card)
 
 
 def check_card_signature(card: AgentCard, hub_jwks: dict[str, Any]) -> bool:
     """Whether ``card`` is signed (False: it carries no signature); raises
-    ``CardSignatureError`` when it is, but no key of the hub's JWKS verifies a signature.
-    A signature's ``jku`` is never fetched: only the hub's own keys count."""
+    ``CardSignatureError`` when it is, but no key of the hub's JWKS verifies a signature, or
+    the hub's signature has expired (its ``exp``). A signature's ``jku`` is never fetched:
+    only the hub's own keys count."""
     if not card.signatures:
         return False
     keys = {k.get("kid"): k for k in hub_jwks.get("keys", []) if isinstance(k, dict)}
@@ -244,4 +265,20 @@ def check_card_signature(card: AgentCard, hub_jwks: dict[str, Any]) -> bool:
         verify(card)
     except SignatureVerificationError as exc:
         raise CardSignatureError(f"The agent card's signature does not verify: {exc}") from exc
+    now = time.time()
+    for signature in card.signatures:
+        header = _protected_header(signature.protected)
+        exp = header.get("exp")
+        if header.get("kid") in keys and type(exp) is int and exp < now - CLOCK_SKEW_SECONDS:
+            raise CardSignatureError(
+                "The agent card's signature has expired; fetch the card again."
+            )
     return True
+
+
+def _protected_header(protected: str) -> dict[str, Any]:
+    try:
+        header = json.loads(base64.urlsafe_b64decode(protected + "=" * (-len(protected) % 4)))
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return header if isinstance(header, dict) else {}

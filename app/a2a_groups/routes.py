@@ -124,7 +124,8 @@ async def group_a2a(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -255,10 +256,15 @@ class _Call:
         group, member = await self._taking_part()
         if not asked.message.message_id:
             raise _BadParams("The message needs a messageId.")
-        sent_at = await service.sent_before(self.db, self.agent.id, asked.message.message_id)
+        earlier = await service.earlier_post(self.db, self.agent.id, asked.message.message_id)
         post = service.group_post(
-            asked.message, agent=self.agent, group=group, member=member, sent_at=sent_at
+            asked.message,
+            agent=self.agent,
+            group=group,
+            member=member,
+            sent_at=service.sent_at_of(earlier),
         )
+        service.check_retry(earlier, post)
         await self.db.close()  # the post is written by the hub's writer, not this session
         body, _ = await self.recorder.one(post, group_id=self.group_id)
         return group, member, dict(body)

@@ -31,7 +31,9 @@ from app.groups.messages import group_bodies, group_page_seqs
 from app.groups.models import Group, GroupMember
 from app.members import service as member_service
 from app.pages import PAGE_BYTES, fitting, stored_size
+from app.records.errors import MessageIdReused
 from app.records.models import StoredMessage
+from app.records.stored import same_content
 from app.tasks.models import Task
 
 A2A_PATH = "/v1/groups/{group_id}/a2a"
@@ -101,17 +103,30 @@ async def taking_part(
     return group, member, True
 
 
-async def sent_before(db: AsyncSession, agent_id: str, message_id: str) -> str | None:
-    """When the caller sent a post of this ``messageId`` before, if it did: a retry is the
-    same post only if it is the same message, its ``sentAt`` included."""
+async def earlier_post(db: AsyncSession, agent_id: str, message_id: str) -> StoredMessage | None:
+    """The caller's post of this ``messageId``, if it sent one before: a retry is the same
+    post only if it is the same message (``check_retry``), its ``sentAt`` included."""
     rows = await db.exec(
-        select(StoredMessage.body).where(
+        select(StoredMessage).where(
             col(StoredMessage.sender_id) == agent_id, col(StoredMessage.message_id) == message_id
         )
     )
-    body = rows.first()
-    sent = dict(body).get("sentAt") if body is not None else None
+    return rows.first()
+
+
+def sent_at_of(earlier: StoredMessage | None) -> str | None:
+    sent = dict(earlier.body).get("sentAt") if earlier is not None else None
     return sent if isinstance(sent, str) else None
+
+
+def check_retry(earlier: StoredMessage | None, post: GroupPost) -> None:
+    """A post under a ``messageId`` the caller used before is a retry of that message, or
+    refused: another message needs an id of its own (never a second post under one id)."""
+    if earlier is not None and not same_content(earlier, post):
+        raise MessageIdReused(
+            f"The messageId {post.id!r} was used before for another message; give a new "
+            "message an id of its own (the same message again is the same post)."
+        )
 
 
 def group_post(
@@ -123,7 +138,7 @@ def group_post(
     sent_at: str | None = None,
 ) -> GroupPost:
     """An A2A ``Message`` (a2a-sdk's type) as the caller's group post: its ``messageId`` the
-    post's id, ``sent_at`` the time of an earlier post under it (``sent_before``: then the
+    post's id, ``sent_at`` the time of an earlier post under it (``earlier_post``: then the
     same message is the same post), its parts the data items, and from the extension's
     metadata ``mentions`` and ``nextSpeaker``."""
     fields: dict[str, Any] = {}

@@ -48,7 +48,11 @@ from app.agents.last_seen import is_online
 from app.agents.models import Agent, AgentKey, AgentLabel
 from app.auth.jws import check_public_jwk
 from app.auth.keys import HubKeys
-from app.certificates.service import certified_aic, revoke_certificates_of
+from app.certificates.service import (
+    certified_aic,
+    revoke_certificates_of,
+    revoke_names_claimed,
+)
 from app.errors import (
     EmptyPatch,
     NullField,
@@ -190,6 +194,7 @@ async def register_agent(
         await session.flush()
     except IntegrityError as exc:  # the same certified AIC, registered just now
         raise AicTaken(f"An agent is or was registered as {agent_id}.") from exc
+    await revoke_names_claimed(session, agent, now=now)  # a name is one agent's, or no one's
     return agent
 
 
@@ -225,6 +230,7 @@ async def update_agent(
             setattr(agent, name, value)
     if "endpoint_url" in fields:
         agent.endpoint_url = str(body.endpoint_url) if body.endpoint_url else None
+        await revoke_names_claimed(session, agent, now=now)  # a name is one agent's, or no one's
     skills = [Skill.model_validate(s) for s in agent.skills]
     if "skills" in fields:
         skills = body.skills or []

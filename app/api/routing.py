@@ -37,6 +37,7 @@ from starlette.routing import Match
 from starlette.types import Receive, Scope
 
 from agenthub.protocol.base import MAX_JSON_DEPTH
+from app.public_url import origin
 
 MAX_BODY_SIZE_SCOPE_KEY = "starlette.max_body_size"  # as Starlette's body limit names it
 try:  # FastAPI 0.16x: a body over a route's max_body_size is its own error
@@ -55,9 +56,14 @@ UNSTORABLE = {
 
 
 def base_url(request: Request, public_url: str | None) -> str:
-    """Where the hub is, for the URLs it hands out: ``AGENTHUB_PUBLIC_URL`` when set, else
-    the URL the request came to."""
-    return (public_url or str(request.base_url)).rstrip("/")
+    """Where the hub is, for the URLs it hands out (in cards it signs, too):
+    ``AGENTHUB_PUBLIC_URL``, else the address the connection came to (the server's own
+    socket; ``agenthub serve`` sets the public URL from it on loopback and requires one
+    elsewhere). Never the request's ``Host`` header: that is the caller's to choose."""
+    if public_url:
+        return public_url.rstrip("/")
+    host, port = request.scope.get("server") or ("localhost", None)
+    return origin(str(request.scope.get("scheme") or "http"), str(host), port)
 
 
 class HubRequest(Request):

@@ -12,7 +12,7 @@ from app.api.routing import hub_router
 from app.auth.jws import unverified_header
 from app.auth.service import exchange_assertion
 from app.deps import AdmissionDep, KeysDep, MetricsDep, SessionDep, SettingsDep
-from app.errors import HubError
+from app.errors import HubError, Unauthenticated
 
 router = hub_router(prefix="/v1/auth", tags=["auth"])
 
@@ -45,8 +45,10 @@ kit does all of this: `HubClient.access_token()` in the `agenthub` package.
 registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
 with the agent's registered key, whose claims are missing or wrong, that has expired or lives
 longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-(with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-`AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+(with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+that fail count apart, per agent they name and per address: past as many as an agent's
+tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 """
 
 
@@ -74,13 +76,20 @@ async def create_token(
     admission: AdmissionDep,
     metrics: MetricsDep,
 ) -> TokenResponse:
-    admission.token(_claimed_agent(body.assertion), request.client.host if request.client else None)
-    response = await exchange_assertion(
-        session,
-        keys=keys,
-        issuer=settings.issuer,
-        assertion=body.assertion,
-        lifetime_seconds=settings.access_token_seconds,
-    )
+    address = request.client.host if request.client else None
+    admission.token_request(address)
+    try:
+        response = await exchange_assertion(
+            session,
+            keys=keys,
+            issuer=settings.issuer,
+            assertion=body.assertion,
+            lifetime_seconds=settings.access_token_seconds,
+        )
+    except Unauthenticated:
+        admission.token_failed(_claimed_agent(body.assertion), address)
+        raise
+    # the agent's own share only now: naming it in assertions that fail spends none of it
+    admission.token_granted(str(_claimed_agent(body.assertion)))
     metrics.tokens_issued.inc()
     return response

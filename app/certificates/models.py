@@ -20,3 +20,6 @@ class Certificate(SQLModel, table=True):
     not_after: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False, index=True))
     revoked_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime(), index=True))
     revoked_reason: str | None = Field(default=None, max_length=40)
+    dns_name: str | None = Field(
+        default=None, index=True, max_length=253, description="the endpoint's name it carries"
+    )

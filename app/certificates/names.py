@@ -19,6 +19,15 @@ Otherwise the leaf names the agent only, and a client checks the AIC (SNI and ho
 ``{aic}.aic.invalid``; ``docs/guide/p2p.md`` shows it with ``httpx`` and ``ssl``), as the kit
 does. A host no certificate may name at all (a wildcard, a malformed name, one under
 ``.invalid`` where the agents' own names are) is a 422 ``endpoint-not-certifiable``.
+
+A name is first come, first certified, but not for ever: a name in a live certificate is a
+name one agent alone claims. When another agent registers with (or moves its ``endpointUrl``
+to) that host, every other agent's live certificate naming it is revoked (``name claimed by
+another agent``, ``service.revoke_names_claimed``), and no agent's next certificate names it
+while two claim it (nor while another agent holds a live certificate naming it). Names are
+not verified, so a contested name is no one's: the rightful owner who registers ends the
+squatter's certificate at once, and a squatter can only make the name uncertified (each
+agent's certificate still names its AIC, which is what the kit checks).
 """
 
 from __future__ import annotations
@@ -35,6 +44,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.agents.models import Agent
 from app.certificates.errors import UncertifiableEndpoint
+from app.certificates.models import Certificate
+from app.models.types import utcnow
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +80,7 @@ def endpoint_host(endpoint_url: str | None) -> str | None:
     """The host of the agent's endpoint, if a certificate could name it at all: an IP address
     or a plain DNS name (lower case, no trailing dot); 422 for anything else."""
     host = urlsplit(endpoint_url).hostname if endpoint_url else None
-    if host is None or _is_ip(host):
+    if host is None or is_ip_address(host):
         return host
     name = host.rstrip(".")
     if not _DNS_NAME.fullmatch(name) or name == "invalid" or name.endswith(".invalid"):
@@ -86,7 +97,7 @@ def _under(name: str, suffixes: tuple[str, ...]) -> bool:
 
 def why_not(host: str, policy: NamePolicy) -> str | None:
     """Why the CA may not certify ``host`` whoever claims it, or None when it may."""
-    if _is_ip(host):
+    if is_ip_address(host):
         return None if policy.ip_addresses else "an IP address (AGENTHUB_CERTIFY_IP_ADDRESSES)"
     if host.rsplit(".", 1)[-1].isdigit():  # "127.1": a resolver reads it as an address
         return "a name a resolver reads as an address"
@@ -100,7 +111,20 @@ def why_not(host: str, policy: NamePolicy) -> str | None:
 
 
 async def _claimed_by_another(db: AsyncSession, agent: Agent, name: str) -> bool:
-    """Whether a live agent other than ``agent`` serves at ``name`` (any port or path)."""
+    """Whether a live agent other than ``agent`` serves at ``name`` (any port or path), or
+    holds a live certificate naming it (it may have moved since)."""
+    certified = await db.exec(
+        select(Certificate.serial)
+        .where(
+            col(Certificate.dns_name) == name,
+            col(Certificate.agent_id) != agent.id,
+            col(Certificate.revoked_at).is_(None),
+            col(Certificate.not_after) > utcnow(),
+        )
+        .limit(1)
+    )
+    if certified.first() is not None:
+        return True
     rows = await db.exec(
         select(Agent.endpoint_url).where(
             col(Agent.deleted_at).is_(None),
@@ -124,7 +148,7 @@ async def endpoint_name(db: AsyncSession, agent: Agent, policy: NamePolicy) -> s
     if host is None:
         return None
     reason = why_not(host, policy)
-    if reason is None and not _is_ip(host) and await _claimed_by_another(db, agent, host):
+    if reason is None and not is_ip_address(host) and await _claimed_by_another(db, agent, host):
         reason = "a name another live agent's endpointUrl uses"
     if reason is not None:
         logger.info("agent %s: its certificate does not name %r: %s", agent.id, host, reason)
@@ -132,7 +156,7 @@ async def endpoint_name(db: AsyncSession, agent: Agent, policy: NamePolicy) -> s
     return host
 
 
-def _is_ip(host: str) -> bool:
+def is_ip_address(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
     except ValueError:

@@ -35,9 +35,10 @@ from app.certificates.errors import (
     CertificateNotTrusted,
     CsrKeyMismatch,
     TooManyCertificates,
+    UncertifiableEndpoint,
 )
 from app.certificates.models import Certificate
-from app.certificates.names import NamePolicy, endpoint_name
+from app.certificates.names import NamePolicy, endpoint_host, endpoint_name, is_ip_address
 from app.models.types import utcnow
 from app.pages import Keyset
 
@@ -117,10 +118,11 @@ async def issue_certificate(
         )
     serial = x509.random_serial_number()
     not_after = now + timedelta(days=days)
+    host = await endpoint_name(db, agent, names)
     leaf = ca.issue(
         key,
         aic=agent.id,
-        host=await endpoint_name(db, agent, names),
+        host=host,
         serial=serial,
         not_before=now,
         not_after=not_after,
@@ -131,6 +133,7 @@ async def issue_certificate(
         key_thumbprint=agent.key_thumbprint,
         not_before=leaf.not_valid_before_utc,
         not_after=leaf.not_valid_after_utc,
+        dns_name=host if host is not None and not is_ip_address(host) else None,
     )
     db.add(row)
     await db.flush()
@@ -212,6 +215,28 @@ async def revoke_certificates_of(
             col(Certificate.not_after) > now,
         )
         .values(revoked_at=now, revoked_reason=reason)
+    )
+
+
+async def revoke_names_claimed(db: AsyncSession, agent: Agent, *, now: datetime) -> None:
+    """``agent`` claims the name of its endpoint (registering, or moving it): every other
+    agent's live certificate naming it is revoked (``certificates.names``); the caller
+    commits."""
+    try:
+        host = endpoint_host(agent.endpoint_url)
+    except UncertifiableEndpoint:
+        return
+    if host is None or is_ip_address(host):
+        return
+    await db.exec(
+        update(Certificate)
+        .where(
+            col(Certificate.dns_name) == host,
+            col(Certificate.agent_id) != agent.id,
+            col(Certificate.revoked_at).is_(None),
+            col(Certificate.not_after) > now,
+        )
+        .values(revoked_at=now, revoked_reason="name claimed by another agent")
     )
 
 

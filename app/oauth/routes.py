@@ -34,6 +34,7 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
+from app.errors import Unauthenticated
 from app.oauth import service
 from app.oauth.errors import InvalidClient
 from app.operator.routes import require_operator
@@ -111,7 +112,7 @@ async def get_authorization_server_metadata(
     request: Request, settings: SettingsDep
 ) -> AuthorizationServerMetadata:
     """The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
@@ -148,19 +149,26 @@ async def create_oauth_token(
     admission: AdmissionDep,
     metrics: MetricsDep,
 ) -> OAuthToken:
+    address = request.client.host if request.client else None
+    admission.token_request(address)
     basic = _basic_credentials(request)
-    claimed = basic[0] if basic else form.client_id
-    admission.token(claimed, request.client.host if request.client else None)
+    claimed = service.claimed_client(form, basic)
     base = base_url(request, settings.public_url)
-    token = await service.issue_token(
-        session,
-        form,
-        basic=basic,
-        keys=keys,
-        issuer=base,
-        audiences={f"{base}{TOKEN_PATH}", base, settings.issuer},
-        lifetime_seconds=settings.access_token_seconds,
-    )
+    try:
+        token = await service.issue_token(
+            session,
+            form,
+            basic=basic,
+            keys=keys,
+            issuer=base,
+            audiences={f"{base}{TOKEN_PATH}", base, settings.issuer},
+            lifetime_seconds=settings.access_token_seconds,
+        )
+    except Unauthenticated:
+        admission.token_failed(claimed, address)
+        raise
+    # the client's own share only now: naming it with a wrong secret spends none of it
+    admission.token_granted(str(claimed))
     response.headers["Cache-Control"] = "no-store"  # RFC 6749 5.1
     metrics.tokens_issued.inc()
     return token

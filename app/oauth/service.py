@@ -80,6 +80,22 @@ def _secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def claimed_client(form: TokenForm, basic: tuple[str, str] | None) -> str | None:
+    """The client a token request claims to be, unverified (only to count its requests):
+    its HTTP Basic id, its ``client_id``, or its client assertion's ``sub``."""
+    if basic is not None:
+        return basic[0]
+    if form.client_id:
+        return form.client_id
+    if form.client_assertion is None or len(form.client_assertion) > jws.MAX_TOKEN_CHARS:
+        return None
+    try:
+        sub = jws.unverified_claims(form.client_assertion).get("sub")
+    except HubError:
+        return None
+    return sub if isinstance(sub, str) else None
+
+
 async def issue_token(
     session: AsyncSession,
     form: TokenForm,

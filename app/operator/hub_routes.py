@@ -62,8 +62,8 @@ async def get_hub_metadata(request: Request, settings: SettingsDep) -> HubMetada
     """What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-    came to.
+    The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+    serves at), never with a request's `Host` header.
 
     **Who**: anyone; no authentication.
     """

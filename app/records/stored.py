@@ -62,7 +62,7 @@ async def find_record(
     is returned as found, for the caller's 409."""
     record_id = record_id or message.id
     existing = await find_message(db, sender_id, record_id)
-    if existing is None or _same_content(existing, message):
+    if existing is None or same_content(existing, message):
         return existing, record_id
     if (existing.session_id, existing.group_id) != (session_id, group_id):
         return existing, record_id
@@ -73,7 +73,7 @@ async def find_record(
 _SET_BY_HUB = ("receivedAt", "seq", "relayedBy", "verified")
 
 
-def _same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
+def same_content(existing: StoredMessage, message: AnyTaskMessage) -> bool:
     """Whether ``message`` is the one stored as ``existing``: placed where it was, the
     stored body, but for what the hub set when it stored it."""
     at = Placement(
@@ -94,7 +94,7 @@ _PLACE = ("sessionId", "groupId")  # checked apart: a variant is of the same pla
 def variant_id(message: AnyTaskMessage, record_id: str | None = None) -> str:
     """The id a message is recorded under when its sender used its id (``record_id``, when
     its records are kept under another) for other content: the id and a digest of the
-    content (what ``_same_content`` compares: not what the hub sets, so a partner's own
+    content (what ``same_content`` compares: not what the hub sets, so a partner's own
     post and its leader's signed relay of it are one record), or a digest of both when that
     would not fit."""
     content = {k: v for k, v in message.to_wire().items() if k not in (*_SET_BY_HUB, *_PLACE)}

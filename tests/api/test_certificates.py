@@ -194,6 +194,32 @@ async def test_a_certificate_names_no_endpoint_the_agent_cannot_stand_behind(
     assert _names(await _issue(third)) == ["example.com"]
 
 
+async def test_a_name_in_a_certificate_is_one_agents_or_no_ones(
+    client: httpx.AsyncClient, make_agent: MakeAgent
+) -> None:
+    """First come, first certified, but not for ever: the rightful owner of a name who
+    registers ends the certificate an earlier agent got for it, even one that moved away."""
+    ca = x509.load_pem_x509_certificate((await client.get("/.well-known/agenthub-ca.pem")).content)
+
+    async def move(kit: HubClient, url: str) -> None:
+        moved = await kit.request("PATCH", f"/v1/agents/{kit.agent_id}", json={"endpointUrl": url})
+        assert moved.status_code == 200, moved.text
+
+    squatter = await make_agent("squatter", endpointUrl="https://bank.example.com/")
+    taken = await _issue(squatter)
+    assert _names(taken) == ["bank.example.com"]
+    await move(squatter, "https://elsewhere.example.com/")  # its certificate still names it
+    assert await _revoked_serials(client, ca) == set()
+    owner = await make_agent("owner", endpointUrl="https://bank.example.com/")
+    assert await _revoked_serials(client, ca) == {int(taken.json()["serial"], 16)}
+    owned = await _issue(owner)
+    assert _names(owned) == ["bank.example.com"]  # the one agent that claims it now
+    # claimed again by another: no one's (the owner's certificate still names its AIC)
+    await move(squatter, "https://bank.example.com/other")
+    assert int(owned.json()["serial"], 16) in await _revoked_serials(client, ca)
+    assert _names(await _issue(squatter)) == [] and _names(await _issue(owner)) == []
+
+
 async def test_an_operator_may_let_the_ca_certify_private_names_and_addresses(
     database_url: str, tmp_path: Any
 ) -> None:

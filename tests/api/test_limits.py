@@ -17,7 +17,14 @@ from app.main import create_app
 from app.records.models import StoredMessage
 from tests.support import LOOPBACK
 from tests.support.groups import count, team
-from tests.support.hub import HUB_BASE, REGISTRATION_TOKEN, card, empty_tables, problem
+from tests.support.hub import (
+    HUB_BASE,
+    OPERATOR_TOKEN,
+    REGISTRATION_TOKEN,
+    card,
+    empty_tables,
+    problem,
+)
 from tests.support.live import LiveServer
 from tests.support.messages import chat, command, result
 from tests.support.parts import parts
@@ -129,6 +136,52 @@ async def test_token_requests_are_limited_per_agent_and_per_address(settings: Se
         await kits[1].authenticate()
         assertion = kits[2].make_assertion(issuer=settings.issuer, nonce="n")
         refused(await http.post("/v1/auth/token", json={"assertion": assertion}), 429)
+
+
+def unsigned_assertion(agent_id: str, issuer: str) -> str:
+    """An assertion naming ``agent_id`` with a signature that is not its key's."""
+    forger = HubClient(HUB_BASE, key=AgentKey.generate(), agent_id=agent_id)
+    return forger.make_assertion(issuer=issuer, nonce="n")
+
+
+async def test_failed_token_requests_naming_an_agent_never_lock_it_out(
+    settings: Settings, clock: Clock
+) -> None:
+    """Failures count per id they name and per address, apart from the tokens an agent gets:
+    past 60 a minute they are 429s, and requests whose credentials check out still pass,
+    from any address."""
+    async with hub_with(settings) as app:  # 60 tokens a minute an agent, 600 an address
+        elsewhere = httpx.ASGITransport(app=app, client=("203.0.113.9", 4000))
+        async with (
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+            httpx.AsyncClient(transport=elsewhere, base_url=HUB_BASE) as attacker,
+        ):
+            victim = await agent_of(http, "victim")
+            forged = [unsigned_assertion(str(victim.agent_id), settings.issuer) for _ in range(70)]
+            answers = [await attacker.post("/v1/auth/token", json={"assertion": a}) for a in forged]
+            codes = [a.status_code for a in answers]
+            assert codes == [401] * 60 + [429] * 10, codes  # failures: buckets of their own
+            refused(answers[-1], 429)
+            await victim.authenticate()  # its own signed requests still pass
+            await victim.authenticate()
+            made = await http.post(
+                "/v1/operator/oauth-clients",
+                json={"name": "a dashboard"},
+                headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+            )
+            client_id, secret = made.json()["clientId"], made.json()["clientSecret"]
+            form = {"grant_type": "client_credentials", "resource": str(victim.agent_id)}
+            wrong = [
+                await http.post("/v1/oauth/token", data=form, auth=(client_id, "wrong"))
+                for _ in range(70)
+            ]
+            assert [a.status_code for a in wrong] == [401] * 60 + [429] * 10
+            for door in (http, attacker):  # the right secret passes, even from the attacker's
+                right = await door.post("/v1/oauth/token", data=form, auth=(client_id, secret))
+                assert right.status_code == 200, right.text
+            clock.now += 1  # a failure a second: each one a 401, and the agent's still pass
+            problem(await attacker.post("/v1/auth/token", json={"assertion": forged[0]}), 401)
+            await victim.authenticate()
 
 
 @contextlib.asynccontextmanager

@@ -48,9 +48,10 @@ def test_serve_creates_key_and_store_and_serves_agents(tmp_path: Path) -> None:
     assert result["found"] == [result["alice"]]
     assert result["status"] == "online"
     assert result["ready"] == 200
+    assert result["token endpoint"] == f"{hub.url}/v1/auth/token"
     assert 'route="/v1/auth/token",status="200"' in result["metrics"]
     # the startup summary: store, broker, issuer, key made now, how agents register
-    assert "schema at head (0015)" in output
+    assert "schema at head (0016)" in output
     assert "issuer 'agenthub', broker memory://" in output and "(made now, kid " in output
     assert "registration: agents register with the operator token" in output
     assert "op-token" not in output
@@ -74,6 +75,8 @@ async def _tour(base: str, cwd: Path) -> dict[str, Any]:
         async with httpx.AsyncClient(timeout=LOOPBACK) as http:
             ready = (await http.get(f"{base}/readyz")).status_code
             metrics = (await http.get(f"{base}/metrics")).text
+            evil = {"Host": "evil.example"}  # on loopback the hub is where it serves
+            found_at = (await http.get(f"{base}/.well-known/agenthub.json", headers=evil)).json()
             for agent in (alice, bob):
                 await http.delete(
                     f"{base}/v1/agents/{agent.agent_id}",
@@ -85,6 +88,7 @@ async def _tour(base: str, cwd: Path) -> dict[str, Any]:
             "status": card.status,
             "ready": ready,
             "metrics": metrics,
+            "token endpoint": found_at["tokenEndpoint"],
         }
 
 

@@ -59,6 +59,12 @@ CASES = {
         "AGENTHUB_OPERATOR_TOKEN_FILE",
         [],
     ),
+    "public url not a url": (
+        {"AGENTHUB_PUBLIC_URL": "hub.example.com"},
+        "AGENTHUB_PUBLIC_URL",
+        [],
+    ),
+    "off loopback without a public url": ({}, "AGENTHUB_PUBLIC_URL", ["--host", "0.0.0.0"]),
     "bad log level option": ({}, "--log-level", ["--log-level", "verbose"]),
     "port out of range": ({}, "--port", ["--port", "99999"]),
     "port zero": ({}, "--port", ["--port", "0"]),

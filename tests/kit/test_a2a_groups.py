@@ -385,6 +385,34 @@ async def test_a_kit_agent_takes_part_through_the_same_a2a_endpoint(
         await client.close()
 
 
+async def test_a_message_id_used_again_is_the_same_post_or_refused(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    owner = await make_live_agent("owner", serve=False)
+    kit_member = await make_live_agent("kit-member", serve=False)
+    group_id = await group_of(owner, kit_member)
+    url = f"{live_hub.url}/v1/groups/{group_id}/a2a"
+    headers = {"Authorization": f"Bearer {await kit_member.hub.access_token()}"}
+
+    def send(said: str) -> dict[str, Any]:
+        message = {"messageId": "once", "role": "ROLE_USER", "parts": [{"text": said}]}
+        return {"jsonrpc": "2.0", "id": 7, "method": "SendMessage", "params": {"message": message}}
+
+    async with httpx.AsyncClient(timeout=LOOPBACK) as http:
+        first = (await http.post(url, json=send("the plan"), headers=headers)).json()
+        seq = first["result"]["task"]["metadata"][EXTENSION]["seq"]
+        again = (await http.post(url, json=send("the plan"), headers=headers)).json()
+        assert again["result"]["task"]["metadata"][EXTENSION]["seq"] == seq  # the same post
+        other = (await http.post(url, json=send("another plan"), headers=headers)).json()
+    assert "result" not in other, other
+    assert other["error"]["data"][0]["metadata"]["code"] == "message-id-reused", other
+    assert (await owner.hub.groups.get(group_id)).last_seq == int(seq)  # one post, no second
+    posts = (await owner.hub.groups.history(group_id))["items"]
+    assert [p["dataItems"] for p in posts if p["id"] == "once"] == [
+        [{"type": "text", "text": "the plan"}]
+    ]
+
+
 async def test_bad_requests_are_clear_errors_and_change_nothing(
     live_hub: LiveHub, make_live_agent: MakeLiveAgent
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import ssl
 from datetime import UTC, datetime, timedelta
@@ -21,7 +22,8 @@ from agenthub.protocol.jsonrpc import RpcErrorCode
 from agenthub.signing import mint_call_token
 from app.auth.ca import HubCA, load_or_create_ca, read_ca
 from tests.support import LOOPBACK
-from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.kit import AskHandler, EchoHandler, LiveHub, MakeLiveAgent
+from tests.support.waiting import PATIENCE_SECONDS, eventually
 
 
 async def test_a_kit_leader_calls_a_kit_partner_over_mutual_tls(
@@ -150,6 +152,90 @@ async def test_a_partner_refuses_every_certificate_that_does_not_prove_its_calle
     await partner.tls.revocations.refresh()  # what its nextUpdate brings within a minute
     answer = await _rpc(good, url, leader, partner, token=False)
     assert answer.status_code == 401 and "revoked" in answer.json()["error"]["message"]
+
+
+async def _open_stream(
+    http: httpx.AsyncClient, leader: Agent, partner: Agent, task_id: str, *, token: bool
+) -> httpx.Response:
+    """A ``stream`` of a new task at ``partner`` (its handler awaits input: the stream stays
+    open), authenticated by the client's certificate or by a call token."""
+    session = await leader.leader.open_session([partner.agent_id])
+    command = leader.leader.command(
+        "start", session_id=session.id, partner_id=partner.agent_id, task_id=task_id, text="go"
+    ).to_wire()
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "stream", "params": {"message": command}}
+    )
+    url = partner.public_url or ""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        call = mint_call_token(
+            leader.key,
+            caller_id=leader.agent_id,
+            callee_id=partner.agent_id,
+            method="POST",
+            url=url,
+            body=body.encode(),
+        )
+        headers["Authorization"] = f"Bearer {call.token}"
+    request = http.build_request(
+        "POST",
+        url,
+        content=body,
+        headers=headers,
+        extensions={"sni_hostname": aic_host(partner.agent_id)},
+    )
+    response = await http.send(request, stream=True)
+    assert response.status_code == 200, await response.aread()
+    return response
+
+
+async def _ends(response: httpx.Response) -> list[str]:
+    """The rest of the stream's lines, once it ends (the test's timeout if it never does)."""
+    lines = [line async for line in response.aiter_lines()]
+    await response.aclose()
+    return lines
+
+
+async def test_a_partner_ends_the_open_streams_of_a_revoked_or_departed_caller(
+    live_hub: LiveHub,
+    make_live_agent: MakeLiveAgent,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("agenthub.open_streams.RECHECK_SECONDS", 0.2)  # a test's patience
+    leader = await make_live_agent("leader", serve=False)
+    bystander = await make_live_agent("bystander", serve=False)
+    partner = await make_live_agent("asker", AskHandler(), https=True)
+    await leader.tls.ensure()
+    await bystander.tls.ensure()
+    (tmp_path / "l").mkdir()
+    (tmp_path / "b").mkdir()
+    ca_pem = leader.tls.ca_pem or b""
+    mine = _context(ca_pem, leader.tls.certificate_pem, leader.key.private_pem(), tmp_path / "l")
+    theirs = _context(
+        ca_pem, bystander.tls.certificate_pem, bystander.key.private_pem(), tmp_path / "b"
+    )
+    async with (
+        httpx.AsyncClient(timeout=LOOPBACK, verify=mine) as as_leader,
+        httpx.AsyncClient(timeout=LOOPBACK, verify=theirs) as as_bystander,
+    ):
+        certified = await _open_stream(as_leader, leader, partner, "t-cert", token=False)
+        other = await _open_stream(as_bystander, bystander, partner, "t-other", token=False)
+        # the leader's certificate is revoked at the hub: its stream ends, the other's not
+        serial = format(leader.tls.certificate.serial_number, "x")  # type: ignore[union-attr]
+        await leader.hub.revoke_certificate(serial)
+        async with asyncio.timeout(PATIENCE_SECONDS):
+            await _ends(certified)
+        assert not other.is_closed
+        assert partner.endpoint.open_streams.counts[(bystander.agent_id, None)] == 1
+        # the bystander leaves the hub: its stream (a call token's, this time) ends too
+        tokened = await _open_stream(as_bystander, bystander, partner, "t-token", token=True)
+        await bystander.hub.deregister()
+        async with asyncio.timeout(PATIENCE_SECONDS):
+            await _ends(other)
+            await _ends(tokened)
+    await eventually(lambda: not partner.endpoint.open_streams.counts, "every stream let go")
 
 
 async def test_a_leader_refuses_a_partner_whose_certificate_is_another_agents(

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 import agenthub.endpoint
+import agenthub.open_streams
 from agenthub import Agent, CallFailed, TaskContext, TaskHandler
 from agenthub.http_guard import ServerLimits
 from agenthub.partner import MAX_EVENT_BYTES_PER_TASK, PartnerTask
@@ -229,8 +230,8 @@ async def test_streams_open_at_once_are_bounded_per_leader_and_per_task(
     """A stream stays open until its task ends: a leader may hold only so many at a
     partner, and only so many of one task (the limits set low, not mocked: the same code
     path); past them a stream is a JSON-RPC error, and one closed makes room again."""
-    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_CALLER", 3)
-    monkeypatch.setattr(agenthub.endpoint, "MAX_STREAMS_PER_TASK", 2)
+    monkeypatch.setattr(agenthub.open_streams, "MAX_STREAMS_PER_CALLER", 3)
+    monkeypatch.setattr(agenthub.open_streams, "MAX_STREAMS_PER_TASK", 2)
     leader = await make_live_agent("leader")
     partner = await make_live_agent("partner", AskHandler())
     lead = leader.leader

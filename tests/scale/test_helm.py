@@ -220,6 +220,25 @@ def test_every_option_on(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("values", "url"),
+    [
+        (None, "http://hub-agenthub.agents.svc"),  # no Ingress: the Service, in the cluster
+        ({"ingress": {"enabled": True}}, "http://agenthub.example.com"),
+        ({"ingress": {"enabled": True, "tlsSecretName": "t"}}, "https://agenthub.example.com"),
+        ({"hub": {"publicUrl": "https://hub.example.org"}}, "https://hub.example.org"),
+    ],
+)
+def test_the_hub_always_has_a_public_url(
+    tmp_path: Path, values: dict[str, Any] | None, url: str
+) -> None:
+    """The hub needs it off loopback (``agenthub serve`` refuses to start without it): the
+    URLs in what it signs are never taken from a request's Host header."""
+    (deployment,) = by_kind(render(tmp_path, values))["Deployment"]
+    (hub,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert env_of(hub)["AGENTHUB_PUBLIC_URL"] == url
+
+
+@pytest.mark.parametrize(
     ("values", "says"),
     [
         ({"replicaCount": 2}, "more than one replica needs PostgreSQL"),

@@ -20,6 +20,7 @@ from app.config import Settings
 from tests.support import LOOPBACK
 from tests.support.groups import team
 from tests.support.hub import REGISTRATION_TOKEN, empty_tables, registered
+from tests.support.live import free_port
 from tests.support.replicas import Nginx, Redis, Replica
 from tests.support.system import require
 from tests.support.waiting import eventually
@@ -52,6 +53,7 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
     require("redis-server", "redis-server")
     redis = Redis()
     await redis.start()
+    tls_port = free_port()  # the hub's public URL: nginx's https door (as in Compose)
     replicas = [
         Replica(
             database_url=database_url,
@@ -59,6 +61,7 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
             key_file=tmp_path / "shared-signing-key.pem",
             workdir=tmp_path,
             keepalive_seconds=KEEPALIVE_SECONDS,
+            settings={"AGENTHUB_PUBLIC_URL": f"https://127.0.0.1:{tls_port}"},
         )
         for _ in range(2)
     ]
@@ -77,6 +80,7 @@ async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
             prefix=tmp_path / "nginx",
             upstreams=[r.port for r in replicas],
             tls=tls,
+            tls_port=tls_port,
         )
         await lb.start()
         yield Cluster(redis, replicas, lb, ca_file)
@@ -121,9 +125,9 @@ async def test_rendered_config_is_the_projects_with_loopback_upstreams(cluster: 
     assert "${NGINX_" not in cluster.lb.site
     async with httpx.AsyncClient(timeout=LOOPBACK, base_url=cluster.lb.url) as http:
         assert (await http.get("/readyz")).json() == {"status": "ready", "broker": "ok"}
-        # Host reaches the hub with its port: the URLs in its documents are the ones clients use
+        # the URLs in the hub's documents are its public URL's, whatever door a client took
         metadata = (await http.get("/.well-known/agenthub.json")).json()
-    assert metadata["tokenEndpoint"] == f"{cluster.lb.url}/v1/auth/token"
+    assert metadata["tokenEndpoint"] == f"{cluster.lb.tls_url}/v1/auth/token"
 
 
 async def test_metrics_are_not_served_on_the_balancer(cluster: Cluster) -> None:
@@ -154,7 +158,7 @@ async def test_a_header_over_the_limits_is_431_at_the_balancer_too(cluster: Clus
 
 async def test_tls_ends_at_nginx_with_a_certificate_of_the_agents_ca(cluster: Cluster) -> None:
     """Compose's `lb` serves HTTPS too: a kit agent that pins the hub's TLS CA registers and
-    signs in through it; the hub's documents name the https URL (X-Forwarded-Proto)."""
+    signs in through it; the hub's documents name the https URL (its public URL)."""
     ca_file = cluster.ca_file
     context = ssl.create_default_context(cafile=ca_file)
     async with httpx.AsyncClient(

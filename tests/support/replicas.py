@@ -209,13 +209,15 @@ class Nginx:
         prefix: Path,
         upstreams: Sequence[int],
         tls: tuple[Path, Path],
+        tls_port: int | None = None,
     ) -> None:
-        """``tls``: the certificate and key nginx serves HTTPS with (at ``tls_url``)."""
+        """``tls``: the certificate and key nginx serves HTTPS with (at ``tls_url``, on
+        ``tls_port`` when the replicas were told it: their public URL)."""
         self.binary = binary
         self.prefix = prefix
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.tls_port = free_port()
+        self.tls_port = tls_port or free_port()
         self.tls_url = f"https://127.0.0.1:{self.tls_port}"
         servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
         values = {"NGINX_PORT": f"127.0.0.1:{self.port}", "NGINX_RESOLVER": ""}

@@ -91,3 +91,17 @@ upgrades), else a new random one. */}}
 {{- fail "more than one replica needs Redis between them: set redis.url (e.g. redis://redis:6379/0)" -}}
 {{- end -}}
 {{- end -}}
+
+{{/* AGENTHUB_PUBLIC_URL: the URL agents reach the hub at, which goes into what the hub signs
+(never a request's Host header): hub.publicUrl, else the Ingress's host (https with its TLS
+Secret), else the Service inside the cluster. */}}
+{{- define "agenthub.publicUrl" -}}
+{{- if .Values.hub.publicUrl -}}
+{{- .Values.hub.publicUrl -}}
+{{- else if .Values.ingress.enabled -}}
+{{- printf "%s://%s" (ternary "https" "http" (ne .Values.ingress.tlsSecretName "")) .Values.ingress.host -}}
+{{- else -}}
+{{- $port := int .Values.service.port -}}
+{{- printf "http://%s.%s.svc%s" (include "agenthub.fullname" .) .Release.Namespace (ternary "" (printf ":%d" $port) (eq $port 80)) -}}
+{{- end -}}
+{{- end -}}

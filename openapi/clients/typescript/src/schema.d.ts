@@ -66,8 +66,8 @@ export interface paths {
          * @description What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
          *     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
          *     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-         *     The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-         *     came to.
+         *     The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+         *     serves at), never with a request's `Host` header.
          *
          *     **Who**: anyone; no authentication.
          */
@@ -113,7 +113,7 @@ export interface paths {
         /**
          * Get Authorization Server Metadata
          * @description The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-         *     `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+         *     `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
          *     of the keys that sign its tokens, and what the token endpoint takes.
          *
          *     **Who**: anyone; no authentication.
@@ -506,8 +506,10 @@ export interface paths {
          *     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
          *     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
          *     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-         *     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-         *     `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+         *     (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+         *     or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+         *     that fail count apart, per agent they name and per address: past as many as an agent's
+         *     tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
          */
         post: operations["create_token"];
         delete?: never;
@@ -612,7 +614,8 @@ export interface paths {
          *     id is the group's id, its `contextId` the group's session.
          *
          *     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-         *       the same message again is the same post); the answer is the group's task, its
+         *       the same message again is the same post, another message under it is refused,
+         *       `message-id-reused`); the answer is the group's task, its
          *       `status.message` the post with its `seq`.
          *     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
          *     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of

@@ -142,8 +142,10 @@ def sync_detailed(
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+    or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -204,8 +206,10 @@ def sync(
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+    or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -261,8 +265,10 @@ async def asyncio_detailed(
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+    or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):
@@ -323,8 +329,10 @@ async def asyncio(
     registered agent (problem `type` ending in `unknown-agent`), whose signature does not verify
     with the agent's registered key, whose claims are missing or wrong, that has expired or lives
     longer than 300 s, or that was used before; `422` for a body without `assertion`; `429`
-    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` for one agent or
-    `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` for one client address.
+    (with `Retry-After`) past `AGENTHUB_TOKENS_PER_MINUTE_PER_AGENT` tokens issued to one agent
+    or `AGENTHUB_TOKENS_PER_MINUTE_PER_ADDRESS` requests from one client address. Assertions
+    that fail count apart, per agent they name and per address: past as many as an agent's
+    tokens, a failure is `429` rather than `401`, and the agent's own signed requests still pass.
 
     Args:
         body (TokenRequest):

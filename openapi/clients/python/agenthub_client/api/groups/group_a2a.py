@@ -142,7 +142,8 @@ def sync_detailed(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -216,7 +217,8 @@ def sync(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -285,7 +287,8 @@ async def asyncio_detailed(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of
@@ -359,7 +362,8 @@ async def asyncio(
     id is the group's id, its `contextId` the group's session.
 
     - `SendMessage`: the message is the caller's group post (its `messageId` the post's id:
-      the same message again is the same post); the answer is the group's task, its
+      the same message again is the same post, another message under it is refused,
+      `message-id-reused`); the answer is the group's task, its
       `status.message` the post with its `seq`.
     - `SendStreamingMessage`: the same post, then the conversation from there as a stream.
     - `SubscribeToTask` (`id`: the group's id): the group's task, then every later event of

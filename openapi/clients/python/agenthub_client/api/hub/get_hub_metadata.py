@@ -80,8 +80,8 @@ def sync_detailed(
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-    came to.
+    The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+    serves at), never with a request's `Host` header.
 
     **Who**: anyone; no authentication.
 
@@ -114,8 +114,8 @@ def sync(
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-    came to.
+    The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+    serves at), never with a request's `Host` header.
 
     **Who**: anyone; no authentication.
 
@@ -143,8 +143,8 @@ async def asyncio_detailed(
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-    came to.
+    The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+    serves at), never with a request's `Host` header.
 
     **Who**: anyone; no authentication.
 
@@ -177,8 +177,8 @@ async def asyncio(
      What an agent needs to authenticate: the hub's `issuer` (the `aud` of its
     assertions), the `tokenEndpoint`, the `jwksUri` of the keys that sign access tokens, the
     `apiVersion`, and the agents' CA certificate (`caUri`) and revocation list (`crlUri`).
-    The URLs start with `AGENTHUB_PUBLIC_URL` when it is set, else with the URL the request
-    came to.
+    The URLs start with `AGENTHUB_PUBLIC_URL` (on loopback, by default, the address the hub
+    serves at), never with a request's `Host` header.
 
     **Who**: anyone; no authentication.
 

@@ -78,7 +78,7 @@ def sync_detailed(
     """ Get Authorization Server Metadata
 
      The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
@@ -110,7 +110,7 @@ def sync(
     """ Get Authorization Server Metadata
 
      The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
@@ -137,7 +137,7 @@ async def asyncio_detailed(
     """ Get Authorization Server Metadata
 
      The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
@@ -169,7 +169,7 @@ async def asyncio(
     """ Get Authorization Server Metadata
 
      The hub as an OAuth 2.0 authorization server (RFC 8414): its `issuer` (its URL:
-    `AGENTHUB_PUBLIC_URL`, else the URL the request came to), the token endpoint, the JWKS
+    `AGENTHUB_PUBLIC_URL`, never a request's `Host` header), the token endpoint, the JWKS
     of the keys that sign its tokens, and what the token endpoint takes.
 
     **Who**: anyone; no authentication.
