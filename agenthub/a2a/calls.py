@@ -254,9 +254,9 @@ class A2ACalls:
             return self._result(remote, remote.recorded, items)
         path = aip_path(remote.recorded, state)
         if not path and state in FINAL_STATES:
-            # an end the partner's moves cannot reach from here (an A2A agent's REJECTED
-            # after SUBMITTED, its own CANCELED while working): the hub's task still ends,
-            # failed, saying how the agent ended it
+            # an end the partner's moves cannot reach from here (an A2A agent's own
+            # CANCELED while working): the hub's task still ends, failed, saying how the
+            # agent ended it
             said = f"The A2A agent ended the task as {state.value}."
             items = [*(items or []), {"type": "text", "text": said}]
             state = AipState.FAILED

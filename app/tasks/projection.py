@@ -95,8 +95,10 @@ def partner_may_record(current: TaskState | None, new: TaskState) -> bool:
     """What a partner may report: its own moves (the AIP table), and its answer to a leader
     command, the state the command leads to (AIP partners answer ``complete`` with a
     ``completed`` result). A leader that records nothing (an acps-sdk client) still leaves
-    the task where its partner says."""
-    if partner_may_report(current, new):
+    the task where its partner says. And a task may fail before it began: a start answered
+    ``failed`` (an acps-sdk partner may create its task so), or a start whose call failed,
+    as its leader records it (``agenthub.failed_start``)."""
+    if partner_may_report(current, new) or (current is None and new == TaskState.FAILED):
         return True
     return current is not None and any(
         target == new for (origin, _), target in LEADER_MOVES.items() if origin == current

@@ -13,8 +13,9 @@ user's text:
   asks again);
 - ``slow...``: WORKING, then up to ``SLOW_SECONDS`` before completing, so a test can cancel it
   (``cancel`` moves it to CANCELED);
-- ``reject...``: REJECTED straight from SUBMITTED; ``quit...``: WORKING, then CANCELED by the
-  agent itself (two ends an AIP partner cannot report from there).
+- ``reject...``: REJECTED straight from SUBMITTED (an accepted task rejected, for AIP);
+  ``quit...``: WORKING, then CANCELED by the agent itself (an end an AIP partner cannot
+  report from there).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class PeerExecutor(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         text = context.get_user_input()
-        if text.startswith("reject"):  # from submitted, as AIP's partner never may
+        if text.startswith("reject"):  # from submitted: AIP's accepted, then rejected
             await updater.reject(updater.new_agent_message([new_text_part("not for me")]))
             return
         if task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED and text.startswith("ask"):
