@@ -386,7 +386,12 @@ class A2ACalls:
             # a blocking send goes as a stream to an agent that streams: its task's id
             # comes with the first event, so a cancel reaches the task meanwhile
             client = await self.client(partner_id, streaming=blocking)
-            answer = await self._answer(client, remote, request, record)
+            try:
+                answer = await self._answer(client, remote, request, record)
+            except CallFailed as failed:
+                if failed.code is not None:  # the agent's error answer
+                    await self._after_error(partner_id, remote, command, failed, record)
+                raise
             if seconds is not None:
                 answer = await self._until(client, remote, answer, seconds, record)
             return answer
@@ -502,6 +507,28 @@ class A2ACalls:
         finally:
             remote.canceling = False
         return self._task_state(remote, task, record)
+
+    async def _after_error(
+        self,
+        partner_id: str,
+        remote: _Remote,
+        command: TaskCommand,
+        failed: CallFailed,
+        record: bool,
+    ) -> None:
+        """The agent answered a send with an error: a start whose task it never named is
+        recorded failed, saying why (``agenthub.failed_start``); a task it named is asked
+        for, and where the agent says it is, relayed (``A2ACallFailed.result``)."""
+        if not remote.a2a_id:
+            self.leader.record_failed_start(partner_id, command, failed, record)
+            return
+        client = await self.client(partner_id, streaming=False)
+        with contextlib.suppress(CallFailed):
+            with _a2a_errors():
+                task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
+            result = self._task_state(remote, task, record)
+            if isinstance(failed, A2ACallFailed):
+                failed.result = result
 
     async def _refused(
         self, partner_id: str, remote: _Remote, command: TaskCommand, record: bool

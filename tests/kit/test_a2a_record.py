@@ -215,3 +215,24 @@ async def test_a_cancel_of_a_blocking_start_at_an_agent_that_does_not_stream_say
         start.cancel()
         with pytest.raises(asyncio.CancelledError):
             await start
+
+
+async def test_a_start_the_agent_answers_with_an_error_is_recorded_as_the_agent_has_it(
+    make_live_agent: MakeLiveAgent, agent_and_store: tuple[str, InMemoryTaskStore]
+) -> None:
+    """The agent's executor fails: a2a-sdk answers the start with an error and keeps the
+    task failed. The leader asks the agent where its task is and the hub's task ends
+    failed as the agent's, not accepted or submitted."""
+    peer, store = agent_and_store
+    agent = await make_live_agent("leader", https=False)
+    session = await agent.leader.open_session([peer])
+    with pytest.raises(A2ACallFailed) as failed:
+        await agent.leader.start(peer, session_id=session.id, text="crash", task_id="t-crash")
+    assert failed.value.code == -32603
+    said = await agent_tasks(store, session.id)
+    assert [t.status.state for t in said.values()] == [TaskState.TASK_STATE_FAILED]
+    assert failed.value.result is not None and failed.value.result["status"]["state"] == "failed"
+    await settled(agent)
+    task = await hub_task(agent, "t-crash")
+    assert task["state"] == "failed"
+    assert not agent.recorder.failures

@@ -15,7 +15,7 @@ user's text:
   (``cancel`` moves it to CANCELED);
 - ``reject...``: REJECTED straight from SUBMITTED (an accepted task rejected, for AIP);
   ``quit...``: WORKING, then CANCELED by the agent itself (an end an AIP partner cannot
-  report from there).
+  report from there); ``crash...``: an error answer (a2a-sdk's InternalError), no task.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ class PeerExecutor(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         text = context.get_user_input()
+        if text.startswith("crash"):  # answered with an error, no task made
+            raise RuntimeError("the agent crashed")
         if text.startswith("reject"):  # from submitted: AIP's accepted, then rejected
             await updater.reject(updater.new_agent_message([new_text_part("not for me")]))
             return
