@@ -23,6 +23,7 @@ from agenthub.aip_calls import AipCalls
 from agenthub.commands import leader_command, text_items
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallFailed, KitError
+from agenthub.failed_start import NOT_TAKEN, ended_start, failed_answer
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.paths import segment
@@ -201,6 +202,22 @@ class Leader:
             self.recorder.record(command.session_id, command.to_wire())
             await self.recorder.admit(command.session_id, RECORD_FLUSH_SECONDS)
 
+    def record_failed_start(
+        self, partner_id: str, command: TaskCommand, error: BaseException, record: bool = True
+    ) -> None:
+        """A start recorded, whose call ended with no task at the partner: its end recorded
+        too, the task ``failed`` saying why (``agenthub.failed_start``)."""
+        if record and self.recorder is not None and ended_start(command):
+            assert command.session_id is not None
+            self.recorder.relay(
+                command.session_id,
+                command.task_id,
+                partner_id=partner_id,
+                answer=failed_answer(command, partner_id, error),
+                signature=None,
+                nonce=None,
+            )
+
     # -- calls -----------------------------------------------------------------------------
 
     async def call(self, partner_id: str, method: str, params: dict[str, Any]) -> Any:
@@ -217,9 +234,13 @@ class Leader:
         with one_request_id():  # the command's record, the call, the partner's records
             await self.record_command(command, record)
             params = {"command" if method == "rpc" else "message": command.to_wire()}
-            result, answer, nonce = await self.aip.exchange(partner_id, method, params)
-        if not isinstance(result, dict):
-            raise CallFailed("The rpc result is not a TaskResult.")
+            try:
+                result, answer, nonce = await self.aip.exchange(partner_id, method, params)
+                if not isinstance(result, dict):
+                    raise CallFailed("The rpc result is not a TaskResult.")
+            except NOT_TAKEN as error:
+                self.record_failed_start(partner_id, command, error, record)
+                raise
         signature = answer.headers.get(SIGNATURE_HEADER)
         if record and signature is None and self.recorder is not None and command.session_id:
             # a partner that signs nothing (not a kit agent) records nothing at the hub: its
@@ -247,8 +268,15 @@ class Leader:
                 yield task_event(event)
             return
         await self.record_command(command, record)
-        async for event in self.aip.stream(partner_id, command, follow=follow):
-            yield task_event(event)
+        answered = False
+        try:
+            async for event in self.aip.stream(partner_id, command, follow=follow):
+                answered = True
+                yield task_event(event)
+        except NOT_TAKEN as error:
+            if not answered:
+                self.record_failed_start(partner_id, command, error, record)
+            raise
 
     # -- the three methods, spelled out ---------------------------------------------------
 

@@ -5,7 +5,9 @@ same ``Leader`` methods, the same AIP answers. ``start`` is a ``SendMessage`` wh
 ``contextId`` is the session, ``continue`` one on the A2A task, ``cancel`` a ``CancelTask``,
 ``get`` a ``GetTask``, a stream ``SendStreamingMessage`` (``re-stream``: ``SubscribeToTask``),
 notifications a push config on the message. The A2A agent chooses its task's id; the leader
-keeps the AIP id it chose and maps one to the other.
+keeps the AIP id it chose and maps one to the other. A blocking ``start`` or ``continue`` goes
+as ``SendStreamingMessage`` to an agent that streams, so that id is known from the first
+event and a ``cancel`` reaches the task while the start waits.
 
 An A2A agent records nothing at the hub, so the leader records for it, as for any partner
 that does not sign: its commands as always, and each state the agent reports as a relayed,
@@ -101,6 +103,7 @@ class _Remote:
     products: dict[str, dict[str, Any]] = field(default_factory=dict)
     seq: int = 0
     last_sent: datetime | None = None  # the latest sentAt of a result made for it
+    canceling: bool = False  # the leader's CancelTask is out: a CANCELED is its answer
 
 
 def _start_timeout(command: TaskCommand) -> float | None:
@@ -252,11 +255,15 @@ class A2ACalls:
         the leader, the agent still says ``COMPLETED``)."""
         if remote.recorded in FINAL_STATES:
             return self._result(remote, remote.recorded, items)
+        if state == AipState.CANCELED and remote.canceling:
+            # the agent taking the leader's cancel (a stream of the task saw it first):
+            # recorded by ``_cancel`` as the command's move, once the agent has answered it
+            return self._result(remote, state, items)
         path = aip_path(remote.recorded, state)
         if not path and state in FINAL_STATES:
-            # an end the partner's moves cannot reach from here (an A2A agent's REJECTED
-            # after SUBMITTED, its own CANCELED while working): the hub's task still ends,
-            # failed, saying how the agent ended it
+            # an end the partner's moves cannot reach from here (an A2A agent's own
+            # CANCELED while working): the hub's task still ends, failed, saying how the
+            # agent ended it
             said = f"The A2A agent ended the task as {state.value}."
             items = [*(items or []), {"type": "text", "text": said}]
             state = AipState.FAILED
@@ -329,6 +336,8 @@ class A2ACalls:
         span named after the A2A method it takes (OpenTelemetry's A2A conventions)."""
         method = A2A_METHOD_OF.get(command.command, "GetTask")
         remote = self._remote(partner_id, command)
+        if method == "SendMessage" and self._streamed(command, push, await self._card(partner_id)):
+            method = "SendStreamingMessage"
         attributes = {
             "a2a.method.name": method,
             "a2a.message.id": command.id,
@@ -367,21 +376,22 @@ class A2ACalls:
             if name == TaskCommandType.CONTINUE and moved is not None:
                 remote.recorded = moved
             seconds = _start_timeout(command) if push is None else None
-            configuration = SendMessageConfiguration(
-                return_immediately=push is not None or seconds is not None
-            )
+            blocking = push is None and seconds is None
+            configuration = SendMessageConfiguration(return_immediately=not blocking)
             if push is not None:
                 configuration.task_push_notification_config.CopyFrom(push)
             request = SendMessageRequest(
                 message=self._message(remote, command), configuration=configuration
             )
-            client = await self.client(partner_id, streaming=False)
-            answer: dict[str, Any] | None = None
-            with _a2a_errors():
-                async for event in client.send_message(request):
-                    answer = self._event(remote, event, record) or answer
-            if answer is None:
-                raise CallFailed("The A2A agent answered with no task.")
+            # a blocking send goes as a stream to an agent that streams: its task's id
+            # comes with the first event, so a cancel reaches the task meanwhile
+            client = await self.client(partner_id, streaming=blocking)
+            try:
+                answer = await self._answer(client, remote, request, record)
+            except CallFailed as failed:
+                if failed.code is not None:  # the agent's error answer
+                    await self._after_error(partner_id, remote, command, failed, record)
+                raise
             if seconds is not None:
                 answer = await self._until(client, remote, answer, seconds, record)
             return answer
@@ -394,6 +404,42 @@ class A2ACalls:
         with _a2a_errors():
             task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
         return self._task_state(remote, task, record)
+
+    @staticmethod
+    def _streamed(
+        command: TaskCommand, push: TaskPushNotificationConfig | None, card: AgentCard
+    ) -> bool:
+        """Whether a ``SendMessage`` goes as a stream: a blocking one (no push, no start
+        ``timeout``) to an agent whose card says it streams."""
+        blocking = push is None and _start_timeout(command) is None
+        return blocking and card.capabilities.streaming
+
+    async def _answer(
+        self, client: Client, remote: _Remote, request: SendMessageRequest, record: bool
+    ) -> dict[str, Any]:
+        """The agent's answer to a ``SendMessage``: its one event, or, streamed, its events
+        up to where the task waits for the leader or has ended (the stream closed there)."""
+        answer: dict[str, Any] | None = None
+        events = client.send_message(request)
+        try:
+            while True:
+                with _a2a_errors():
+                    event = await anext(events, None)
+                if event is None:
+                    break
+                data = self._event(remote, event, record)
+                if data is None or data["type"] != "task-result":
+                    continue
+                answer = data
+                if AipState(answer["status"]["state"]) in LEADERS_TURN:
+                    break
+        finally:
+            close = getattr(events, "aclose", None)
+            if close is not None:
+                await close()
+        if answer is None:
+            raise CallFailed("The A2A agent answered with no task.")
+        return answer
 
     async def _until(
         self,
@@ -433,22 +479,56 @@ class A2ACalls:
         as a command the task ignores (AIP §4.5) and raises ``A2ACallFailed`` with the task
         as the agent has it. Recorded before it is sent, a refused cancel would end the
         hub's task ``canceled`` while the agent says it completed."""
+        if not remote.a2a_id:
+            raise CallFailed(
+                f"The A2A agent has not named task {remote.task_id} yet (its start is in "
+                "flight, and the agent streams nothing): a cancel can reach it once the start "
+                "answers.",
+                status=409,
+            )
         client = await self.client(partner_id, streaming=False)
+        remote.canceling = True  # until the hub has the cancel's move (``_reached``)
         try:
-            with _a2a_errors():
-                task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
-        except A2ACallFailed as failed:
-            if not isinstance(failed.error, TaskNotCancelableError):
-                if not failed.code:  # no answer of the agent's: it may have taken it
-                    await self.leader.record_command(command, record)
+            try:
+                with _a2a_errors():
+                    task = await client.cancel_task(CancelTaskRequest(id=remote.a2a_id))
+            except A2ACallFailed as failed:
+                if not isinstance(failed.error, TaskNotCancelableError):
+                    if not failed.code:  # no answer of the agent's: it may have taken it
+                        await self.leader.record_command(command, record)
+                    raise
+                failed.result = await self._refused(partner_id, remote, command, record)
                 raise
-            failed.result = await self._refused(partner_id, remote, command, record)
-            raise
-        await self.leader.record_command(command, record)
-        moved = leader_command_target(remote.recorded, command.command) if remote.recorded else None
-        if moved is not None:  # the agent took it: the hub moved as the command says
-            remote.recorded = moved
+            await self.leader.record_command(command, record)
+            recorded = remote.recorded
+            moved = leader_command_target(recorded, command.command) if recorded else None
+            if moved is not None:  # the agent took it: the hub moved as the command says
+                remote.recorded = moved
+        finally:
+            remote.canceling = False
         return self._task_state(remote, task, record)
+
+    async def _after_error(
+        self,
+        partner_id: str,
+        remote: _Remote,
+        command: TaskCommand,
+        failed: CallFailed,
+        record: bool,
+    ) -> None:
+        """The agent answered a send with an error: a start whose task it never named is
+        recorded failed, saying why (``agenthub.failed_start``); a task it named is asked
+        for, and where the agent says it is, relayed (``A2ACallFailed.result``)."""
+        if not remote.a2a_id:
+            self.leader.record_failed_start(partner_id, command, failed, record)
+            return
+        client = await self.client(partner_id, streaming=False)
+        with contextlib.suppress(CallFailed):
+            with _a2a_errors():
+                task = await client.get_task(GetTaskRequest(id=remote.a2a_id))
+            result = self._task_state(remote, task, record)
+            if isinstance(failed, A2ACallFailed):
+                failed.result = result
 
     async def _refused(
         self, partner_id: str, remote: _Remote, command: TaskCommand, record: bool

@@ -13,10 +13,12 @@ FINAL_STATES: frozenset[TaskState] = frozenset(
 )
 
 # (from state or None for a new task) -> states the partner may report next; from the two
-# waits for the leader, the wait timing out (AIP §4.5 rows 11 and 15): the partner's move
+# waits for the leader, the wait timing out (AIP §4.5 rows 11 and 15): the partner's move.
+# An accepted task may still be rejected before work on it begins (an acps-sdk partner
+# creates its task accepted, then decides)
 PARTNER_MOVES: dict[TaskState | None, frozenset[TaskState]] = {
     None: frozenset({TaskState.ACCEPTED, TaskState.REJECTED}),
-    TaskState.ACCEPTED: frozenset({TaskState.WORKING}),
+    TaskState.ACCEPTED: frozenset({TaskState.WORKING, TaskState.REJECTED}),
     TaskState.WORKING: frozenset(
         {TaskState.AWAITING_INPUT, TaskState.AWAITING_COMPLETION, TaskState.FAILED}
     ),

@@ -125,6 +125,7 @@ _MOVED = (
     "status",
     "status_history",
     "products",
+    "commanded",
     "last_key",
     "pending",
     "version",
@@ -156,6 +157,7 @@ class HeldTask:
     products: list[dict[str, Any]]
     status_history: list[dict[str, Any]]
     dependencies: list[str]
+    commanded: bool
     version: int
     last_key: str | None
     pending: int
@@ -299,6 +301,7 @@ class TaskBatch:
             task.state = facts.state.value if facts.state else None
             task.status, task.status_history = facts.status, facts.status_history
             task.products = facts.products
+            task.commanded = facts.commanded
         task.last_key = sent
         task.pending += outcome is Outcome.NOT_YET
         task.version += 1
@@ -358,6 +361,7 @@ class TaskBatch:
             products=[],
             status_history=[],
             dependencies=[],
+            commanded=False,
             version=0,
             last_key=None,
             pending=0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Boolean, Column, false
 from sqlmodel import Field, SQLModel
 
 from app.models.types import UTCDateTime, utcnow
@@ -32,6 +32,12 @@ class Task(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     dependencies: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    commanded: bool = Field(
+        default=False,
+        sa_column=Column(Boolean, nullable=False, server_default=false()),
+        description="its status is its leader's command's move, which the partner has not "
+        "reported yet (its report of the same move takes the command's place)",
+    )
     version: int = Field(default=0, description="bumped on every move; guards concurrent moves")
     last_key: str | None = Field(
         default=None, max_length=600, description="the sort key of the latest message folded in"

@@ -95,8 +95,10 @@ def partner_may_record(current: TaskState | None, new: TaskState) -> bool:
     """What a partner may report: its own moves (the AIP table), and its answer to a leader
     command, the state the command leads to (AIP partners answer ``complete`` with a
     ``completed`` result). A leader that records nothing (an acps-sdk client) still leaves
-    the task where its partner says."""
-    if partner_may_report(current, new):
+    the task where its partner says. And a task may fail before it began: a start answered
+    ``failed`` (an acps-sdk partner may create its task so), or a start whose call failed,
+    as its leader records it (``agenthub.failed_start``)."""
+    if partner_may_report(current, new) or (current is None and new == TaskState.FAILED):
         return True
     return current is not None and any(
         target == new for (origin, _), target in LEADER_MOVES.items() if origin == current
@@ -132,6 +134,7 @@ class TaskFacts:
     status: dict[str, Any] | None = None
     status_history: list[dict[str, Any]] = field(default_factory=list)
     products: list[dict[str, Any]] = field(default_factory=list)
+    commanded: bool = False  # the status is a leader command's move, the partner's word to come
     why: str = ""  # why the last message stepped was not applied
 
 
@@ -159,11 +162,30 @@ def _merge_products(
     return list(by_id.values())
 
 
-def _set_status(facts: TaskFacts, status: TaskStatus, wire: dict[str, Any] | None = None) -> None:
+def _set_status(
+    facts: TaskFacts,
+    status: TaskStatus,
+    wire: dict[str, Any] | None = None,
+    *,
+    commanded: bool = False,
+) -> None:
     wire = status.to_wire() if wire is None else wire
     facts.state = status.state
     facts.status = wire
     facts.status_history = [*facts.status_history, wire]
+    facts.commanded = commanded
+
+
+def _reported(facts: TaskFacts, status: TaskStatus, wire: dict[str, Any]) -> None:
+    """The partner's status, in: where its leader's command made the same move (a
+    ``continue`` to working) and both sides record, the partner's report of that move takes
+    the command's place, so the hub holds one move where the partner holds one."""
+    if facts.commanded and status.state == facts.state and not is_final(facts.state):
+        facts.status = wire
+        facts.status_history = [*facts.status_history[:-1], wire]
+        facts.commanded = False
+        return
+    _set_status(facts, status, wire)
 
 
 def _not_now(facts: TaskFacts, message: AnyTaskMessage, why: str) -> Outcome:
@@ -194,6 +216,7 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
                 TaskStatus(
                     state=target, state_changed_at=message.sent_at, data_items=message.data_items
                 ),
+                commanded=True,
             )
             return Outcome.APPLIED
         if current is not None and _COMMAND_STATE.get(command) == current:
@@ -220,7 +243,7 @@ def step(facts: TaskFacts, message: AnyTaskMessage) -> Outcome:
             _catch_up(facts, message, status)
             current = facts.state
         if partner_may_record(current, new):
-            _set_status(facts, message.status, status)
+            _reported(facts, message.status, status)
             if isinstance(message, TaskResult) and message.products:
                 facts.products = _merge_products(
                     facts.products, [p.to_wire() for p in message.products]
@@ -246,7 +269,7 @@ def _catch_up(facts: TaskFacts, result: TaskResult, last: dict[str, Any]) -> Non
         if wire == last or wire in facts.status_history:
             continue
         if partner_may_record(facts.state, status.state):
-            _set_status(facts, status, wire)
+            _reported(facts, status, wire)
 
 
 def fold(

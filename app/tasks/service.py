@@ -132,6 +132,7 @@ def task_facts(task: Task | Any) -> TaskFacts:
         status=task.status,
         status_history=list(task.status_history),
         products=list(task.products),
+        commanded=task.commanded,
     )
 
 
@@ -292,4 +293,5 @@ def _values(facts: TaskFacts) -> dict[str, Any]:
         "status": facts.status,
         "status_history": facts.status_history,
         "products": facts.products,
+        "commanded": facts.commanded,
     }

@@ -15,21 +15,21 @@ async def test_each_item_is_recorded_on_its_own_and_a_retry_changes_nothing(
     url = f"{p.path}:batch"
     items = [
         result(p.pid, task_id, "accepted"),
-        result(p.pid, task_id, "rejected"),  # past accepted: refused, alone
         result(p.pid, task_id, "awaiting-input"),  # not yet: waits for working
         result(p.pid, task_id, "working"),
+        result(p.pid, task_id, "rejected"),  # past working: refused, alone
         {**result(p.pid, task_id, "working"), "senderId": p.lid},  # not the caller
     ]
     answer = await p.partner.request("POST", url, json={"items": items})
     assert answer.status_code == 200, answer.text
     outcomes = answer.json()["items"]
-    assert [o["status"] for o in outcomes] == [201, 409, 202, 201, 403]
-    assert outcomes[1]["problem"]["type"].endswith("/illegal-task-move")
+    assert [o["status"] for o in outcomes] == [201, 202, 201, 409, 403]
+    assert outcomes[3]["problem"]["type"].endswith("/illegal-task-move")
     assert outcomes[0]["message"]["id"] == items[0]["id"]
     task = await p.task(task_id)
     assert [s["state"] for s in task["statusHistory"]] == ["accepted", "working", "awaiting-input"]
     again = await p.partner.request("POST", url, json={"items": items})
-    assert [o["status"] for o in again.json()["items"]] == [200, 409, 200, 200, 403]
+    assert [o["status"] for o in again.json()["items"]] == [200, 200, 200, 409, 403]
     assert len((await p.task(task_id))["statusHistory"]) == 3
 
 

@@ -85,6 +85,31 @@ def test_a_leader_clock_behind_the_partners_still_converges() -> None:
     assert all(o is Outcome.APPLIED for o in outcomes.values())
 
 
+def test_a_continue_both_sides_record_is_one_move_the_partners_in_any_order() -> None:
+    """The leader's ``continue`` moves the task to working; the partner's report of the
+    same move takes its place: one working, the partner's, as the partner holds it."""
+    messages = [
+        *ECHO[:4],
+        leader(4, "continue"),
+        partner(5, "working"),
+        partner(6, "awaiting-completion"),
+        leader(7, "complete"),
+    ]
+    expected = summary(messages)
+    assert expected[1] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    facts, _ = fold("L", "P", messages)
+    assert facts.status_history[3]["stateChangedAt"] == at(5)  # the partner's
+    for order in itertools.permutations(messages[3:]):
+        assert summary([*messages[:3], *order]) == expected
+
+
 def test_what_cannot_apply_any_more_is_never_and_a_repeat_is_the_same_move() -> None:
     """A report past the end is refused; a leader's command there is ignored (AIP §4.5)."""
     messages = [*ECHO, leader(5, "cancel"), partner(6, "working"), leader(7, "complete")]

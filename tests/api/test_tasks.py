@@ -118,14 +118,32 @@ async def test_illegal_moves_are_409_and_change_nothing(make_agent: MakeAgent) -
     p = await pair(make_agent)
     task_id = await started(p)
     assert (await p.report(task_id, "accepted")).status_code == 201
-    answer = problem(await p.report(task_id, "rejected"), 409)  # past it: accepted
-    assert answer["type"].endswith("/illegal-task-move")
     assert (await p.lead("cancel", task_id)).status_code == 201
+    answer = problem(await p.report(task_id, "rejected"), 409)  # past it: canceled
+    assert answer["type"].endswith("/illegal-task-move")
     problem(await p.report(task_id, "working"), 409)
     task = await p.task(task_id)
     assert [s["state"] for s in task["statusHistory"]] == ["accepted", "canceled"]
     history = (await p.leader.request("GET", p.path)).json()["items"]
     assert len(history) == 3  # the start, the accepted and the cancel: nothing refused
+
+
+async def test_a_partner_may_reject_a_task_it_accepted_or_fail_a_start(
+    make_agent: MakeAgent,
+) -> None:
+    """An acps-sdk partner creates its task accepted, then may reject it; a start may be
+    answered failed at once (or recorded so by its leader, when its call failed)."""
+    p = await pair(make_agent)
+    rejected = await started(p, "t-rejected")
+    for state in ("accepted", "rejected"):
+        assert (await p.report(rejected, state)).status_code == 201, state
+    failed = await started(p, "t-failed")
+    assert (await p.report(failed, "failed")).status_code == 201
+    for task_id, states in ((rejected, ["accepted", "rejected"]), (failed, ["failed"])):
+        task = await p.task(task_id)
+        assert [s["state"] for s in task["statusHistory"]] == states
+        assert task["state"] == states[-1]
+    problem(await p.report(rejected, "working"), 409)  # it ended there
 
 
 async def test_commands_aip_ignores_are_kept_and_move_nothing(make_agent: MakeAgent) -> None:

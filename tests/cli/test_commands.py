@@ -40,13 +40,13 @@ def test_migrate_says_what_it_applied_then_that_nothing_was_left(tmp_path: Path)
     assert first.returncode == 0, first.stderr
     applied = (
         "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010, 0011, 0012, 0013, "
-        "0014, 0015, 0016; now at head (0016)"
+        "0014, 0015, 0016, 0017; now at head (0017)"
     )
     assert applied in first.stdout
     assert (tmp_path / "agenthub.db").exists()
     again = run_cli("migrate", cwd=tmp_path)
     assert again.returncode == 0
-    assert "already at head (0016), nothing to apply" in again.stdout
+    assert "already at head (0017), nothing to apply" in again.stdout
     assert again.stderr == ""
 
 

@@ -51,7 +51,7 @@ def test_serve_creates_key_and_store_and_serves_agents(tmp_path: Path) -> None:
     assert result["token endpoint"] == f"{hub.url}/v1/auth/token"
     assert 'route="/v1/auth/token",status="200"' in result["metrics"]
     # the startup summary: store, broker, issuer, key made now, how agents register
-    assert "schema at head (0016)" in output
+    assert "schema at head (0017)" in output
     assert "issuer 'agenthub', broker memory://" in output and "(made now, kid " in output
     assert "registration: agents register with the operator token" in output
     assert "op-token" not in output

@@ -13,6 +13,7 @@ where the agent says the task is, and the hub keeps the cancel as an ignored com
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,9 +24,10 @@ from a2a.types import ListTasksRequest, Task, TaskState
 from a2a.utils.errors import TaskNotCancelableError
 
 from agenthub.errors import A2ACallFailed, CallFailed
-from tests.kit.test_a2a_leader import register_peer
+from tests.kit.test_a2a_leader import WAIT_SECONDS, register_peer
 from tests.support.a2a_peer import serve_peer
-from tests.support.kit import LiveHub, MakeLiveAgent, settled
+from tests.support.kit import LiveHub, MakeLiveAgent, hub_task, settled
+from tests.support.waiting import eventually
 
 ENDED = {  # an A2A agent's end, as the hub's task ends
     TaskState.TASK_STATE_COMPLETED: "completed",
@@ -154,3 +156,83 @@ async def test_the_hub_says_what_an_a2a_sdk_agent_and_the_kit_leader_say(
         assert refused[task_id].result is not None
         assert refused[task_id].result["products"] == products
     assert await live_hub.answered(409) == 0
+
+
+async def test_a_cancel_reaches_a_blocking_start_in_flight(
+    make_live_agent: MakeLiveAgent, agent_and_store: tuple[str, InMemoryTaskStore]
+) -> None:
+    """A start with no ``timeout`` waits for the task; the agent streams, so the leader
+    has the agent's task id from its first event, and a cancel meanwhile reaches the task:
+    the start answers it canceled, and the agent, the leader and the hub agree."""
+    peer, store = agent_and_store
+    agent = await make_live_agent("leader", https=False)
+    session = await agent.leader.open_session([peer])
+    where = {"session_id": session.id, "task_id": "t-block"}
+    start = asyncio.create_task(agent.leader.start(peer, text="slow", **where))
+
+    async def at_work() -> bool:
+        await settled(agent)
+        task = await agent.hub.request("GET", "/v1/tasks/t-block")
+        return task.status_code == 200 and task.json()["state"] == "working"
+
+    await eventually(at_work, "the start's first events recorded")
+    assert not start.done()
+    canceled = await agent.leader.cancel(peer, **where)
+    assert canceled.state.value == "canceled"
+    answered = await asyncio.wait_for(start, WAIT_SECONDS)  # not the agent's 30 s
+    assert answered.state.value == "canceled"
+    said = await agent_tasks(store, session.id)
+    assert [t.status.state for t in said.values()] == [TaskState.TASK_STATE_CANCELED]
+    await settled(agent)
+    task = await hub_task(agent, "t-block")
+    assert task["state"] == "canceled"
+    assert states(task["statusHistory"]) == ["accepted", "working", "canceled"]
+    assert not agent.recorder.failures
+
+
+async def test_a_cancel_of_a_blocking_start_at_an_agent_that_does_not_stream_says_why(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """An agent that does not stream answers a blocking start only at its end, so the
+    leader has no task id to cancel meanwhile: refused at once, in one line, saying why
+    (a2a-sdk's -32602 "Validation failed" said nothing)."""
+    store = InMemoryTaskStore()
+    async with serve_peer(versions=("1.0",), task_store=store, streaming=False) as url:
+        peer = await register_peer(live_hub, url, ("1.0",))
+        agent = await make_live_agent("leader", https=False)
+        session = await agent.leader.open_session([peer])
+        where = {"session_id": session.id, "task_id": "t-blind"}
+        start = asyncio.create_task(agent.leader.start(peer, text="slow", **where))
+
+        async def at_work() -> bool:
+            said = await agent_tasks(store, session.id)
+            return any(t.status.state == TaskState.TASK_STATE_WORKING for t in said.values())
+
+        await eventually(at_work, "the agent at work")
+        with pytest.raises(CallFailed, match="has not named task t-blind yet") as refused:
+            await agent.leader.cancel(peer, **where)
+        assert not isinstance(refused.value, A2ACallFailed) and "\n" not in str(refused.value)
+        start.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await start
+
+
+async def test_a_start_the_agent_answers_with_an_error_is_recorded_as_the_agent_has_it(
+    make_live_agent: MakeLiveAgent, agent_and_store: tuple[str, InMemoryTaskStore]
+) -> None:
+    """The agent's executor fails: a2a-sdk answers the start with an error and keeps the
+    task failed. The leader asks the agent where its task is and the hub's task ends
+    failed as the agent's, not accepted or submitted."""
+    peer, store = agent_and_store
+    agent = await make_live_agent("leader", https=False)
+    session = await agent.leader.open_session([peer])
+    with pytest.raises(A2ACallFailed) as failed:
+        await agent.leader.start(peer, session_id=session.id, text="crash", task_id="t-crash")
+    assert failed.value.code == -32603
+    said = await agent_tasks(store, session.id)
+    assert [t.status.state for t in said.values()] == [TaskState.TASK_STATE_FAILED]
+    assert failed.value.result is not None and failed.value.result["status"]["state"] == "failed"
+    await settled(agent)
+    task = await hub_task(agent, "t-crash")
+    assert task["state"] == "failed"
+    assert not agent.recorder.failures

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from acps_sdk.aip.aip_base_model import (
     Product,
     TaskCommand,
@@ -22,6 +23,7 @@ from acps_sdk.aip.aip_base_model import (
 from acps_sdk.aip.aip_rpc_server import CommandHandlers, TaskManager, add_aip_rpc_router
 from fastapi import FastAPI
 
+from agenthub import AnswerMismatchError, CallFailed
 from tests.support.acps import acps_partner
 from tests.support.kit import LiveHub, MakeLiveAgent
 
@@ -107,3 +109,90 @@ async def test_the_hub_says_what_an_acps_partner_and_the_kit_leader_say(
         # answered with the complete's snapshot again); t-ask's start, continue and cancel
         assert len(relayed) == 6, [m["status"]["state"] for m in relayed]
     assert await live_hub.answered(409) == 0
+
+
+def _rejecting(aic: str) -> FastAPI:
+    """An acps-sdk partner that creates its task (``accepted``, acps-sdk's start), then
+    decides against it: ``rejected``."""
+
+    async def on_start(command: TaskCommand, task: TaskResult | None) -> TaskResult:
+        if task is not None:
+            return task
+        created = TaskManager.create_task(command)
+        created.senderId = aic
+        no = [TextDataItem(text="not this one")]
+        return TaskManager.update_task_status(created.taskId, TaskState.Rejected, no)
+
+    app = FastAPI()
+    add_aip_rpc_router(app, "/aip", CommandHandlers(on_start=on_start))
+    return app
+
+
+async def test_an_acps_partner_that_rejects_an_accepted_task_is_recorded_rejected(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
+) -> None:
+    async with acps_partner(live_hub, tmp_path, _rejecting) as (aic, _):
+        agent = await make_live_agent("kit-leader")
+        session_id = (await agent.leader.open_session([aic])).id
+        refused = await live_hub.answered(409)
+        answer = await agent.leader.start(aic, task_id="t-no", text="go", session_id=session_id)
+        assert answer.state.value == "rejected"
+        partner = TaskManager.get_task("t-no")
+        assert partner is not None
+        assert await agent.recorder.flush(10) and not agent.recorder.failures
+    task = (await agent.hub.request("GET", "/v1/tasks/t-no")).json()
+    assert task["state"] == "rejected"
+    assert _states(task["statusHistory"]) == _states(partner.statusHistory or [])
+    assert _states(task["statusHistory"]) == ["accepted", "rejected"]
+    assert task["status"]["dataItems"][0]["text"] == "not this one"
+    assert await live_hub.answered(409) == refused
+
+
+def _as_acps_leaves_it(_aic: str) -> FastAPI:
+    """acps-sdk's own start (``DefaultHandlers.start``): its answer's senderId is "server"."""
+    app = FastAPI()
+    add_aip_rpc_router(app, "/aip", CommandHandlers())
+    return app
+
+
+async def _failed_start(agent: Any, task_id: str) -> dict[str, Any]:
+    assert await agent.recorder.flush(10) and not agent.recorder.failures
+    task = dict((await agent.hub.request("GET", f"/v1/tasks/{task_id}")).json())
+    assert task["state"] == "failed"
+    assert _states(task["statusHistory"]) == ["failed"]
+    return task
+
+
+async def test_a_start_the_acps_partner_refuses_is_recorded_failed(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
+) -> None:
+    """acps-sdk serves ``rpc`` only: a ``stream`` start is answered -32700, no task made."""
+    async with acps_partner(live_hub, tmp_path, _as_acps_leaves_it) as (aic, _):
+        agent = await make_live_agent("kit-leader")
+        session_id = (await agent.leader.open_session([aic])).id
+        with pytest.raises(CallFailed) as failed:
+            async for _ in agent.leader.start_streaming(
+                aic, task_id="t-refused", text="go", session_id=session_id
+            ):
+                pass
+        assert failed.value.code == -32700
+        assert TaskManager.get_task("t-refused") is None  # no peer holds it
+        task = await _failed_start(agent, "t-refused")
+    said = task["status"]["dataItems"][0]["text"]
+    assert said.startswith("The start call failed:") and "-32700" in said
+    history = (await agent.hub.request("GET", f"/v1/sessions/{session_id}/messages")).json()
+    ended = [m for m in history["items"] if m["type"] == "task-result"]
+    assert [(m["relayedBy"], m["verified"]) for m in ended] == [(agent.agent_id, False)]
+
+
+async def test_a_start_whose_answer_the_leader_refuses_is_recorded_failed(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent, tmp_path: Path
+) -> None:
+    async with acps_partner(live_hub, tmp_path, _as_acps_leaves_it) as (aic, _):
+        agent = await make_live_agent("kit-leader")
+        session_id = (await agent.leader.open_session([aic])).id
+        with pytest.raises(AnswerMismatchError):
+            await agent.leader.start(aic, task_id="t-server", text="go", session_id=session_id)
+        task = await _failed_start(agent, "t-server")
+    said = task["status"]["dataItems"][0]["text"]
+    assert said.startswith("The leader refused the partner's answer:") and "'server'" in said

@@ -76,6 +76,37 @@ async def test_rpc_reject_and_get(make_live_agent: MakeLiveAgent) -> None:
     assert (await hub_task(leader, "t-no"))["state"] == "rejected"
 
 
+async def test_a_continue_both_sides_record_is_one_move_at_the_hub(
+    make_live_agent: MakeLiveAgent,
+) -> None:
+    """The leader records its ``continue`` (the command moves the task to working) and the
+    partner records its answer, the same move: the hub holds the one move the partner
+    holds, as the partner holds it."""
+    leader = await make_live_agent("leader")
+    partner = await make_live_agent("echo", EchoHandler())
+    session = await leader.leader.open_session([partner.agent_id])
+    where = {"session_id": session.id, "task_id": "t-again"}
+    await leader.leader.start(partner.agent_id, text="once", **where)
+    again = await leader.leader.continue_task(partner.agent_id, text="twice", **where)
+    assert again.state.value == "awaiting-completion"
+    await leader.leader.complete(partner.agent_id, **where)
+    snapshot = await leader.leader.get(partner.agent_id, **where)
+    await settled(leader, partner)
+    task = await hub_task(leader, "t-again")
+    assert [s["state"] for s in snapshot["statusHistory"]] == [
+        "accepted",
+        "working",
+        "awaiting-completion",
+        "working",
+        "awaiting-completion",
+        "completed",
+    ]
+    states = [s["state"] for s in task["statusHistory"]]
+    assert states == [s["state"] for s in snapshot["statusHistory"]]
+    assert task["statusHistory"][:-1] == snapshot["statusHistory"][:-1]  # the partner's own
+    assert not leader.recorder.failures and not partner.recorder.failures
+
+
 async def test_stream_lifecycle_and_resume(make_live_agent: MakeLiveAgent) -> None:
     """Streams read up to the leader's turn (the kit's default), then followed to the
     task's end (AIP 6.2: the partner keeps a stream open until then)."""

@@ -191,7 +191,7 @@ def test_the_hub_wheel_migrates_serves_checks_and_demos_anywhere(
     assert f"agenthub-hub {__version__}" in run_ok(agenthub, "--version", cwd=elsewhere)
     assert (
         "applied 0001, 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010, 0011, 0012, 0013, "
-        "0015, 0016" in run_ok(agenthub, "migrate", cwd=elsewhere)
+        "0014, 0015, 0016, 0017" in run_ok(agenthub, "migrate", cwd=elsewhere)
     )
     assert "all checks passed" in run_ok(agenthub, "check", cwd=elsewhere)
     with ServedHub(elsewhere, clean_env(), command=[str(agenthub)]) as hub:

@@ -174,7 +174,8 @@ async def test_one_trace_from_the_leader_through_the_hub_to_every_partner_and_su
     assert streams.span_id in {p.span_id for p in found.ancestors(streamed)}
     assert streamed.attributes["aip.task.id"] == "t-s"
     assert streamed.attributes["aip.task.state"] == "awaiting-completion"  # its last event's
-    for method in ("SendMessage", "GetTask"):  # the A2A task: sent, then looked at
+    # the A2A task: sent (a blocking start, streamed: the agent streams), then looked at
+    for method in ("SendStreamingMessage", "GetTask"):
         (sent,) = [s for s in trace if s.name == method and s.service == "traced-leader"]
         (got,) = [s for s in trace if s.name == method and s.service == "traced-partner-2"]
         assert (sent.kind, got.kind) == ("CLIENT", "SERVER")

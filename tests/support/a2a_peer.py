@@ -13,8 +13,9 @@ user's text:
   asks again);
 - ``slow...``: WORKING, then up to ``SLOW_SECONDS`` before completing, so a test can cancel it
   (``cancel`` moves it to CANCELED);
-- ``reject...``: REJECTED straight from SUBMITTED; ``quit...``: WORKING, then CANCELED by the
-  agent itself (two ends an AIP partner cannot report from there).
+- ``reject...``: REJECTED straight from SUBMITTED (an accepted task rejected, for AIP);
+  ``quit...``: WORKING, then CANCELED by the agent itself (an end an AIP partner cannot
+  report from there); ``crash...``: an error answer (a2a-sdk's InternalError), no task.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ class PeerExecutor(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         text = context.get_user_input()
-        if text.startswith("reject"):  # from submitted, as AIP's partner never may
+        if text.startswith("crash"):  # answered with an error, no task made
+            raise RuntimeError("the agent crashed")
+        if text.startswith("reject"):  # from submitted: AIP's accepted, then rejected
             await updater.reject(updater.new_agent_message([new_text_part("not for me")]))
             return
         if task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED and text.startswith("ask"):
@@ -93,14 +96,16 @@ class PeerExecutor(AgentExecutor):
 VERSIONS = ("1.0", "0.3")
 
 
-def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
+def agent_card(
+    url: str, versions: tuple[str, ...] = VERSIONS, *, streaming: bool = True
+) -> AgentCard:
     return AgentCard(
         name="A2A Peer",
         description="an a2a-sdk echo agent with input-required and cancellable tasks",
         version="1.0.0",
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
-        capabilities=AgentCapabilities(streaming=True, push_notifications=True),
+        capabilities=AgentCapabilities(streaming=streaming, push_notifications=True),
         supported_interfaces=[  # one endpoint serves both (``enable_v0_3_compat``)
             AgentInterface(protocol_binding=binding, url=url, protocol_version=v)
             for binding in ("JSONRPC", "HTTP+JSON")  # HTTP+JSON's paths below the same URL
@@ -111,13 +116,17 @@ def agent_card(url: str, versions: tuple[str, ...] = VERSIONS) -> AgentCard:
 
 
 def build_peer_app(
-    url: str, versions: tuple[str, ...] = VERSIONS, task_store: TaskStore | None = None
+    url: str,
+    versions: tuple[str, ...] = VERSIONS,
+    task_store: TaskStore | None = None,
+    *,
+    streaming: bool = True,
 ) -> Starlette:
     """The peer's app; ``url`` is the JSON-RPC URL its card advertises (served at ``/``),
     with an interface for each of ``versions`` (a client picks 1.0 when it is there);
     ``task_store``: its tasks (a fresh ``InMemoryTaskStore`` unless given, so a test can
-    read what the agent says of a task)."""
-    card = agent_card(url, versions)
+    read what the agent says of a task); ``streaming``: whether its card says it streams."""
+    card = agent_card(url, versions, streaming=streaming)
     push_client = httpx.AsyncClient(timeout=10.0)
     push_store = InMemoryPushNotificationConfigStore()
     handler = DefaultRequestHandler(
@@ -146,7 +155,10 @@ def build_peer_app(
 
 @contextlib.asynccontextmanager
 async def serve_peer(
-    versions: tuple[str, ...] = VERSIONS, task_store: TaskStore | None = None
+    versions: tuple[str, ...] = VERSIONS,
+    task_store: TaskStore | None = None,
+    *,
+    streaming: bool = True,
 ) -> AsyncIterator[str]:
     """Serve a peer on a free loopback port in this loop; yields its base URL (no slash)."""
     # proto IPPROTO_TCP, or asyncio skips TCP_NODELAY on accepted sockets (~40 ms per request)
@@ -154,7 +166,7 @@ async def serve_peer(
     sock.bind(("127.0.0.1", 0))  # our port before uvicorn starts, so the card can name it
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     config = uvicorn.Config(
-        build_peer_app(f"{url}/", versions, task_store),
+        build_peer_app(f"{url}/", versions, task_store, streaming=streaming),
         log_config=None,
         log_level="warning",
         timeout_graceful_shutdown=2,
