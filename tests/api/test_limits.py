@@ -266,6 +266,33 @@ async def _pages(read: Any, first: Any) -> list[list[str]]:
     return pages
 
 
+async def test_a_pages_bound_counts_bytes_not_characters(settings: Settings) -> None:
+    """Text of three-byte characters (Chinese): a page holds what fits in its bytes, not in
+    as many characters (it was three times its bound)."""
+    async with (
+        hub_with(settings, max_page_bytes=PAGE_BYTES) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=HUB_BASE) as http,
+    ):
+        leader, member = await agent_of(http, "leader"), await agent_of(http, "member")
+        group = await team(leader, member)
+        group_url = f"/v1/groups/{group['id']}/messages"
+        posted = []
+        for i in range(6):
+            body = chat(str(member.agent_id), f"{i} " + "界" * 12_000, role="partner")
+            assert (await member.request("POST", group_url, json=body)).status_code == 201
+            posted.append(body["id"])
+
+        async def group_page(after: int) -> tuple[list[str], Any]:
+            answer = await member.request("GET", group_url, params={"after": after, "limit": 500})
+            assert answer.status_code == 200 and len(answer.content) <= PAGE_BYTES
+            page = answer.json()
+            return [m["id"] for m in page["items"]], page["nextCursor"]
+
+        pages = await _pages(group_page, 0)
+        assert all(len(p) == 1 for p in pages)  # 36 KB a post: one a page, two are over
+        assert [i for p in pages for i in p] == posted
+
+
 async def test_pages_of_large_messages_stop_at_the_byte_bound_and_resume_exactly(
     settings: Settings,
 ) -> None:
