@@ -6,8 +6,9 @@ refused its answer, or the call was never made), the hub would otherwise keep a 
 peer holds, ``submitted`` until its session closes. So the leader records the call's end
 for the partner, as it records the answers of a partner that signs nothing: a ``failed``
 TaskResult saying why, relayed unsigned (the hub marks it ``verified: false``, the leader's
-word). A call that may have reached the partner (it timed out, or the connection broke
-after the request was sent) records nothing: the partner may hold the task, and say so.
+word). A call that may have reached the partner (it timed out, the connection broke after
+the request was sent, or the partner's server failed with a 5xx and no JSON-RPC answer)
+records nothing: the partner may hold the task, and say so.
 """
 
 from __future__ import annotations
@@ -22,9 +23,19 @@ from agenthub.errors import AnswerMismatchError, AnswerSignatureError, CallFaile
 from agenthub.peers import PeerCertificateError
 from agenthub.protocol.messages import TaskCommand, TaskCommandType, TaskState
 
-NOT_TAKEN = (KitError, httpx.ConnectError, httpx.ConnectTimeout)
-"""What a failed call raises when the partner holds no task of it (for a ``start``)."""
+FAILED_CALLS = (KitError, httpx.ConnectError, httpx.ConnectTimeout)
+"""What a failed call raises; ``not_taken`` says which of them leave no task at the partner."""
 REFUSED_ANSWERS = (AnswerMismatchError, AnswerSignatureError, PeerCertificateError)
+
+
+def not_taken(error: BaseException) -> bool:
+    """Whether the partner holds no task of a ``start`` that failed with ``error``: it
+    answered with a JSON-RPC error or an HTTP 4xx, the leader refused its answer, or the
+    call was never made; not a 5xx without a JSON-RPC answer (its server may have failed
+    after taking the task)."""
+    if isinstance(error, CallFailed) and not isinstance(error, REFUSED_ANSWERS):
+        return error.code is not None or error.status is None or error.status < 500
+    return isinstance(error, FAILED_CALLS)
 
 
 def why(error: BaseException) -> str:

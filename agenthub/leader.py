@@ -23,7 +23,7 @@ from agenthub.aip_calls import AipCalls
 from agenthub.commands import leader_command, text_items
 from agenthub.directory import PeerDirectory
 from agenthub.errors import CallFailed, KitError
-from agenthub.failed_start import NOT_TAKEN, ended_start, failed_answer
+from agenthub.failed_start import FAILED_CALLS, ended_start, failed_answer, not_taken
 from agenthub.hub import HubClient
 from agenthub.inbox import NotificationInbox
 from agenthub.paths import segment
@@ -207,7 +207,7 @@ class Leader:
     ) -> None:
         """A start recorded, whose call ended with no task at the partner: its end recorded
         too, the task ``failed`` saying why (``agenthub.failed_start``)."""
-        if record and self.recorder is not None and ended_start(command):
+        if record and self.recorder is not None and ended_start(command) and not_taken(error):
             assert command.session_id is not None
             self.recorder.relay(
                 command.session_id,
@@ -238,7 +238,7 @@ class Leader:
                 result, answer, nonce = await self.aip.exchange(partner_id, method, params)
                 if not isinstance(result, dict):
                     raise CallFailed("The rpc result is not a TaskResult.")
-            except NOT_TAKEN as error:
+            except FAILED_CALLS as error:
                 self.record_failed_start(partner_id, command, error, record)
                 raise
         signature = answer.headers.get(SIGNATURE_HEADER)
@@ -273,7 +273,7 @@ class Leader:
             async for event in self.aip.stream(partner_id, command, follow=follow):
                 answered = True
                 yield task_event(event)
-        except NOT_TAKEN as error:
+        except FAILED_CALLS as error:
             if not answered:
                 self.record_failed_start(partner_id, command, error, record)
             raise
