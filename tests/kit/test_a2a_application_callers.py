@@ -40,6 +40,7 @@ from tests.kit.test_a2a_partner import (
 from tests.support.hub import OPERATOR_TOKEN
 from tests.support.kit import EchoHandler, LiveHub, MakeLiveAgent, hub_task, settled
 from tests.support.oauth import application_token
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -143,7 +144,7 @@ async def test_an_applications_a2a_calls_are_recorded_with_it_as_caller(
                 seen.append(event)
 
         watching = asyncio.create_task(watch())
-        await asyncio.sleep(0.3)
+        await eventually(lambda: seen, "the subscription's first event (the task as it stands)")
         canceled = await watcher.cancel_task(CancelTaskRequest(id=started.id))
         assert canceled.status.state == TaskState.TASK_STATE_CANCELED
         await asyncio.wait_for(watching, WAIT_SECONDS)
