@@ -337,7 +337,8 @@ class AgentEndpoint:
         first = items[0]
         if not batched and isinstance(first, RpcRequest) and first.method in A2A_METHODS:
             assert self.a2a is not None  # A2A's methods are served only with A2A
-            return await self.a2a.answer(request, body, call.caller_id, call.kind)
+            a2a_answer = await self.a2a.answer(request, body, call.caller_id, call.kind)
+            return self.open_streams.watched(a2a_answer, call.proof)
         answers = []
         for item in items:
             answer = await self._one(item, call, batched) if isinstance(item, RpcRequest) else item
@@ -507,7 +508,11 @@ class AgentEndpoint:
                 await _rest_refused(exc, missing=missing)(scope, receive, send)
                 return
             caller_id = None
-        await self.a2a.answer_rest(scope, receive, send, body, caller_id, kind)
+        answer = self.a2a.answer_rest(scope, receive, send, body, caller_id, kind)
+        if caller_id is not None and request.url.path.endswith((":stream", ":subscribe")):
+            await self.open_streams.serve_watched(answer, call.proof)  # as on JSON-RPC
+            return
+        await answer
 
     async def _a2a_card(self, request: Request) -> Response:
         """The agent's A2A Agent Card, made from its registry card (404 without A2A)."""

@@ -14,9 +14,11 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from starlette.responses import Response
 
 from agenthub.directory import PeerDirectory
 from agenthub.errors import HubRequestError
@@ -56,6 +58,51 @@ class OpenStreams:
         self.counts: Counter[tuple[str, str | None]] = Counter()
         self.proofs: set[Proof] = set()
         self._watcher: asyncio.Task[None] | None = None
+
+    def watch(self, proof: Proof) -> Callable[[], None]:
+        """Check ``proof`` again while a stream counted elsewhere (an A2A one: a2a-sdk keeps
+        its own) is open; the function that stops."""
+        self.proofs.add(proof)
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.create_task(self._watch(), name="open-streams-recheck")
+        return lambda: self.proofs.discard(proof)
+
+    def watched(self, response: Response, proof: Proof) -> Response:
+        """``response``, a stream's (a2a-sdk's answer to ``SendStreamingMessage`` or
+        ``SubscribeToTask``), ending when its caller no longer is who it proved to be; any
+        other answer as it is."""
+        items = getattr(response, "body_iterator", None)
+        if items is None:
+            return response
+        release = self.watch(proof)
+
+        async def body() -> AsyncIterator[Any]:
+            try:
+                async for item in until_ended(items, proof.ended):
+                    yield item
+            finally:
+                release()
+
+        response.body_iterator = body()  # type: ignore[attr-defined]
+        return response
+
+    async def serve_watched(self, answer: Awaitable[None], proof: Proof) -> None:
+        """An ASGI answer (an A2A HTTP+JSON stream), cut off when its caller no longer is
+        who it proved to be: the connection closes mid-stream, as the hub's do."""
+        release = self.watch(proof)
+        answering = asyncio.ensure_future(answer)
+        ended = asyncio.ensure_future(proof.ended.wait())
+        try:
+            await asyncio.wait({answering, ended}, return_when=asyncio.FIRST_COMPLETED)
+            if not answering.done():
+                answering.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await answering
+                return
+            answering.result()
+        finally:
+            ended.cancel()
+            release()
 
     def hold(self, proof: Proof, task_id: str | None) -> Callable[[], None]:
         """Count a stream in, or refuse it past a limit; the function that counts it out."""

@@ -4,6 +4,7 @@ send, stream, get, cancel, resubscribe and push notifications, each recorded at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
+from a2a.client.errors import A2AClientError
 from a2a.helpers import get_artifact_text, new_text_part
 from a2a.types import (
     AgentCard,
@@ -40,6 +42,7 @@ from agenthub.signing import CallTokenAuth
 from tests.support import LOOPBACK
 from tests.support.kit import AskHandler, EchoHandler, MakeLiveAgent, hub_task, settled
 from tests.support.live import serving
+from tests.support.waiting import eventually
 
 WAIT_SECONDS = 60.0  # a hang bound, not a speed one
 
@@ -603,3 +606,36 @@ async def test_an_artifact_keeps_its_products_name_and_description(
         }
         assert streamed == described
     await settled(partner)
+
+
+@pytest.mark.parametrize("binding", ["JSONRPC", "HTTP+JSON"])
+async def test_an_a2a_stream_ends_when_its_caller_leaves_the_hub(
+    make_live_agent: MakeLiveAgent, binding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream a2a-sdk serves at a kit partner ends, as an AIP one does, once its caller no
+    longer is who it proved to be (here: it deregistered), not when its task ends."""
+    monkeypatch.setattr("agenthub.open_streams.RECHECK_SECONDS", 0.2)  # a test's patience
+    caller = await make_live_agent("caller", serve=False)
+    partner = await a2a_partner(make_live_agent, SlowHandler())
+    async with await caller_http(caller, partner) as http:
+        sender = await a2a_client(http, partner, binding=binding)
+        watcher = await a2a_client(http, partner, streaming=True, binding=binding)
+        request = SendMessageRequest(
+            message=user_message("slow"),
+            configuration=SendMessageConfiguration(return_immediately=True),
+        )
+        task = await last_task(sender, request)
+        seen: list[StreamResponse] = []
+
+        async def watch() -> None:
+            with contextlib.suppress(A2AClientError, httpx.HTTPError):  # cut off mid-stream
+                async for event in watcher.subscribe(SubscribeToTaskRequest(id=task.id)):
+                    seen.append(event)
+
+        watching = asyncio.create_task(watch())
+        await eventually(lambda: seen, "the subscription's first event")
+        await caller.hub.deregister()
+        await asyncio.wait_for(watching, WAIT_SECONDS)
+    states = [e.status_update.status.state for e in seen if e.HasField("status_update")]
+    assert TaskState.TASK_STATE_COMPLETED not in states  # ended before its task did
+    assert not partner.endpoint.open_streams.proofs
