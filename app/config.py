@@ -4,6 +4,10 @@ A setting that cannot work raises ``SettingError``: one line that names the vari
 what is wrong and what to do. The CLI prints it and exits 2 (``agenthub --debug`` adds the
 traceback). Secrets may come from files (``AGENTHUB_<NAME>_FILE``, as Docker secrets are
 mounted) instead of the environment.
+
+Kept whole: ``Settings`` is the one list of the hub's settings, a field each with its default
+and its description, and the checks that hold between them; an operator reads it top to
+bottom beside docs/operator/running.md, and split it would be two lists to keep in step.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ def masked_url(url: str) -> str:
 
 
 class Settings(BaseSettings):
+    """Every setting of the hub (``AGENTHUB_<NAME>``).
+
+    Kept whole: one field a setting, each with its default and its description."""
+
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=ENV_FILE, extra="ignore")
 
     database_url: str = Field(

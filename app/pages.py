@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import ColumnElement, Integer, Text, and_, cast, or_
+from sqlalchemy import ColumnElement, Integer, Text, and_, cast, func, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.functions import FunctionElement
@@ -104,15 +104,31 @@ class Keyset:
         cursor: str | None,
         limit: int,
         values: Callable[[Any], Sequence[Any]],
+        size: ColumnElement[int] | None = None,
+        max_bytes: int = PAGE_BYTES,
     ) -> tuple[list[Any], str | None]:
         """The rows of ``stmt`` after ``cursor``, at most ``limit``, and the next page's
-        cursor (``values``: a row's values of the columns), or ``None`` on the last page."""
+        cursor (``values``: a row's values of the columns), or ``None`` on the last page.
+        With ``size`` (a row's bytes, ``stored_size``), the rows that fit in ``max_bytes``
+        too: their sizes are read first, then only those rows."""
         if cursor:
             stmt = stmt.where(self._after(cursor))
         order = [c.desc() if self.descending else c for c in self.columns]
+        more = None
+        if size is not None:
+            sizes: Any = select(*self.columns, func.coalesce(size, 0))  # rows, not models
+            if stmt.whereclause is not None:
+                sizes = sizes.where(stmt.whereclause)
+            found = list((await db.exec(sizes.order_by(*order).limit(limit + 1))).all())
+            keys, more = fitting(
+                [(tuple(r[:-1]), r[-1]) for r in found], limit=limit, max_bytes=max_bytes
+            )
+            limit = len(keys)
         rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
         page = rows[:limit]
-        return page, self._cursor(values(page[-1])) if len(rows) > limit else None
+        if more is None:
+            more = len(rows) > limit
+        return page, self._cursor(values(page[-1])) if more and page else None
 
 
 class _Octets(FunctionElement[int]):

@@ -1,6 +1,10 @@
 """A group as an A2A agent (``docs/reference/a2a-group-extension.md``): its signed card and JSON-RPC
 endpoint (posts, reads, streams that resume from a seq). The streams are the group's own
-(``streams.service.event_stream``), each event's A2A frame made once (``wire.frame_parts``)."""
+(``streams.service.event_stream``), each event's A2A frame made once (``wire.frame_parts``).
+
+Kept whole: the endpoint is one route whose docstring is the operation's whole description
+(every method, its limits and refusals), and ``_Call`` is what that route dispatches to, a
+method a JSON-RPC method; read apart, each would point at the other for every line."""
 
 from __future__ import annotations
 

@@ -161,6 +161,8 @@ async def list_operator_tasks(
     agent_id: Annotated[str | None, Query(alias="agentId", max_length=ID_CHARS)] = None,
     limit: Limit = 50,
     cursor: Cursor = None,
+    *,
+    settings: SettingsDep,
 ) -> OperatorTaskPage:
     """Every task, newest first, as `GET /v1/tasks/{taskId}` shows it; filtered by
     `sessionId`, `groupId`, the current `state` and `agentId` (its leader or partner).
@@ -178,6 +180,7 @@ async def list_operator_tasks(
         agent_id=agent_id,
         limit=limit,
         cursor=cursor,
+        max_bytes=settings.max_page_bytes,
     )
 
 

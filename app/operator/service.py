@@ -32,11 +32,11 @@ from app.certificates.service import newest_certificates
 from app.groups.access import group_views
 from app.groups.models import Group
 from app.models.types import utcnow
-from app.pages import Keyset
+from app.pages import PAGE_BYTES, Keyset
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.service import session_views
 from app.tasks.models import Task
-from app.tasks.queries import task_views
+from app.tasks.queries import TASK_BYTES, task_views
 
 NO_CERTIFICATE = CertificateSummary(state="none")
 
@@ -185,6 +185,7 @@ async def list_tasks(
     agent_id: str | None,
     limit: int,
     cursor: str | None,
+    max_bytes: int = PAGE_BYTES,
 ) -> OperatorTaskPage:
     """Every task, newest first; ``agent_id``: those it leads or is the partner of."""
     stmt = select(Task)
@@ -199,6 +200,12 @@ async def list_tasks(
     if agent_id:
         stmt = stmt.where(or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id))
     page, next_cursor = await TASKS.page(
-        db, stmt, cursor=cursor, limit=limit, values=lambda t: (t.created_at, t.id, t.session_id)
+        db,
+        stmt,
+        cursor=cursor,
+        limit=limit,
+        values=lambda t: (t.created_at, t.id, t.session_id),
+        size=TASK_BYTES,
+        max_bytes=max_bytes,
     )
     return OperatorTaskPage(items=await task_views(db, page), next_cursor=next_cursor)

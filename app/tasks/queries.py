@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, exists, or_
+from sqlalchemy import ColumnElement, exists, func, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
@@ -23,7 +24,7 @@ from agenthub.protocol.sessions import (
 from app.agents.models import Agent
 from app.auth.principal import Principal
 from app.groups.models import GroupMember
-from app.pages import PAGE_BYTES, cursor_time, decode_cursor, encode_cursor
+from app.pages import PAGE_BYTES, Keyset, stored_size
 from app.records.messages import message_page
 from app.records.models import StoredMessage
 from app.sessions.callers import session_callers
@@ -55,6 +56,7 @@ async def list_tasks(
     role: str | None,
     limit: int,
     cursor: str | None,
+    max_bytes: int = PAGE_BYTES,
 ) -> TaskPage:
     if role == "leader":
         stmt = select(Task).where(col(Task.leader_id) == agent_id)
@@ -70,7 +72,7 @@ async def list_tasks(
         stmt = stmt.where(col(Task.state).is_(None))
     elif state:
         stmt = stmt.where(col(Task.state) == state)
-    return await _task_page(db, stmt, cursor=cursor, limit=limit)
+    return await _task_page(db, stmt, cursor=cursor, limit=limit, max_bytes=max_bytes)
 
 
 def _takes_part(agent_id: str) -> ColumnElement[bool]:
@@ -78,32 +80,35 @@ def _takes_part(agent_id: str) -> ColumnElement[bool]:
     return or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id)
 
 
+TASKS = Keyset(col(Task.created_at), col(Task.id), col(Task.session_id), kinds=(datetime, str, str))
+"""Oldest first."""
+TASK_BYTES = (
+    stored_size(Task.products)
+    + stored_size(Task.status_history)
+    + func.coalesce(stored_size(Task.status), 0)
+)
+"""About what a task's view takes: its products and statuses (a page of tasks is bounded by
+bytes too, as one of messages is)."""
+
+
 async def _task_page(
-    db: AsyncSession, stmt: SelectOfScalar[Task], *, cursor: str | None, limit: int
+    db: AsyncSession,
+    stmt: SelectOfScalar[Task],
+    *,
+    cursor: str | None,
+    limit: int,
+    max_bytes: int,
 ) -> TaskPage:
-    """One page of the tasks ``stmt`` selects, oldest first."""
-    if cursor:
-        created, last_id, last_session = decode_cursor(cursor, types=(str, str, str))
-        when = cursor_time(created)
-        stmt = stmt.where(
-            or_(
-                col(Task.created_at) > when,
-                and_(
-                    col(Task.created_at) == when,
-                    or_(
-                        col(Task.id) > last_id,
-                        and_(col(Task.id) == last_id, col(Task.session_id) > last_session),
-                    ),
-                ),
-            )
-        )
-    order = (col(Task.created_at), col(Task.id), col(Task.session_id))
-    rows = list((await db.exec(stmt.order_by(*order).limit(limit + 1))).all())
-    page = rows[:limit]
-    next_cursor = None
-    if len(rows) > limit:
-        last = page[-1]
-        next_cursor = encode_cursor([last.created_at.isoformat(), last.id, last.session_id])
+    """One page of the tasks ``stmt`` selects, oldest first, of about ``max_bytes``."""
+    page, next_cursor = await TASKS.page(
+        db,
+        stmt,
+        cursor=cursor,
+        limit=limit,
+        values=lambda t: (t.created_at, t.id, t.session_id),
+        size=TASK_BYTES,
+        max_bytes=max_bytes,
+    )
     return TaskPage(items=await task_views(db, page), next_cursor=next_cursor)
 
 
@@ -162,7 +167,8 @@ async def session_context(
     )
     tasks = select(Task).where(col(Task.session_id) == session_id, _takes_part(caller.id))
     return SessionContext(
-        messages=messages, tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit)
+        messages=messages,
+        tasks=await _task_page(db, tasks, cursor=tasks_after, limit=limit, max_bytes=max_bytes),
     )
 
 

@@ -33,6 +33,8 @@ async def list_tasks(
     role: Literal["leader", "partner"] | None = None,
     limit: Limit = 50,
     cursor: Cursor = None,
+    *,
+    settings: SettingsDep,
 ) -> TaskPage:
     """The tasks the caller leads or is the partner of (`role` picks one side), oldest
     first, filtered by `sessionId`, `groupId` and the current `state`; the answer pages with
@@ -53,6 +55,7 @@ async def list_tasks(
         role=role,
         limit=limit,
         cursor=cursor,
+        max_bytes=settings.max_page_bytes,
     )
 
 

@@ -357,6 +357,28 @@ async def test_pages_of_large_messages_stop_at_the_byte_bound_and_resume_exactly
         listed = [t["id"] for t in (await a2a("ListTasks", {}))["tasks"]]
         assert listed[0] == group["id"] and 1 <= len(listed[1:]) <= 3
         assert listed[1:] == [f"t-{i}" for i in range(len(listed) - 1)]
+        # the same tasks as the hub lists them, to their leader and to the operator
+        as_operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+
+        async def task_page(after: str, url: str = "/v1/tasks") -> tuple[list[str], Any]:
+            params = {"limit": 500, **({"cursor": after} if after else {})}
+            if url == "/v1/tasks":
+                answer = await leader.request("GET", url, params=params)
+            else:
+                answer = await http.get(url, params=params, headers=as_operator)
+            assert answer.status_code == 200 and len(answer.content) <= PAGE_BYTES
+            page = answer.json()
+            return [t["id"] for t in page["items"]], page["nextCursor"]
+
+        pages = await _pages(task_page, "")
+        assert len(pages) > 1 and [i for p in pages for i in p] == [f"t-{i}" for i in range(5)]
+
+        async def operator_page(after: str) -> tuple[list[str], Any]:
+            return await task_page(after, "/v1/operator/tasks")
+
+        pages = await _pages(operator_page, "")
+        newest_first = [f"t-{i}" for i in reversed(range(5))]
+        assert len(pages) > 1 and [i for p in pages for i in p] == newest_first
 
         # a session's point-to-point messages, and its context
         body = {"receivers": [{"agentId": member.agent_id, "mode": "p2p"}]}

@@ -66,6 +66,7 @@ async def _fuzz(hub: Replica, *selection: str, as_operator: bool = False) -> str
     async with HubClient(hub.url, key=AgentKey.generate()) as kit:
         await kit.register(card("fuzzer", kit.key), registration_token=REGISTRATION_TOKEN)
         token = OPERATOR_TOKEN if as_operator else await kit.access_token()
+        agent_id = str(kit.agent_id)
     command = [
         schemathesis_cli(),
         "--config-file",
@@ -88,6 +89,7 @@ async def _fuzz(hub: Replica, *selection: str, as_operator: bool = False) -> str
     env = {
         **os.environ,
         "AGENTHUB_FUZZ_ACCESS_TOKEN": token,
+        "AGENTHUB_FUZZ_AGENT_ID": agent_id,
         "AGENTHUB_FUZZ_REGISTRATION_TOKEN": REGISTRATION_TOKEN,
     }
     proc = await asyncio.create_subprocess_exec(

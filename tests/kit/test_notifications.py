@@ -291,10 +291,15 @@ async def test_a_partner_at_its_task_limit_refuses_new_starts(
     await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-2", text="?")
     with pytest.raises(CallFailed):
         await leader.leader.start(partner.agent_id, session_id=session.id, task_id="t-3", text="?")
-    runtime.max_tasks = 2  # full for everyone: t-1 and t-2 live, once the ended t-0 is let go
+    runtime.max_tasks = 2  # full: t-1 and t-2 live, once the ended t-0 is let go
     other = await make_live_agent("other")
-    with pytest.raises(CallFailed):
-        await other.leader.start(partner.agent_id, session_id=session.id, text="?")
+    theirs = await other.leader.open_session([partner.agent_id])
+    # a leader holding fewer tasks takes the room of the busiest one's least recently
+    # touched task (its fair share), and no more than that
+    await other.leader.start(partner.agent_id, session_id=theirs.id, task_id="o-0", text="?")
+    assert sorted(runtime.tasks) == sorted([(leader.agent_id, "t-2"), (other.agent_id, "o-0")])
+    with pytest.raises(CallFailed, match="as many as any leader here"):
+        await other.leader.start(partner.agent_id, session_id=theirs.id, task_id="o-1", text="?")
 
 
 async def test_a_push_is_retried_only_while_its_failure_may_pass() -> None:
