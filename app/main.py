@@ -148,7 +148,7 @@ async def _log_summary(app: FastAPI) -> None:
         "agenthub-hub %s: issuer %r, broker %s, signing key %s (%s, kid %s)",
         __version__,
         settings.issuer,
-        settings.broker_url,
+        masked_url(settings.broker_url),
         settings.signing_key_file,
         "made now" if keys.created else "loaded",
         keys.kid,

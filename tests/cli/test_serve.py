@@ -205,7 +205,7 @@ def test_serve_says_what_it_ignored_made_or_could_not_reach(tmp_path: Path) -> N
     env = clean_env(
         AGENTHUB_OPERATOR_TOKEN="op-token",
         AGENTHUB_DATABSE_URL="sqlite+aiosqlite:///./elsewhere.db",
-        AGENTHUB_BROKER_URL=f"redis://127.0.0.1:{free_port()}/0",
+        AGENTHUB_BROKER_URL=f"redis://:broker-secret@127.0.0.1:{free_port()}/0",
         AGENTHUB_SIGNING_KEY_FILE="keys/hub/signing-key.pem",
     )
     with ServedHub(tmp_path, env) as hub:
@@ -216,9 +216,9 @@ def test_serve_says_what_it_ignored_made_or_could_not_reach(tmp_path: Path) -> N
         "ignored; did you mean AGENTHUB_DATABASE_URL?" in line
         for line in warnings
     ), hub.output
-    assert any(
-        f"broker {env['AGENTHUB_BROKER_URL']} does not answer: " in line for line in warnings
-    ), hub.output
+    masked = env["AGENTHUB_BROKER_URL"].replace("broker-secret", "***")
+    assert any(f"broker {masked} does not answer: " in line for line in warnings), hub.output
+    assert "broker-secret" not in hub.output  # nowhere in its log, the start-up summary too
     assert any("made the folder keys/hub for the signing key" in line for line in warnings)
     assert (tmp_path / "keys" / "hub" / "signing-key.pem").exists()
     assert "Traceback" not in hub.output
