@@ -36,7 +36,8 @@ from tests.support.parts import parts
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 STATES = [s.value for s in TaskState]
 COMMANDS = ["start", "continue", "complete", "cancel", "get"]
-SEEDS = 12
+SEEDS = 16
+SKEW = 5.0  # how far apart a leader's and a partner's clocks may be (AIP peers' moves)
 
 # --- the reference fold, from the tables alone -------------------------------------------
 
@@ -102,6 +103,10 @@ class Rec:
         return (self.t, ids[self.who if self.where != "a" else "P"], stored)
 
     @property
+    def sender(self) -> str:
+        return "P" if self.where == "a" else self.who
+
+    @property
     def status(self) -> tuple[str, float]:
         return (self.state, self.t)
 
@@ -124,6 +129,9 @@ def could_later(cur: str | None, r: Rec) -> bool:
 
 def step(f: Facts, r: Rec) -> str:
     cur = f.state
+    partner = "Q" if r.task and r.task.startswith("g") else "P"
+    if (r.kind == "cmd" and r.who != "L") or (r.kind != "cmd" and r.sender != partner):
+        return "never"  # commands are the leader's, reports the partner's
     if r.kind == "cmd":
         if r.command in ("start", "get"):
             return "applied"
@@ -160,17 +168,21 @@ def fold(msgs: list[Rec], ids: dict[str, str]) -> tuple[Facts, dict[int, str]]:
         o = out[r.n] = step(f, r)
         if o == "not-yet":
             waiting.append(r)
-        progress = o == "applied"
+        progress, last = o == "applied", r
         while progress:  # what waits goes in, in sending order, once a move allows it
             progress = False
             for w in list(waiting):
+                if w.kind == "cmd" and last.t - w.t > SKEW:  # sent while not allowed
+                    out[w.n] = "ignored"
+                    waiting.remove(w)
+                    continue
                 ow = step(f, w)
                 if ow == "not-yet":
                     continue
                 out[w.n] = ow
                 waiting.remove(w)
                 if ow == "applied":
-                    progress = True
+                    progress, last = True, w
                     break
     for w in waiting:
         if not could_later(f.state, w):
@@ -199,7 +211,8 @@ class Reference:
             creates = r.task in self.created or (r.kind == "cmd" and r.command == "start")
             # a point-to-point partner's report creates its task too (led by the session's
             # leader); in a group only the start does, and a report waits for it
-            creates = creates or (r.kind in ("res", "upd", "chunk") and r.where != "g")
+            report = r.kind in ("res", "upd", "chunk") and r.sender != "L"
+            creates = creates or (report and r.where != "g")
             if not creates:
                 status = 202  # waits for its task
             else:
@@ -220,7 +233,7 @@ class Reference:
         got = {}
         for task in sorted(self.created):
             f, _ = fold(self.tasks[task], self.ids)
-            got[task] = (f.state, [s for s, _ in f.history])
+            got[task] = (f.state, [(s, iso(t)) for s, t in f.history])
         return got
 
 
@@ -228,14 +241,16 @@ class Reference:
 
 
 def gen(rng: random.Random, n: int) -> list[Rec]:
-    """Records in sending order (0.1 s apart, so within any clock skew): per task mostly a
-    legal walk of the tables, with stray commands and reports among them."""
+    """Records in sending order (0.1 s apart, now and then further apart than clocks may
+    be): per task mostly a legal walk of the tables, with stray commands and reports among
+    them, some from the wrong side."""
     tasks = {"s0": "P", "s1": "P", "g0": "Q", "g1": "Q"}
     state: dict[str, str | None] = dict.fromkeys(tasks)
     started: set[str] = set()
     out: list[Rec] = []
+    t = 0.0
     for i in range(n):
-        t = 0.1 * (i + 1)
+        t += 0.1 if rng.random() < 0.93 else 6.0
         task = rng.choice(list(tasks))
         partner = tasks[task]
         where = "g" if partner == "Q" else "s"
@@ -272,8 +287,13 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
             if how == "a" and rng.random() < 0.5:  # the partner records it too
                 out.append(Rec(n + i, "P", "s", kind, t, task, state=new))
             continue
-        kind = rng.choice(["cmd", "res", "upd", "chunk"])
-        if kind == "cmd":
+        kind = rng.choice(["cmd", "res", "upd", "chunk", "wrong"])
+        if kind == "wrong":  # the partner commands, or the leader reports
+            if rng.random() < 0.5:
+                out.append(Rec(i, partner, where, "cmd", t, task, command="cancel"))
+            else:
+                out.append(Rec(i, "L", where, "upd", t, task, state=rng.choice(STATES)))
+        elif kind == "cmd":
             command = rng.choice(COMMANDS[1:])
             out.append(Rec(i, "L", where, "cmd", t, task, command=command))
         else:
@@ -406,7 +426,10 @@ async def test_engine_matches_reference(make_agent: MakeAgent, hub: Any, seed: i
     stored = [r.message_id for r in rows if not r.message_id.startswith("m-")]
     in_group = sorted((r for r in rows if r.group_id is not None), key=lambda r: r.seq or 0)
     posts = [r.message_id for r in in_group if not r.message_id.startswith("m-")]
-    got_tasks = {t.id: (t.state, [s["state"] for s in t.status_history]) for t in tasks}
+    got_tasks = {
+        t.id: (t.state, [(s["state"], s["stateChangedAt"]) for s in t.status_history])
+        for t in tasks
+    }
     why = f"seed {seed}: sent {trace}"
     assert stored == ref.order, why
     assert posts == ref.group, why
