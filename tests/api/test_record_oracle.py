@@ -93,6 +93,7 @@ class Rec:
     command: str = ""
     state: str = ""
     partner: str = ""
+    path: list[tuple[str, float]] = field(default_factory=list)  # a result's statusHistory
 
     @property
     def id(self) -> str:
@@ -116,6 +117,17 @@ class Facts:
     state: str | None = None
     history: list[tuple[str, float]] = field(default_factory=list)
     commanded: bool = False
+    products: list[str] = field(default_factory=list)  # the chunks' texts, as appended
+
+
+def report(f: Facts, status: tuple[str, float]) -> None:
+    """The partner's status, in; where the leader's command made the same live move, the
+    partner's record of it takes the command's place (one move, as the partner holds it)."""
+    if f.commanded and status[0] == f.state and f.state not in FINAL:
+        f.history = [*f.history[:-1], status]
+    else:
+        f.history = [*f.history, status]
+    f.state, f.commanded = status[0], False
 
 
 def could_later(cur: str | None, r: Rec) -> bool:
@@ -145,15 +157,16 @@ def step(f: Facts, r: Rec) -> str:
     if r.kind == "chunk":
         if cur is None or cur in FINAL:
             return "not-yet" if could_later(cur, r) else "never"
+        f.products.append(r.id)
         return "applied"
     if r.status in f.history:
         return "same"
+    for earlier in r.path:  # a result's path: the moves the task has not seen, first
+        if earlier != r.status and earlier not in f.history and partner_may(f.state, earlier[0]):
+            report(f, earlier)
+    cur = f.state
     if partner_may(cur, r.state):
-        if f.commanded and r.state == cur and cur not in FINAL:
-            f.history = [*f.history[:-1], r.status]
-        else:
-            f.history = [*f.history, r.status]
-        f.state, f.commanded = r.state, False
+        report(f, r.status)
         return "applied"
     if cur in FINAL and r.state == cur:
         return "same"
@@ -233,7 +246,7 @@ class Reference:
         got = {}
         for task in sorted(self.created):
             f, _ = fold(self.tasks[task], self.ids)
-            got[task] = (f.state, [(s, iso(t)) for s, t in f.history])
+            got[task] = (f.state, [(s, iso(t)) for s, t in f.history], f.products)
         return got
 
 
@@ -247,6 +260,7 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
     tasks = {"s0": "P", "s1": "P", "g0": "Q", "g1": "Q"}
     state: dict[str, str | None] = dict.fromkeys(tasks)
     started: set[str] = set()
+    walk: dict[str, list[tuple[str, float]]] = {task: [] for task in tasks}
     out: list[Rec] = []
     t = 0.0
     for i in range(n):
@@ -283,8 +297,12 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
             who, how = partner, where
             if partner == "P" and kind == "res" and rng.random() < 0.5:
                 who, how = "L", "a"  # its leader relays the partner's answer
-            out.append(Rec(i, who, how, kind, t, task, state=new))
-            if how == "a" and rng.random() < 0.5:  # the partner records it too
+            path = [*walk[task], (new, t)] if how == "a" and rng.random() < 0.8 else []
+            walk[task].append((new, t))
+            if partner == "P" and how != "a" and rng.random() < 0.35:
+                continue  # recorded by no one: only a later answer's path tells it
+            out.append(Rec(i, who, how, kind, t, task, state=new, path=path))
+            if how == "a" and not path and rng.random() < 0.5:  # the partner records it too
                 out.append(Rec(n + i, "P", "s", kind, t, task, state=new))
             continue
         kind = rng.choice(["cmd", "res", "upd", "chunk", "wrong"])
@@ -325,7 +343,10 @@ def wire(r: Rec, ids: dict[str, str]) -> dict[str, Any]:
         return {**base, "type": "product-chunk", "senderRole": "partner", **extra}
     kind = "task-result" if r.kind == "res" else "task-status-update"
     status = {"state": r.state, "stateChangedAt": iso(r.t)}
-    return {**base, "type": kind, "senderRole": "partner", "status": status}
+    body = {**base, "type": kind, "senderRole": "partner", "status": status}
+    if r.path:
+        body["statusHistory"] = [{"state": s, "stateChangedAt": iso(t)} for s, t in r.path]
+    return body
 
 
 def deliveries(rng: random.Random, recs: list[Rec]) -> list[list[Rec]]:
@@ -427,7 +448,11 @@ async def test_engine_matches_reference(make_agent: MakeAgent, hub: Any, seed: i
     in_group = sorted((r for r in rows if r.group_id is not None), key=lambda r: r.seq or 0)
     posts = [r.message_id for r in in_group if not r.message_id.startswith("m-")]
     got_tasks = {
-        t.id: (t.state, [(s["state"], s["stateChangedAt"]) for s in t.status_history])
+        t.id: (
+            t.state,
+            [(s["state"], s["stateChangedAt"]) for s in t.status_history],
+            [item["text"] for p in t.products for item in p["dataItems"]],
+        )
         for t in tasks
     }
     why = f"seed {seed}: sent {trace}"
