@@ -41,15 +41,10 @@ class HubTokens:
         self.directory = directory
         self.agent_id = agent_id
 
-    async def caller(self, token: str) -> tuple[str, ClientKind]:
-        """The client a hub access token proves: its id (an agent's or an application's) and
-        its kind; ``CallTokenError`` when it does not prove one for this agent."""
-        caller_id, kind, _ = await self.proved(token)
-        return caller_id, kind
-
     async def proved(self, token: str) -> tuple[str, ClientKind, str | None]:
-        """The client a hub access token proves, its kind, and for an agent the thumbprint of
-        the key the token was issued to (None for an application)."""
+        """The client a hub access token proves (an agent's or an application's id), its
+        kind, and for an agent the thumbprint of the key the token was issued to (None for
+        an application); ``CallTokenError`` when it does not prove one for this agent."""
         claims = await self._claims(token)
         if claims.client_kind == "agent":
             await self._agent_stands(claims)

@@ -36,20 +36,12 @@ from app.pages import PAGE_BYTES, Keyset
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.service import session_views
 from app.tasks.models import Task
-from app.tasks.queries import TASK_BYTES, task_views
+from app.tasks.queries import NEWEST_FIRST, task_page
 
 NO_CERTIFICATE = CertificateSummary(state="none")
 
 SESSIONS = Keyset(col(Session.created_at), col(Session.id), kinds=(datetime, str), descending=True)
 GROUPS = Keyset(col(Group.created_at), col(Group.id), kinds=(datetime, str), descending=True)
-TASKS = Keyset(
-    col(Task.created_at),
-    col(Task.id),
-    col(Task.session_id),
-    kinds=(datetime, str, str),
-    descending=True,
-)
-"""Newest first: the console shows what happens now at the top."""
 
 
 def certificate_summary(row: Certificate | None, now: datetime) -> CertificateSummary:
@@ -199,13 +191,8 @@ async def list_tasks(
         stmt = stmt.where(col(Task.state) == state)
     if agent_id:
         stmt = stmt.where(or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id))
-    page, next_cursor = await TASKS.page(
-        db,
-        stmt,
-        cursor=cursor,
-        limit=limit,
-        values=lambda t: (t.created_at, t.id, t.session_id),
-        size=TASK_BYTES,
-        max_bytes=max_bytes,
+    # newest first: the console shows what happens now at the top
+    items, next_cursor = await task_page(
+        db, stmt, order=NEWEST_FIRST, cursor=cursor, limit=limit, max_bytes=max_bytes
     )
-    return OperatorTaskPage(items=await task_views(db, page), next_cursor=next_cursor)
+    return OperatorTaskPage(items=items, next_cursor=next_cursor)

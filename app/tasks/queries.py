@@ -80,8 +80,16 @@ def _takes_part(agent_id: str) -> ColumnElement[bool]:
     return or_(col(Task.leader_id) == agent_id, col(Task.partner_id) == agent_id)
 
 
-TASKS = Keyset(col(Task.created_at), col(Task.id), col(Task.session_id), kinds=(datetime, str, str))
-"""Oldest first."""
+OLDEST_FIRST = Keyset(
+    col(Task.created_at), col(Task.id), col(Task.session_id), kinds=(datetime, str, str)
+)
+NEWEST_FIRST = Keyset(
+    col(Task.created_at),
+    col(Task.id),
+    col(Task.session_id),
+    kinds=(datetime, str, str),
+    descending=True,
+)
 TASK_BYTES = (
     stored_size(Task.products)
     + stored_size(Task.status_history)
@@ -89,6 +97,29 @@ TASK_BYTES = (
 )
 """About what a task's view takes: its products and statuses (a page of tasks is bounded by
 bytes too, as one of messages is)."""
+
+
+async def task_page(
+    db: AsyncSession,
+    stmt: SelectOfScalar[Task],
+    *,
+    order: Keyset,
+    cursor: str | None,
+    limit: int,
+    max_bytes: int,
+) -> tuple[list[TaskView], str | None]:
+    """One page of the tasks ``stmt`` selects, in ``order``, of about ``max_bytes``, as
+    they are shown; and the next page's cursor."""
+    page, next_cursor = await order.page(
+        db,
+        stmt,
+        cursor=cursor,
+        limit=limit,
+        values=lambda t: (t.created_at, t.id, t.session_id),
+        size=TASK_BYTES,
+        max_bytes=max_bytes,
+    )
+    return await task_views(db, page), next_cursor
 
 
 async def _task_page(
@@ -99,17 +130,11 @@ async def _task_page(
     limit: int,
     max_bytes: int,
 ) -> TaskPage:
-    """One page of the tasks ``stmt`` selects, oldest first, of about ``max_bytes``."""
-    page, next_cursor = await TASKS.page(
-        db,
-        stmt,
-        cursor=cursor,
-        limit=limit,
-        values=lambda t: (t.created_at, t.id, t.session_id),
-        size=TASK_BYTES,
-        max_bytes=max_bytes,
+    """One page of the tasks ``stmt`` selects, oldest first."""
+    items, next_cursor = await task_page(
+        db, stmt, order=OLDEST_FIRST, cursor=cursor, limit=limit, max_bytes=max_bytes
     )
-    return TaskPage(items=await task_views(db, page), next_cursor=next_cursor)
+    return TaskPage(items=items, next_cursor=next_cursor)
 
 
 async def list_task_messages(
