@@ -42,13 +42,12 @@ from agenthub.runtime import PartnerRuntime
 from agenthub.state import AgentState
 from agenthub.tls import AgentTls
 from agenthub.tls_server import TlsHttpProtocol
-from agenthub.transport import http_client
+from agenthub.transport import CALL_TIMEOUT_SECONDS, http_client
 
 logger = logging.getLogger(__name__)
 AGENT_SERVICE_NAME = "agenthub-agent"
 """The service name of an agent's traces, unless ``OTEL_SERVICE_NAME`` names it."""
 
-CALL_TIMEOUT_SECONDS = 60.0
 GRACEFUL_SHUTDOWN_SECONDS = 5
 OLD_CLIENT_SECONDS = 3600.0
 """After a renewal, the HTTP client of the old certificate serves what runs on it this long

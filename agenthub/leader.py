@@ -34,13 +34,12 @@ from agenthub.results import TaskAnswer, TaskEvent, task_event
 from agenthub.signing import SIGNATURE_HEADER
 from agenthub.task_run import RUN_WAIT_SECONDS, Answerer, run_task
 from agenthub.tls import AgentTls
-from agenthub.transport import http_client, one_request_id
+from agenthub.transport import CALL_TIMEOUT_SECONDS, http_client, one_request_id
 
 if TYPE_CHECKING:
     from agenthub.a2a.calls import A2ACalls
 
 RECORD_FLUSH_SECONDS = 2.0
-CALL_TIMEOUT_SECONDS = 60.0
 
 
 class Leader:

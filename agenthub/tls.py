@@ -26,6 +26,7 @@ from cryptography import x509
 from agenthub.errors import HubRequestError, KitError
 from agenthub.peers import PeerCertificateError, RevocationList
 from agenthub.protocol.aic import aic_host
+from agenthub.transport import CALL_TIMEOUT_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -194,8 +195,9 @@ class AgentTls:
         certificate (asked for now if there is none), trusts the hub's CA alone, and asks TLS
         to verify the name the hub's CA gives ``peer_id`` (``{aic}.aic.invalid``, SNI), not
         the endpoint's host, which a certificate holds only where the hub can stand behind
-        it. ``kwargs`` go to ``httpx.AsyncClient`` (``timeout``, more ``event_hooks``…; not
-        ``verify``: the TLS context is this agent's); the caller closes it. The kit's own
+        it. ``kwargs`` go to ``httpx.AsyncClient`` (``timeout``, 60 s unless given, as for the
+        kit's own calls; more ``event_hooks``…; not ``verify``: the TLS context is this
+        agent's); the caller closes it. The kit's own
         calls do this by themselves (and send the kit's ``X-Request-ID``; this client does
         not)."""
         if "verify" in kwargs:
@@ -208,6 +210,7 @@ class AgentTls:
 
         hooks = dict(kwargs.pop("event_hooks", None) or {})
         hooks["request"] = [name_the_peer, *hooks.get("request", ())]
+        kwargs.setdefault("timeout", CALL_TIMEOUT_SECONDS)
         return httpx.AsyncClient(verify=self.client, event_hooks=hooks, **kwargs)
 
     def write_files(self, folder: str | os.PathLike[str]) -> tuple[Path, Path, Path]:

@@ -68,6 +68,8 @@ async def _trace_context(request: httpx.Request) -> None:
 
 
 REQUEST_ID_HEADER = "X-Request-ID"
+CALL_TIMEOUT_SECONDS = 60.0
+"""How long a call to a partner may take, by default: the kit's own and ``peer_client``'s."""
 _VALID_REQUEST_ID = re.compile(rb"[!-~]{1,128}")  # as the hub takes one: visible ASCII
 _request_id: ContextVar[str | None] = ContextVar("agenthub_request_id", default=None)
 

@@ -4,6 +4,7 @@ that an agent without A2A never imports a2a-sdk."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -231,12 +232,12 @@ class A2AServing:
         from agenthub.a2a.card import card_json, requested_version
 
         version = requested_version(request.headers, request.query_params)
-        try:
-            built = card_json(await self._card(request))
+        try:  # both read at the hub at once (each is kept a while)
+            card, signed = await asyncio.gather(self._card(request), self._signed_card())
         except (HubRequestError, httpx.HTTPError) as exc:
             logger.warning("could not read the agent's own card at the hub: %s", exc)
             return JSONResponse({"error": "the card is not available now"}, status_code=503)
-        signed = await self._signed_card()
+        built = card_json(card)
         if signed is not None and {k: v for k, v in signed.items() if k != "signatures"} == built:
             built = signed
         return JSONResponse(card_json(built, version=version) if version else built)
