@@ -32,13 +32,13 @@ from app.auth.service import agent_for_claims
 from app.broker import Broker
 from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
+from app.core.unit_of_work import transaction
 from app.limits import Admission
 from app.metrics import HubMetrics, Rates
 from app.middleware import AGENT
 from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
 from app.records.record import Outcome, Record
-from app.records.unit_of_work import transaction
 from app.streams.presence import Presence
 from app.streams.sse import Streams
 
@@ -66,7 +66,7 @@ async def get_revocation_lists(request: Request) -> RevocationLists:
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's one transaction (``records.unit_of_work``): committed once its route
+    """The request's one transaction (``core.unit_of_work``): committed once its route
     returned and before the answer is sent (the dependency's ``scope="function"``), what it
     staged published then; rolled back when the route raised."""
     async with transaction(request.app.state.session_factory) as session:

@@ -30,12 +30,12 @@ from agenthub.protocol.groups import (
 )
 from agenthub.protocol.messages import Message, TaskCommand
 from agenthub.protocol.tasks import FINAL_STATES
+from app.core.unit_of_work import transaction
 from app.db import SessionFactory
 from app.groups.errors import NotAllowedInState, NotYourTurn, SelfNamedSpeaker, SpeakerNotMember
+from app.groups.events import append_group_event
 from app.groups.models import Group, GroupMember, GroupTrigger, GroupTriggerTask
 from app.models.types import utcnow
-from app.records.unit_of_work import transaction
-from app.streams.events import append_group_event
 from app.tasks.models import Task
 from app.tasks.service import AnyTaskMessage
 

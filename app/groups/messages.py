@@ -15,8 +15,12 @@ from agenthub.protocol.groups import ConversationState, GroupMessagePage, Member
 from agenthub.protocol.messages import Message, parse_message
 from app.agents.models import Agent
 from app.auth.principal import Principal
+from app.core.models import StoredMessage
+from app.core.outbox import message_delivery
+from app.core.unit_of_work import stage
 from app.groups.access import MANAGERS, active_group, load_group
 from app.groups.errors import GroupConcluded, GroupNotFound
+from app.groups.events import group_channel, take_post_seqs
 from app.groups.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.groups.flow import move_floor as store_floor_move
 from app.groups.models import GroupMember
@@ -33,11 +37,9 @@ from app.records.messages import (
     insert_message,
     move_status,
 )
-from app.records.models import StoredMessage
 from app.records.stored import find_record
 from app.sessions.errors import SessionClosed
 from app.sessions.models import Session
-from app.streams.events import group_channel, message_delivery, stage, take_post_seqs
 from app.tasks.service import AnyTaskMessage, Outcome, TaskMove, apply_task_message
 
 

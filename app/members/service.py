@@ -25,8 +25,10 @@ from app.groups.access import (
     visible_group,
 )
 from app.groups.errors import GroupConcluded, GroupNotFound, NotAManager, OperatorConfigures
+from app.groups.events import append_group_event
 from app.groups.flow import off_the_floor
 from app.groups.models import Group, GroupMember
+from app.inbox.events import append_inbox_event
 from app.members.errors import (
     AlreadyApplied,
     AlreadyInvited,
@@ -44,7 +46,6 @@ from app.members.errors import (
 )
 from app.models.types import utcnow
 from app.sessions.modes import check_group_receiver
-from app.streams.events import append_group_event, append_inbox_event
 
 S = MemberState
 PENDING = frozenset({S.INVITED, S.APPLIED})

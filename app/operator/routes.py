@@ -25,6 +25,7 @@ from app.api.routing import hub_router
 from app.auth import jws
 from app.auth.current import access_token_claims, is_operator_token
 from app.auth.errors import OperatorOnly, OperatorTokenNeeded, OperatorTokenRejected
+from app.core.operator_events import OPERATOR_CHANNEL
 from app.deps import (
     BrokerDep,
     EngineDep,
@@ -39,7 +40,6 @@ from app.deps import (
     StreamsDep,
 )
 from app.operator import service
-from app.operator.events import OPERATOR_CHANNEL
 from app.operator.health import hub_health
 from app.streams.presence import OPERATOR
 from app.streams.service import StreamPlan

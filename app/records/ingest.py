@@ -29,7 +29,7 @@ transaction (group commit):
    ready (looked up in one query, one transaction each), so a caller that ended a task
    reads what that fired.
 
-A batch is one ``UnitOfWork`` (``records.unit_of_work``): a connection of its own whose
+A batch is one ``UnitOfWork`` (``core.unit_of_work``): a connection of its own whose
 transaction the writer begins and commits; the full path's services get an ORM session on
 that connection only when a record of the batch takes it.
 
@@ -52,13 +52,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.agents.last_seen import LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.broker import Broker
+from app.core.unit_of_work import UnitOfWork, WriterConnection
 from app.db import SessionFactory
 from app.errors import HubError
 from app.records.plain import write_plain
 from app.records.record import Outcome, Path, Record, Standing
 from app.records.stored import encodable, received_wire
 from app.records.task_batch import TaskBatch
-from app.records.unit_of_work import UnitOfWork, WriterConnection
 from app.stopping import stop
 from app.tasks.errors import TaskBusy
 from app.tasks.store import StaleTask

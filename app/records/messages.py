@@ -27,7 +27,9 @@ from agenthub.protocol.messages import (
 )
 from agenthub.protocol.sessions import MessagePage
 from app.auth.principal import Principal
-from app.db import hub_session
+from app.core.models import StoredMessage
+from app.core.unit_of_work import task_may_have_ended, tell_operator_message
+from app.inbox.events import append_inbox_event
 from app.models.types import utcnow
 from app.pages import PAGE_BYTES, decode_cursor, encode_cursor, fitting, stored_size
 from app.prepared import Prepared, run
@@ -38,13 +40,11 @@ from app.records.errors import (
     SenderNotCaller,
     WrongSenderRole,
 )
-from app.records.models import StoredMessage
 from app.records.stored import HUB_FIELDS, Placement, find_record, stored_body, stored_row
 from app.sessions.callers import session_callers
 from app.sessions.errors import SessionClosed
 from app.sessions.modes import check_p2p_report, p2p_partners
 from app.sessions.service import readable_session
-from app.streams.events import append_inbox_event, tell_operator_message
 from app.tasks.service import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
@@ -155,7 +155,7 @@ async def after_task_move(
     ):
         await append_inbox_event(db, move.partner_id, "task", message.to_wire())
     if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
-        hub_session(db).ended.add((move.task_id, session_id))  # their triggers: after COMMIT
+        task_may_have_ended(db, (move.task_id, session_id))  # their triggers: after COMMIT
 
 
 def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:

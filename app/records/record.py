@@ -21,6 +21,7 @@ from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.agents.models import Agent
 from app.auth.principal import check_token_key
+from app.core.models import StoredMessage
 from app.errors import HubError
 from app.groups import messages as group_messages
 from app.groups.flow import FloorState
@@ -34,7 +35,6 @@ from app.records.messages import (
     Participation,
     write_session_message,
 )
-from app.records.models import StoredMessage
 from app.sessions.errors import SessionNotFound
 from app.sessions.models import Session, SessionParticipant
 from app.tasks.service import AnyTaskMessage
