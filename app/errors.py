@@ -37,7 +37,7 @@ detail, which is for people. The whole tree, by status then code::
     │   └── UnknownAgent              401 unknown-agent               auth.errors
     ├── Forbidden                     403 forbidden
     │   ├── InviteOnly                403 invite-only                 members.errors
-    │   ├── Muted                     403 muted                       members.errors
+    │   ├── Muted                     403 muted                       groups.errors
     │   ├── NotAManager               403 not-a-manager               groups.errors
     │   ├── NotAMember                403 not-a-member                groups.errors
     │   ├── NotSessionLeader          403 not-session-leader          sessions.errors

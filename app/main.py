@@ -60,7 +60,7 @@ from app.streams.presence import Presence
 from app.streams.sse import SendWatchdog, Streams
 from app.tasks import routes as tasks
 from app.triggers import routes as triggers
-from app.triggers.service import fire_due_triggers, fire_ready_sweep
+from app.triggers.service import fire_due_triggers, fire_ready_sweep, fire_ready_triggers
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -186,7 +186,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.session_factory = make_session_factory(engine, broker=broker, note_seen=note_seen)
     metrics: HubMetrics = app.state.metrics
     app.state.ingest = ingest = Ingest(
-        app.state.session_factory, broker=broker, on_written=metrics.recorded
+        app.state.session_factory,
+        broker=broker,
+        on_written=metrics.recorded,
+        on_ended=functools.partial(fire_ready_triggers, app.state.session_factory),
     )
     metrics.watch_queues(broker.queued_frames)
     metrics.watch_broker(broker.outbox_events)

@@ -23,8 +23,8 @@ from app.groups.errors import GroupConcluded, GroupNotFound
 from app.groups.events import group_channel, take_post_seqs
 from app.groups.flow import FloorMove, FloorState, check_deeper, check_flow, check_speakers
 from app.groups.flow import move_floor as store_floor_move
+from app.groups.membership import grant_mentions, use_speak_grant
 from app.groups.models import GroupMember
-from app.members.service import grant_mentions, use_speak_grant
 from app.models.types import utcnow
 from app.pages import PAGE_BYTES, fitting, stored_size
 from app.records.errors import MessageIdReused, MisaddressedMessage, SenderNotCaller

@@ -36,8 +36,8 @@ from app.groups.errors import (
     SubGroupElsewhere,
 )
 from app.groups.flow import SPEAKING_FIELDS, set_speaking
+from app.groups.membership import set_member
 from app.groups.models import Group
-from app.members.service import set_member
 from app.models.types import utcnow
 from app.sessions.errors import NotSessionLeader, SessionClosed, SessionNotFound
 from app.sessions.models import Session
