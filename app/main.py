@@ -51,11 +51,11 @@ from app.models.types import utcnow
 from app.oauth import routes as oauth
 from app.operator import hub_routes as hub
 from app.operator import routes as operator
-from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
 from app.schema import schema_state
 from app.sessions import routes as sessions
 from app.stopping import stop
+from app.streams.operator_feed import OperatorFeed
 from app.streams.presence import Presence
 from app.streams.sse import SendWatchdog, Streams
 from app.tasks import routes as tasks
