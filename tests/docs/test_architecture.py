@@ -185,6 +185,40 @@ def test_the_engine_and_the_groups_import_no_service_that_builds_on_them() -> No
     assert imports == []
 
 
+def _room(module: str) -> str:
+    """A folder of ``app/`` is one room, and so is a file of its own."""
+    return module.split(".")[1] if module.count(".") else module
+
+
+def _house() -> tuple[list[str], set[tuple[str, str]]]:
+    """ARCHITECTURE.md's rooms, top down, and the imports it names as running up."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    section = text.split("## The house, folder by folder", 1)[1].split("\n## ", 1)[0]
+    rooms = re.compile(r"`app/(\w+)(?:\.py|/)`")
+    order = next(rooms.findall(p) for p in section.split("\n\n") if p.startswith("`app/"))
+    named: set[tuple[str, str]] = set()
+    for item in section.split("\n- ")[1:]:
+        upper, _, lower = item.split(":", 1)[0].partition(" → ")
+        named |= {(a, b) for a in rooms.findall(upper) for b in rooms.findall(lower)}
+    return order, named
+
+
+def test_the_folders_import_down_the_house_but_for_those_named() -> None:
+    files = {_module_of(p): p for p in (ROOT / "app").rglob("*.py")}
+    known = set(files)
+    order, named = _house()
+    assert sorted(order) == sorted({_room(m) for m in files} - {"app"})
+    floor = {room: -n for n, room in enumerate(order)}
+    upward = {
+        (_room(module), _room(target))
+        for module, path in files.items()
+        for target in _imports(path, module, known)
+        if _room(target) != "app" and floor[_room(target)] > floor[_room(module)]
+    }
+    assert sorted(upward) == sorted(named)
+    assert len(named) <= 14
+
+
 def test_a_noun_keeps_its_route_service_and_tables_together() -> None:
     for noun in ("agents", "certificates", "groups", "sessions", "tasks"):
         assert {"routes.py", "service.py", "models.py"} <= {
