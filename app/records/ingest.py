@@ -18,7 +18,7 @@ transaction (group commit):
    in one SELECT, each record stepped with the pure task fold, their rows written with the
    plain ones and their tasks and inboxes with a few statements for the whole batch.
 5. **Full path**, for the rest, one record at a time, each in its own SAVEPOINT, with the
-   service that knows its kind (``app.groups.messages.write_group_message``,
+   service that knows its kind (``group_posts.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
 6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then what the batch staged in

@@ -37,10 +37,10 @@ from app.errors import HubError
 from app.groups.access import load_group
 from app.groups.conversation import move_conversation
 from app.groups.events import group_channel
-from app.groups.messages import write_group_message
 from app.inbox.events import inbox_channel
 from app.inbox.models import InboxEvent
 from app.records.errors import MessageIdReused
+from app.records.group_posts import write_group_message
 from app.records.messages import Participation, write_session_message
 from app.records.record import Outcome, Record
 from app.tasks.models import Task

@@ -216,7 +216,7 @@ def test_the_folders_import_down_the_house_but_for_those_named() -> None:
         if _room(target) != "app" and floor[_room(target)] > floor[_room(module)]
     }
     assert sorted(upward) == sorted(named)
-    assert len(named) <= 14
+    assert len(named) <= 12
 
 
 def test_a_noun_keeps_its_route_service_and_tables_together() -> None:
