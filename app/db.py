@@ -182,29 +182,3 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
 
 
 SessionFactory = async_sessionmaker[AsyncSession]
-
-
-class HubSession(AsyncSession):
-    """The hub's ORM session, with what its transaction will do when it commits kept on it:
-    the events it staged (``streams.events.Outbox``, published to ``broker`` by whoever
-    commits, ``records.unit_of_work``), the agents it saw (``touch_agent``), the tasks its
-    moves may have ended (their triggers are looked up after the COMMIT), and the tasks it
-    holds as last written (``tasks.service``)."""
-
-    def __init__(self, *args: Any, broker: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.broker = broker
-        self.outbox: Any = None  # an ``Outbox`` once something is staged
-        self.seen: set[str] = set()
-        self.ended: set[tuple[str, str]] = set()
-        self.tasks: dict[tuple[str, str], Any] = {}
-
-
-def hub_session(db: AsyncSession) -> HubSession:
-    assert isinstance(db, HubSession), "the hub's sessions come from its session factory"
-    return db
-
-
-def make_session_factory(engine: AsyncEngine, *, broker: Any = None) -> SessionFactory:
-    """The hub's sessions (``HubSession``), knowing its ``broker``."""
-    return async_sessionmaker(engine, class_=HubSession, expire_on_commit=False, broker=broker)

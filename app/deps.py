@@ -25,20 +25,20 @@ from app.auth.current import (
     bearer_token,
     is_operator_token,
 )
-from app.auth.errors import OperatorTokenRejected, TokenMissing
+from app.auth.errors import OperatorOnly, OperatorTokenNeeded, OperatorTokenRejected, TokenMissing
 from app.auth.keys import HubKeys
 from app.auth.principal import Principal
 from app.auth.service import agent_for_claims
 from app.broker import Broker
 from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
+from app.core.unit_of_work import transaction
 from app.limits import Admission
 from app.metrics import HubMetrics, Rates
 from app.middleware import AGENT
-from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
 from app.records.record import Outcome, Record
-from app.records.unit_of_work import transaction
+from app.streams.operator_feed import OperatorFeed
 from app.streams.presence import Presence
 from app.streams.sse import Streams
 
@@ -66,7 +66,7 @@ async def get_revocation_lists(request: Request) -> RevocationLists:
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's one transaction (``records.unit_of_work``): committed once its route
+    """The request's one transaction (``core.unit_of_work``): committed once its route
     returned and before the answer is sent (the dependency's ``scope="function"``), what it
     staged published then; rolled back when the route raised."""
     async with transaction(request.app.state.session_factory) as session:
@@ -163,6 +163,22 @@ SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 AccessTokenDep = Annotated[str | None, Depends(ACCESS_TOKEN)]
 OperatorTokenDep = Annotated[str | None, Depends(OPERATOR_TOKEN)]
 RegistrationTokenDep = Annotated[str | None, Depends(REGISTRATION_TOKEN)]
+
+
+NOT_THE_OPERATORS = "This operator token is not the hub's."
+
+
+async def require_operator(token: OperatorTokenDep, settings: SettingsDep, keys: KeysDep) -> None:
+    """The operator's token; an agent's access token is refused as such (403), any other
+    token as not the operator's (401)."""
+    if token is None:
+        raise OperatorTokenNeeded("This route needs 'Authorization: Bearer <operator token>'.")
+    if is_operator_token(settings, token):
+        return
+    if not jws.is_compact(token):
+        raise OperatorTokenRejected(NOT_THE_OPERATORS)
+    access_token_claims(token, keys=keys, issuer=settings.issuer)  # 401 unless the hub's
+    raise OperatorOnly("Only the operator reads this: an agent's access token is refused.")
 
 
 async def get_access_claims(

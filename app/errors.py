@@ -37,7 +37,7 @@ detail, which is for people. The whole tree, by status then code::
     │   └── UnknownAgent              401 unknown-agent               auth.errors
     ├── Forbidden                     403 forbidden
     │   ├── InviteOnly                403 invite-only                 members.errors
-    │   ├── Muted                     403 muted                       members.errors
+    │   ├── Muted                     403 muted                       groups.errors
     │   ├── NotAManager               403 not-a-manager               groups.errors
     │   ├── NotAMember                403 not-a-member                groups.errors
     │   ├── NotSessionLeader          403 not-session-leader          sessions.errors
@@ -128,7 +128,7 @@ detail, which is for people. The whole tree, by status then code::
         ├── ReplicaFull               503 replica-full                streams.errors
         ├── SchemaNotMigrated         503 schema-not-migrated
         ├── StoreUnavailable          503 store-unavailable
-        └── StreamsOpening            503 streams-opening             streams.errors"""
+        └── StreamsOpening            503 streams-opening"""
 
 from __future__ import annotations
 
@@ -232,6 +232,12 @@ class CertificateRateExceeded(RateLimited):
     """The agent asks for certificates faster than the hub issues them."""
 
     code = "certificate-rate-exceeded"
+
+
+class StreamsOpening(Unavailable):
+    """The process is opening as many streams at once as it may (``Retry-After``)."""
+
+    code = "streams-opening"
 
 
 class StoreUnavailable(Unavailable):

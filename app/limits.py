@@ -18,8 +18,12 @@ import time
 from dataclasses import dataclass
 
 from app.config import Settings
-from app.errors import CertificateRateExceeded, PostRateExceeded, TokenRateExceeded
-from app.streams.errors import StreamsOpening
+from app.errors import (
+    CertificateRateExceeded,
+    PostRateExceeded,
+    StreamsOpening,
+    TokenRateExceeded,
+)
 
 MAX_KEYS = 100_000  # buckets kept; full (idle) ones go first when there are more
 

@@ -19,6 +19,7 @@ import agenthub.tracing as tracing
 from agenthub import __version__
 from app.a2a_groups import routes as a2a_groups
 from app.agents import routes as agents
+from app.agents.last_seen import note_seen
 from app.agents.semantic import SemanticReranker
 from app.api.lean_dispatch import lean_routes
 from app.api.openapi import install_openapi
@@ -36,7 +37,8 @@ from app.checks import BROKER_TIMEOUT_SECONDS, reason, registration_policy
 from app.config import Settings, masked_url
 from app.console import install_console
 from app.console.home_routes import install_home
-from app.db import make_engine, make_session_factory, pool_in_use, time_pool_waits
+from app.core.unit_of_work import make_session_factory, transaction
+from app.db import make_engine, pool_in_use, time_pool_waits
 from app.groups import message_routes as group_messages
 from app.groups import routes as groups
 from app.groups.flow import fire_due_floors
@@ -49,17 +51,16 @@ from app.models.types import utcnow
 from app.oauth import routes as oauth
 from app.operator import hub_routes as hub
 from app.operator import routes as operator
-from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
-from app.records.unit_of_work import transaction
 from app.schema import schema_state
 from app.sessions import routes as sessions
 from app.stopping import stop
+from app.streams.operator_feed import OperatorFeed
 from app.streams.presence import Presence
 from app.streams.sse import SendWatchdog, Streams
 from app.tasks import routes as tasks
 from app.triggers import routes as triggers
-from app.triggers.service import fire_due_triggers, fire_ready_sweep
+from app.triggers.service import fire_due_triggers, fire_ready_sweep, fire_ready_triggers
 
 if TYPE_CHECKING:
     from app.broker.leases import RedisLeases
@@ -182,10 +183,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     broker = make_broker(settings.broker_url)
     await broker.start()
     app.state.broker = broker
-    app.state.session_factory = make_session_factory(engine, broker=broker)
+    app.state.session_factory = make_session_factory(engine, broker=broker, note_seen=note_seen)
     metrics: HubMetrics = app.state.metrics
     app.state.ingest = ingest = Ingest(
-        app.state.session_factory, broker=broker, on_written=metrics.recorded
+        app.state.session_factory,
+        broker=broker,
+        on_written=metrics.recorded,
+        on_ended=functools.partial(fire_ready_triggers, app.state.session_factory),
     )
     metrics.watch_queues(broker.queued_frames)
     metrics.watch_broker(broker.outbox_events)

@@ -3,6 +3,7 @@
 from app.agents.models import Agent, AgentKey, AgentLabel
 from app.auth.models import UsedJti
 from app.certificates.models import Certificate
+from app.core.models import StoredMessage
 from app.groups.models import (
     Group,
     GroupEvent,
@@ -12,7 +13,6 @@ from app.groups.models import (
 )
 from app.inbox.models import InboxEvent
 from app.oauth.models import OAuthClient
-from app.records.models import StoredMessage
 from app.sessions.models import Session, SessionParticipant
 from app.tasks.models import Task
 

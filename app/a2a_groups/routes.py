@@ -27,6 +27,7 @@ from app.api.routing import JsonBody, base_url, hub_router
 from app.auth.errors import TokenMissing
 from app.auth.principal import Principal
 from app.broker import Delivery
+from app.core.unit_of_work import commit
 from app.deps import (
     AccessTokenDep,
     AdmissionDep,
@@ -39,10 +40,9 @@ from app.deps import (
 )
 from app.errors import HubError
 from app.groups import access as group_access
+from app.groups.events import group_backlog, group_channel
 from app.groups.models import Group, GroupMember
 from app.middleware import AGENT
-from app.records.unit_of_work import commit
-from app.streams.events import group_backlog, group_channel
 from app.streams.sse import Streams, resume_point
 from app.tasks.errors import TaskNotFound
 

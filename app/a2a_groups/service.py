@@ -24,6 +24,7 @@ from app.auth.keys import HubKeys
 from app.auth.principal import Principal
 from app.auth.service import agent_for_claims
 from app.auth.tokens import check_access_token_claims
+from app.core.models import StoredMessage
 from app.errors import HubError
 from app.groups import access as group_access
 from app.groups.errors import NotAMember
@@ -32,7 +33,6 @@ from app.groups.models import Group, GroupMember
 from app.members import service as member_service
 from app.pages import PAGE_BYTES, fitting, stored_size
 from app.records.errors import MessageIdReused
-from app.records.models import StoredMessage
 from app.records.stored import same_content
 from app.tasks.models import Task
 

@@ -169,7 +169,7 @@ def group_task_of(task: Any) -> dict[str, Any]:
 
 
 def _frame_parts(frame: bytes) -> tuple[str, bytes]:
-    """The kind and data of one of the hub's SSE frames (``streams.events.encode_frame``)."""
+    """The kind and data of one of the hub's SSE frames (``core.outbox.encode_frame``)."""
     kind, data = "message", b"{}"
     for line in frame.split(b"\n"):
         if line.startswith(b"event: "):

@@ -17,8 +17,8 @@ from agenthub.protocol.groups import ConversationState
 from agenthub.protocol.groups import MemberState as S
 from app.agents.service import retire_agent
 from app.groups.conversation import move_conversation
+from app.groups.membership import PENDING, set_member
 from app.groups.models import Group, GroupMember
-from app.members.service import PENDING, set_member
 from app.sessions.service import end_places_of
 
 

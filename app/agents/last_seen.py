@@ -13,7 +13,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.agents.models import Agent
-from app.db import hub_session
+from app.core.unit_of_work import saw_agent
 from app.models.types import utcnow
 from app.prepared import Prepared, run
 
@@ -49,7 +49,7 @@ def touch_agent(session: AsyncSession, agent: Agent) -> None:
     now = utcnow()
     last = agent.last_seen_at
     if last is None or now - last > timedelta(seconds=LAST_SEEN_WRITE_INTERVAL_SECONDS):
-        hub_session(session).seen.add(agent.id)
+        saw_agent(session, agent.id)
         set_committed_value(agent, "last_seen_at", now)  # not a change of the request's
 
 

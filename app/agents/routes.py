@@ -23,6 +23,7 @@ from app.api.problems import problem_responses
 from app.api.routing import base_url, hub_router
 from app.auth.current import may_register
 from app.auth.errors import RegistrationTokenNeeded, RegistrationTokenRejected
+from app.core.unit_of_work import commit
 from app.deps import (
     CaDep,
     CurrentAgent,
@@ -35,7 +36,6 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
-from app.records.unit_of_work import commit
 
 STREAMS_END_SECONDS = 2.0
 """How long a deregistration waits for the agent's streams here to end before its 204 (one

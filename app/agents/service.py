@@ -53,12 +53,12 @@ from app.certificates.service import (
     revoke_certificates_of,
     revoke_names_claimed,
 )
+from app.core.unit_of_work import tell_operator
 from app.errors import (
     EmptyPatch,
     NullField,
 )
 from app.models.types import utcnow
-from app.streams.events import tell_operator
 
 AIC_ARSP = "AGH"  # the registration service provider segment of the hub's AICs
 AIC_VENDOR = "1"

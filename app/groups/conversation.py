@@ -12,10 +12,10 @@ from agenthub.protocol.groups import (
     StateEvent,
 )
 from app.groups.errors import IllegalConversationMove
+from app.groups.events import append_group_event
+from app.groups.membership import release_members
 from app.groups.models import Group
-from app.members.service import release_members
 from app.models.types import utcnow
-from app.streams.events import append_group_event
 from app.tasks.conclusion import cancel_pending_triggers, release_open_tasks
 
 

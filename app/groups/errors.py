@@ -17,6 +17,12 @@ class NotAMember(Forbidden):
     code = "not-a-member"
 
 
+class Muted(Forbidden):
+    """The sender is muted in this group: it may post only when mentioned."""
+
+    code = "muted"
+
+
 class NotAManager(Forbidden):
     """Only the group's owner or admins may do this."""
 

@@ -3,10 +3,11 @@ what in each conversation state), the floor of the ``turns`` speaking policy, it
 and the release of a concluded group's members.
 
 The pure checks (``check_flow``) run on the standing the batch writer's one admission query
-reads (``app.groups.messages.Membership``, which carries the group's ``FloorState``). What needs
-more than those rows (is the sender an assignee, is the task one a trigger waits for, are the
-named next speakers active members) runs on the full path only, which a plain message in
-``discussion`` under the ``free`` policy never takes: the common case costs no query more.
+reads (``records.group_posts.Membership``, which carries the group's ``FloorState``). What
+needs more than those rows (is the sender an assignee, is the task one a trigger waits for,
+are the named next speakers active members) runs on the full path only, which a plain
+message in ``discussion`` under the ``free`` policy never takes: the common case costs no
+query more.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from agenthub.protocol.groups import (
 )
 from agenthub.protocol.messages import Message, TaskCommand
 from agenthub.protocol.tasks import FINAL_STATES
+from app.core.unit_of_work import transaction
 from app.db import SessionFactory
 from app.groups.errors import NotAllowedInState, NotYourTurn, SelfNamedSpeaker, SpeakerNotMember
+from app.groups.events import append_group_event
 from app.groups.models import Group, GroupMember, GroupTrigger, GroupTriggerTask
 from app.models.types import utcnow
-from app.records.unit_of_work import transaction
-from app.streams.events import append_group_event
 from app.tasks.models import Task
 from app.tasks.service import AnyTaskMessage
 

@@ -29,7 +29,7 @@ from app.deps import (
 )
 from app.groups import access as group_access
 from app.groups import messages as message_service
-from app.streams.events import group_backlog, group_channel
+from app.groups.events import group_backlog, group_channel
 from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point
 
 router = hub_router(prefix="/v1/groups", tags=["groups"])

@@ -17,6 +17,8 @@ from agenthub.protocol.groups import (
 )
 from app.agents.service import require_registered
 from app.auth.principal import Principal
+from app.core.operator_events import group_summary
+from app.core.unit_of_work import tell_operator
 from app.errors import NullField
 from app.groups.access import (
     group_view,
@@ -34,14 +36,12 @@ from app.groups.errors import (
     SubGroupElsewhere,
 )
 from app.groups.flow import SPEAKING_FIELDS, set_speaking
+from app.groups.membership import set_member
 from app.groups.models import Group
-from app.members.service import set_member
 from app.models.types import utcnow
-from app.operator.events import group_summary
 from app.sessions.errors import NotSessionLeader, SessionClosed, SessionNotFound
 from app.sessions.models import Session
 from app.sessions.service import participant_session
-from app.streams.events import tell_operator
 
 MAX_GROUP_DEPTH = 5
 """Root groups have depth 0; sub-groups may nest down to depth ``MAX_GROUP_DEPTH``."""

@@ -12,7 +12,7 @@ from app.api.problems import problem_responses
 from app.api.routing import hub_router
 from app.broker import Delivery
 from app.deps import AccessClaims, CurrentAgent, SessionDep, StreamsDep
-from app.streams.events import inbox_backlog, inbox_channel
+from app.inbox.events import inbox_backlog, inbox_channel
 from app.streams.sse import SSE_RESPONSE, HubEventStream, resume_point
 
 router = hub_router(prefix="/v1/agents/me", tags=["agents"])

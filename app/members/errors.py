@@ -47,12 +47,6 @@ class OwnerOnly(Forbidden):
     code = "owner-only"
 
 
-class Muted(Forbidden):
-    """The sender is muted in this group: it may post only when mentioned."""
-
-    code = "muted"
-
-
 class AlreadyMember(Conflict):
     """The agent is a member already."""
 

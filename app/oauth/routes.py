@@ -33,11 +33,11 @@ from app.deps import (
     MetricsDep,
     SessionDep,
     SettingsDep,
+    require_operator,
 )
 from app.errors import Unauthenticated
 from app.oauth import service
 from app.oauth.errors import InvalidClient
-from app.operator.routes import require_operator
 
 router = hub_router(tags=["oauth"])
 operator_router = hub_router(

@@ -22,44 +22,24 @@ from app.agents.discovery import AgentFilters
 from app.api.params import ID_CHARS, Cursor, Limit
 from app.api.problems import problem_responses
 from app.api.routing import hub_router
-from app.auth import jws
-from app.auth.current import access_token_claims, is_operator_token
-from app.auth.errors import OperatorOnly, OperatorTokenNeeded, OperatorTokenRejected
+from app.core.operator_events import OPERATOR_CHANNEL
 from app.deps import (
     BrokerDep,
     EngineDep,
-    KeysDep,
     MetricsDep,
     OperatorFeedDep,
-    OperatorTokenDep,
     RatesDep,
     RerankerDep,
     SessionDep,
     SettingsDep,
     StreamsDep,
+    require_operator,
 )
 from app.operator import service
-from app.operator.events import OPERATOR_CHANNEL
 from app.operator.health import hub_health
 from app.streams.presence import OPERATOR
 from app.streams.service import StreamPlan
 from app.streams.sse import HubEventStream
-
-NOT_THE_OPERATORS = "This operator token is not the hub's."
-
-
-async def require_operator(token: OperatorTokenDep, settings: SettingsDep, keys: KeysDep) -> None:
-    """The operator's token; an agent's access token is refused as such (403), any other
-    token as not the operator's (401)."""
-    if token is None:
-        raise OperatorTokenNeeded("This route needs 'Authorization: Bearer <operator token>'.")
-    if is_operator_token(settings, token):
-        return
-    if not jws.is_compact(token):
-        raise OperatorTokenRejected(NOT_THE_OPERATORS)
-    access_token_claims(token, keys=keys, issuer=settings.issuer)  # 401 unless the hub's
-    raise OperatorOnly("Only the operator reads this: an agent's access token is refused.")
-
 
 router = hub_router(
     prefix="/v1/operator", tags=["operator"], dependencies=[Depends(require_operator)]

@@ -18,7 +18,7 @@ transaction (group commit):
    in one SELECT, each record stepped with the pure task fold, their rows written with the
    plain ones and their tasks and inboxes with a few statements for the whole batch.
 5. **Full path**, for the rest, one record at a time, each in its own SAVEPOINT, with the
-   service that knows its kind (``app.groups.messages.write_group_message``,
+   service that knows its kind (``group_posts.write_group_message``,
    ``messages.write_session_message``, ``answers.write_answer``): a refusal, a task that
    moved under it, or an id taken at the same time rolls back that record alone.
 6. **One COMMIT** (``UnitOfWork.commit``, the batch's one); then what the batch staged in
@@ -29,7 +29,7 @@ transaction (group commit):
    ready (looked up in one query, one transaction each), so a caller that ended a task
    reads what that fired.
 
-A batch is one ``UnitOfWork`` (``records.unit_of_work``): a connection of its own whose
+A batch is one ``UnitOfWork`` (``core.unit_of_work``): a connection of its own whose
 transaction the writer begins and commits; the full path's services get an ORM session on
 that connection only when a record of the batch takes it.
 
@@ -44,7 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy.exc import IntegrityError
@@ -52,17 +52,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.agents.last_seen import LAST_SEEN_WRITE_INTERVAL_SECONDS, note_seen
 from app.broker import Broker
+from app.core.unit_of_work import TaskKey, UnitOfWork, WriterConnection
 from app.db import SessionFactory
 from app.errors import HubError
 from app.records.plain import write_plain
 from app.records.record import Outcome, Path, Record, Standing
 from app.records.stored import encodable, received_wire
 from app.records.task_batch import TaskBatch
-from app.records.unit_of_work import UnitOfWork, WriterConnection
 from app.stopping import stop
 from app.tasks.errors import TaskBusy
 from app.tasks.store import StaleTask
-from app.triggers.service import fire_ready_triggers
 
 logger = logging.getLogger(__name__)
 
@@ -91,12 +90,14 @@ class Ingest:
         broker: Broker | None = None,
         max_batch: int = MAX_BATCH,
         on_written: Callable[[list[Record]], None] | None = None,
+        on_ended: Callable[[set[TaskKey]], Awaitable[object]] | None = None,
     ) -> None:
-        self.factory = factory  # the triggers' sessions, after a batch
+        self.factory = factory
         self.engine: AsyncEngine = factory.kw["bind"]
         self.broker = broker
         self.max_batch = max_batch
         self.on_written = on_written  # what a batch recorded (the metrics' tallies)
+        self.on_ended = on_ended  # the tasks a batch's moves may have ended (their triggers)
         self._queue: list[_Submission] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -313,14 +314,16 @@ class Ingest:
                     work.forget_tasks()  # as rolled back: read them again
         record.error = TaskBusy("The task kept changing under this message; send it again.")
 
-    async def _fire_ready(self, tasks: set[tuple[str, str]]) -> None:
-        """Fire the triggers the committed moves made ready: one transaction a trigger, so a
-        task with many triggers stalls no batch for long. Should this fail, or the process
-        stop in between, the trigger loop's sweep fires them (``fire_ready_sweep``); the
-        batch itself is committed and answered either way."""
-        if not tasks:
+    async def _fire_ready(self, tasks: set[TaskKey]) -> None:
+        """Hand the tasks the committed moves may have ended to ``on_ended``, which fires
+        the triggers they made ready (``triggers.service.fire_ready_triggers``, given by
+        ``app.main``: one transaction a trigger, so a task with many triggers stalls no batch
+        for long). Should this fail, or the process stop in between, the trigger loop's sweep
+        fires them (``fire_ready_sweep``); the batch itself is committed and answered either
+        way."""
+        if not tasks or self.on_ended is None:
             return
         try:
-            await fire_ready_triggers(self.factory, tasks)
+            await self.on_ended(tasks)
         except Exception:
             logger.exception("firing the triggers of %d tasks failed; the sweep will", len(tasks))

@@ -1,6 +1,6 @@
 """Recording messages in a session's history; the task projection rides along.
 
-Point-to-point messages are recorded here; group messages (``app.groups.messages``) share
+Point-to-point messages are recorded here; group posts (``records.group_posts``) share
 the insert, the retry loop and what a task move sets off.
 """
 
@@ -13,7 +13,6 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import SelectOfScalar
 
 import agenthub.tracing as tracing
 from agenthub.protocol.messages import (
@@ -23,13 +22,14 @@ from agenthub.protocol.messages import (
     TaskCommandType,
     TaskResult,
     TaskStatusUpdate,
-    parse_message,
 )
 from agenthub.protocol.sessions import MessagePage
 from app.auth.principal import Principal
-from app.db import hub_session
+from app.core.models import StoredMessage
+from app.core.unit_of_work import task_may_have_ended, tell_operator_message
+from app.inbox.events import append_inbox_event
 from app.models.types import utcnow
-from app.pages import PAGE_BYTES, decode_cursor, encode_cursor, fitting, stored_size
+from app.pages import PAGE_BYTES
 from app.prepared import Prepared, run
 from app.records.errors import (
     MessageIdReused,
@@ -38,13 +38,11 @@ from app.records.errors import (
     SenderNotCaller,
     WrongSenderRole,
 )
-from app.records.models import StoredMessage
 from app.records.stored import HUB_FIELDS, Placement, find_record, stored_body, stored_row
-from app.sessions.callers import session_callers
 from app.sessions.errors import SessionClosed
+from app.sessions.message_pages import message_page
 from app.sessions.modes import check_p2p_report, p2p_partners
 from app.sessions.service import readable_session
-from app.streams.events import append_inbox_event, tell_operator_message
 from app.tasks.service import (
     NO_MOVE_COMMANDS,
     AnyTaskMessage,
@@ -155,7 +153,7 @@ async def after_task_move(
     ):
         await append_inbox_event(db, move.partner_id, "task", message.to_wire())
     if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
-        hub_session(db).ended.add((move.task_id, session_id))  # their triggers: after COMMIT
+        task_may_have_ended(db, (move.task_id, session_id))  # their triggers: after COMMIT
 
 
 def late_record(message: AnyTaskMessage, closed_at: datetime | None) -> bool:
@@ -255,40 +253,4 @@ async def list_session_messages(
     )
     return await message_page(
         db, stmt, after=after, limit=limit, max_bytes=max_bytes, session_id=session_id
-    )
-
-
-async def message_page(
-    db: AsyncSession,
-    stmt: SelectOfScalar[StoredMessage],
-    *,
-    after: str | None,
-    limit: int,
-    max_bytes: int = PAGE_BYTES,
-    session_id: str | None = None,
-) -> MessagePage:
-    """One page of the stored messages ``stmt`` selects, in the order they were stored: at
-    most ``limit``, and about ``max_bytes`` (``app.pages.fitting``: a shorter page, with a
-    ``nextCursor``, when the messages are large); of one session (``session_id``), with the
-    caller it bridges, if it is a bridge."""
-    if after:
-        (last_pk,) = decode_cursor(after, types=(int,))
-        stmt = stmt.where(col(StoredMessage.pk) > last_pk)
-    pk = col(StoredMessage.pk)
-    sizes = select(pk, stored_size(StoredMessage.body))
-    if stmt.whereclause is not None:
-        sizes = sizes.where(stmt.whereclause)
-    found = list((await db.exec(sizes.order_by(pk).limit(limit + 1))).all())
-    pks, more = fitting(found, limit=limit, max_bytes=max_bytes)
-    page = list((await db.exec(stmt.where(pk.in_(pks)).order_by(pk))).all()) if pks else []
-    next_cursor = encode_cursor([pks[-1]]) if more else None
-    caller = None
-    if session_id is not None:
-        caller = (await session_callers(db, [session_id])).get(session_id)
-    return MessagePage.model_validate(
-        {
-            "items": [parse_message(r.body) for r in page],
-            "nextCursor": next_cursor,
-            "caller": caller,
-        }
     )

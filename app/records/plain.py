@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from app.core.outbox import message_delivery
+from app.core.unit_of_work import UnitOfWork
 from app.groups.errors import GroupConcluded
+from app.groups.events import group_channel, take_post_seqs
 from app.prepared import run_many
 from app.records.messages import INSERT_MESSAGE, as_received
 from app.records.record import Record
 from app.records.stored import Placement, stored_body, stored_row
-from app.records.unit_of_work import UnitOfWork
-from app.streams.events import group_channel, message_delivery, take_post_seqs
 
 
 async def write_plain(work: UnitOfWork, records: list[Record]) -> None:

@@ -21,20 +21,20 @@ from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.protocol.tokens import AccessTokenClaims
 from app.agents.models import Agent
 from app.auth.principal import check_token_key
+from app.core.models import StoredMessage
 from app.errors import HubError
-from app.groups import messages as group_messages
 from app.groups.flow import FloorState
-from app.groups.messages import Membership, write_group_message
 from app.groups.models import Group, GroupMember
 from app.models.types import utcnow
 from app.prepared import Prepared, rows
+from app.records import group_posts as group_messages
 from app.records import messages
 from app.records.answers import write_answer
+from app.records.group_posts import Membership, write_group_message
 from app.records.messages import (
     Participation,
     write_session_message,
 )
-from app.records.models import StoredMessage
 from app.sessions.errors import SessionNotFound
 from app.sessions.models import Session, SessionParticipant
 from app.tasks.service import AnyTaskMessage

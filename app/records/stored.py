@@ -15,10 +15,10 @@ from sqlalchemy import bindparam
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.models import StoredMessage
 from app.records.errors import (
     UnstorableMessage,
 )
-from app.records.models import StoredMessage
 from app.tasks.service import (
     AnyTaskMessage,
 )

@@ -39,17 +39,17 @@ from agenthub.protocol.messages import (
     TaskStatusUpdate,
 )
 from agenthub.protocol.tasks import is_final
+from app.core.models import StoredMessage
+from app.core.operator_events import message_summary, task_summary
+from app.core.unit_of_work import UnitOfWork
 from app.errors import HubError
+from app.inbox.events import append_inbox_events
 from app.models.types import utcnow
-from app.operator.events import message_summary, task_summary
 from app.prepared import Prepared, rows, run_many
 from app.records.messages import Participation, as_received, check_open
-from app.records.models import StoredMessage
 from app.records.stored import Placement, stored_body, stored_row
-from app.records.unit_of_work import UnitOfWork
 from app.sessions.models import SessionParticipant
 from app.sessions.modes import GROUP
-from app.streams.events import append_inbox_events
 from app.tasks.models import Task
 from app.tasks.projection import (
     NO_MOVE_COMMANDS,

@@ -11,10 +11,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.groups import ConversationState
+from app.core.unit_of_work import tell_operator
 from app.groups.conversation import move_conversation
 from app.groups.models import Group
 from app.sessions.models import Session
-from app.streams.events import tell_operator
 from app.tasks.conclusion import release_open_tasks
 
 CLOSED_REASON = "the session closed"

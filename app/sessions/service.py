@@ -34,6 +34,7 @@ from agenthub.protocol.sessions import (
 from app.agents.models import Agent
 from app.agents.service import require_registered
 from app.auth.principal import Principal
+from app.core.unit_of_work import tell_operator
 from app.errors import EmptyPatch
 from app.models.types import utcnow
 from app.oauth.models import OAuthClient
@@ -51,7 +52,6 @@ from app.sessions.errors import (
 from app.sessions.models import Session, SessionParticipant
 from app.sessions.modes import GROUP, HYBRID, P2P
 from app.sessions.release import release_session
-from app.streams.events import tell_operator
 
 LEADER = "leader"
 RECEIVER = "receiver"

@@ -11,12 +11,6 @@ class BadLastEventId(BadRequest):
     code = "bad-last-event-id"
 
 
-class StreamsOpening(Unavailable):
-    """The process is opening as many streams at once as it may (``Retry-After``)."""
-
-    code = "streams-opening"
-
-
 class ReplicaFull(Unavailable):
     """The replica holds as many streams as it may; another replica, or later, may take one."""
 

@@ -28,7 +28,7 @@ Backlog = Callable[[int, int], Awaitable[list[Delivery]]]
 
 
 class Fanout(Protocol):
-    """What a stream subscribes to: a broker, or the operator's feed (``app.operator.feed``)."""
+    """What a stream subscribes to: a broker, or the operator's feed (``operator_feed``)."""
 
     polls_sql_when_idle: bool
 

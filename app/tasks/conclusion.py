@@ -13,8 +13,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from agenthub.protocol.sessions import SUBMITTED, TaskReleased
 from agenthub.protocol.tasks import FINAL_STATES
+from app.groups.events import append_group_event
 from app.groups.models import GroupTrigger
-from app.streams.events import append_group_event, append_inbox_event
+from app.inbox.events import append_inbox_event
 from app.tasks.models import Task
 
 RELEASED = "task.released"

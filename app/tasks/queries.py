@@ -23,11 +23,11 @@ from agenthub.protocol.sessions import (
 )
 from app.agents.models import Agent
 from app.auth.principal import Principal
+from app.core.models import StoredMessage
 from app.groups.models import GroupMember
 from app.pages import PAGE_BYTES, Keyset, stored_size
-from app.records.messages import message_page
-from app.records.models import StoredMessage
 from app.sessions.callers import session_callers
+from app.sessions.message_pages import message_page
 from app.sessions.models import SessionParticipant
 from app.sessions.service import participant_session
 from app.tasks.errors import (

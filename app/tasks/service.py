@@ -23,10 +23,9 @@ from agenthub.protocol.messages import (
     TaskStatusUpdate,
 )
 from agenthub.protocol.tasks import is_final
-from app.db import hub_session
+from app.core.operator_events import task_summary
+from app.core.unit_of_work import held_tasks, tell_operator
 from app.models.types import utcnow
-from app.operator.events import task_summary
-from app.streams.events import tell_operator
 from app.tasks.errors import (
     IllegalTaskMove,
     PartnerNotHere,
@@ -190,7 +189,7 @@ async def apply_task_message(
         else:
             return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
         await insert_task(db, task)
-        hub_session(db).tasks[(task_id, session_id)] = task
+        held_tasks(db)[(task_id, session_id)] = task
         tell_operator(db, "task", task_summary(task, None))
         return await _refold(db, task, message)
     if isinstance(message, TaskCommand) and start:

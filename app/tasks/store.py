@@ -14,11 +14,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.messages import (
     parse_message,
 )
-from app.db import hub_session
+from app.core.models import StoredMessage
+from app.core.operator_events import task_summary
+from app.core.unit_of_work import held_tasks, tell_operator
 from app.models.types import utcnow
-from app.operator.events import task_summary
-from app.records.models import StoredMessage
-from app.streams.events import tell_operator
 from app.tasks.models import Task
 from app.tasks.projection import (
     AnyTaskMessage,
@@ -90,8 +89,8 @@ _MARK = (
 
 async def load_task(db: AsyncSession, task_id: str, session_id: str) -> Task | None:
     """The task, locked for this transaction; read once a transaction (``save_task`` keeps the
-    instance as written in ``HubSession.tasks``; whoever rolls back a savepoint clears it)."""
-    held: dict[tuple[str, str], Task] = hub_session(db).tasks
+    instance as written in ``held_tasks``; whoever rolls back a savepoint clears it)."""
+    held: dict[tuple[str, str], Task] = held_tasks(db)
     task = held.get((task_id, session_id))
     if task is None:
         params = {"task_id": task_id, "session_id": session_id}

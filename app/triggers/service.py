@@ -23,15 +23,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from agenthub.protocol.groups import ConversationState, TriggerCreate, TriggerFired, TriggerView
 from agenthub.protocol.tasks import FINAL_STATES
 from app.auth.principal import Principal
+from app.core.unit_of_work import transaction
 from app.db import SessionFactory
 from app.groups.access import load_group, require_manager, visible_group
 from app.groups.conversation import move_conversation
 from app.groups.errors import GroupConcluded
+from app.groups.events import append_group_event
 from app.groups.models import GroupTrigger, GroupTriggerTask
+from app.inbox.events import append_inbox_event
 from app.models.types import utcnow
 from app.prepared import Prepared, rows
-from app.records.unit_of_work import transaction
-from app.streams.events import append_group_event, append_inbox_event
 from app.tasks.errors import UnknownTask
 from app.tasks.models import Task
 from app.triggers.errors import TooManyTriggers

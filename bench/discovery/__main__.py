@@ -25,7 +25,8 @@ from agenthub.protocol.agents import Skill
 from app.agents.discovery import AgentFilters, list_agents
 from app.agents.models import Agent
 from app.agents.service import agent_search_text, agent_skills_text
-from app.db import make_engine, make_session_factory
+from app.core.unit_of_work import make_session_factory
+from app.db import make_engine
 from app.models.types import utcnow
 from app.schema import migrate
 from app.stopping import run_until_signalled

@@ -9,7 +9,7 @@ import orjson
 from sqlalchemy import func, select
 
 from agenthub.signing import sign_answer
-from app.records.models import StoredMessage
+from app.core.models import StoredMessage
 from app.tasks.models import Task
 from tests.api.test_sessions import open_session
 from tests.api.test_tasks import Pair, pair, started

@@ -29,18 +29,20 @@ from agenthub.protocol.sessions import RelayedAnswer
 from agenthub.signing import sign_answer
 from app.broker import Delivery
 from app.config import Settings
-from app.db import make_engine, make_session_factory
+from app.core.models import StoredMessage
+from app.core.operator_events import OPERATOR_CHANNEL
+from app.core.unit_of_work import make_session_factory
+from app.db import make_engine
 from app.errors import HubError
 from app.groups.access import load_group
 from app.groups.conversation import move_conversation
-from app.groups.messages import write_group_message
+from app.groups.events import group_channel
+from app.inbox.events import inbox_channel
 from app.inbox.models import InboxEvent
-from app.operator.events import OPERATOR_CHANNEL
 from app.records.errors import MessageIdReused
+from app.records.group_posts import write_group_message
 from app.records.messages import Participation, write_session_message
-from app.records.models import StoredMessage
 from app.records.record import Outcome, Record
-from app.streams.events import group_channel, inbox_channel
 from app.tasks.models import Task
 from tests.api.test_sessions import open_session
 from tests.support.groups import team

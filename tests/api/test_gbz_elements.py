@@ -15,8 +15,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from agenthub.protocol.data import DataItem, GbzDataItem, to_aip, to_gbz
 from app.config import Settings
+from app.core.models import StoredMessage
 from app.groups.models import GroupMember
-from app.records.models import StoredMessage
 from app.sessions.models import Session
 from app.tasks.models import Task
 from tests.support.groups import count

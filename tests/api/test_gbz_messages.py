@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from agenthub import HubClient
+from app.core.models import StoredMessage
 from app.models.types import utcnow
-from app.records.models import StoredMessage
 from tests.api.test_sessions import count, open_session
 from tests.api.test_tasks import Pair, pair
 from tests.support.hub import MakeAgent, problem

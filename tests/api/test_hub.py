@@ -300,7 +300,7 @@ async def test_a_store_that_stays_locked_is_503_not_500(
 
     if not settings.database_url.startswith("sqlite"):
         pytest.skip("the lock is SQLite's; PostgreSQL waits on row locks instead")
-    from app.records.models import StoredMessage
+    from app.core.models import StoredMessage
     from tests.support.groups import count, team
     from tests.support.messages import chat
 

@@ -15,8 +15,8 @@ import pytest
 
 from app.api import routing
 from app.config import Settings
+from app.core.models import StoredMessage
 from app.main import create_app
-from app.records.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.messages import chat
 from tests.support.parts import parts

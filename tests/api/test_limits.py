@@ -13,8 +13,8 @@ import pytest
 
 from agenthub import AgentKey, HubClient
 from app.config import Settings
+from app.core.models import StoredMessage
 from app.main import create_app
-from app.records.models import StoredMessage
 from tests.support import LOOPBACK
 from tests.support.groups import count, team
 from tests.support.hub import (

@@ -15,8 +15,8 @@ import orjson
 import pytest
 from sqlmodel import col
 
+from app.core.models import StoredMessage
 from app.groups.models import Group
-from app.records.models import StoredMessage
 from app.sessions.models import Session
 from tests.support.groups import count, team
 from tests.support.hub import MakeAgent, problem

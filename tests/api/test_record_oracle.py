@@ -30,7 +30,7 @@ from sqlmodel import col, select
 from agenthub import HubClient
 from agenthub.protocol.messages import TaskState
 from agenthub.protocol.tasks import FINAL_STATES, LEADER_MOVES, PARTNER_MOVES
-from app.records.models import StoredMessage
+from app.core.models import StoredMessage
 from app.tasks.models import Task
 from tests.support.groups import create_group
 from tests.support.hub import MakeAgent

@@ -14,9 +14,9 @@ from sqlmodel import col, select
 from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
 from app.config import Settings
+from app.core.models import StoredMessage
 from app.groups.models import Group, GroupEvent, GroupMember
 from app.inbox.models import InboxEvent
-from app.records.models import StoredMessage
 from tests.support import LOOPBACK
 from tests.support.groups import count
 from tests.support.hub import OPERATOR_TOKEN, problem

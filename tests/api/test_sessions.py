@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from agenthub import HubClient
-from app.records.models import StoredMessage
+from app.core.models import StoredMessage
 from app.sessions.models import Session
 from tests.support.groups import team
 from tests.support.hub import MakeAgent, problem

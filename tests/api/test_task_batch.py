@@ -15,13 +15,13 @@ import pytest
 from sqlmodel import col, select
 
 from agenthub.protocol.messages import parse_message
+from app.core.models import StoredMessage
+from app.core.outbox import Outbox
 from app.errors import HubError
 from app.inbox.models import InboxEvent
 from app.records import task_batch
 from app.records.ingest import Ingest
-from app.records.models import StoredMessage
 from app.records.record import Record
-from app.streams import events as ev
 from app.tasks.models import Task
 from tests.support.hub import MakeAgent
 from tests.support.parts import parts
@@ -159,9 +159,9 @@ async def run(
         )
         assert r.status_code == 200, r.text
     staged: list[Any] = []  # what the batch's commit publishes, in order
-    real_publish = ev.Outbox.publish
+    real_publish = Outbox.publish
 
-    def spy(outbox: ev.Outbox, broker: Any) -> None:
+    def spy(outbox: Outbox, broker: Any) -> None:
         for channel, delivery in outbox.items:
             frame = delivery.frame if hasattr(delivery, "frame") else repr(delivery)
             staged.append((channel, frame))
@@ -174,7 +174,7 @@ async def run(
         ended.append(sorted(tasks))
         await real_fire(self, tasks)
 
-    monkeypatch.setattr(ev.Outbox, "publish", spy)
+    monkeypatch.setattr(Outbox, "publish", spy)
     monkeypatch.setattr(Ingest, "_fire_ready", fire)
     if not fast:
 

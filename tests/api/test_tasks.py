@@ -11,7 +11,7 @@ from sqlmodel import col
 from agenthub import HubClient
 from agenthub.protocol import TaskCommandType, TaskState
 from agenthub.protocol.tasks import leader_command_target
-from app.records.models import StoredMessage
+from app.core.models import StoredMessage
 from tests.api.test_sessions import open_session
 from tests.support.groups import count as count_rows
 from tests.support.hub import MakeAgent, problem

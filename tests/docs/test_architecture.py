@@ -118,7 +118,11 @@ def _layer(module: str) -> int:
         return TABLES
     if module in ("app.tables",):
         return TABLES
-    if module in _CORE or module.startswith("app.broker") or module.endswith(".errors"):
+    if (
+        module in _CORE
+        or module.startswith(("app.broker", "app.core"))
+        or module.endswith(".errors")
+    ):
         return CORE
     return SERVICES
 
@@ -136,6 +140,83 @@ def test_no_file_of_the_hub_imports_one_of_a_higher_layer() -> None:
     # the layers are real: each holds files, and the routes sit above the services
     assert {_layer(m) for m in files} == {ENTRY, HTTP, SERVICES, TABLES, CORE}
     assert _layer("app.groups.routes") > _layer("app.groups.service") > _layer("app.groups.models")
+
+
+def _reached(graph: dict[str, set[str]], start: set[str]) -> set[str]:
+    seen, todo = set(start), list(start)
+    while todo:
+        for target in graph[todo.pop()] - seen:
+            seen.add(target)
+            todo.append(target)
+    return seen
+
+
+def test_the_core_imports_no_noun() -> None:
+    """``app/core`` (the unit of work, the outbox, the stored messages) is what every noun
+    writes through: however far its imports go, they reach no noun's folder, only the
+    store, the broker and the column types under it."""
+    files = {_module_of(p): p for p in (ROOT / "app").rglob("*.py")}
+    known = set(files)
+    graph = {m: _imports(p, m, known) for m, p in files.items()}
+    core = {m for m in files if m.startswith("app.core")}
+    assert {"app.core.unit_of_work", "app.core.outbox", "app.core.models"} <= core
+    reached = _reached(graph, core)
+    below = ("app.core", "app.broker", "app.models")
+    nouns = sorted(m for m in reached if m.count(".") > 1 and not m.startswith(below))
+    assert nouns == []
+
+
+def test_the_engine_and_the_groups_import_no_service_that_builds_on_them() -> None:
+    """The record engine fires no trigger itself (``app.main`` hands ``Ingest`` the
+    triggers' after-COMMIT step), and a group's services write its memberships
+    themselves (``groups/membership.py``): the membership routes build on the groups, not
+    the other way round."""
+    files = {_module_of(p): p for p in (ROOT / "app").rglob("*.py")}
+    known = set(files)
+    imports = sorted(
+        f"{module} -> {target}"
+        for module, path in files.items()
+        for target in _imports(path, module, known)
+        if (
+            module.startswith("app.records.") and target.startswith(("app.triggers", "app.members"))
+        )
+        or (module.startswith("app.groups.") and target.startswith("app.members"))
+    )
+    assert imports == []
+
+
+def _room(module: str) -> str:
+    """A folder of ``app/`` is one room, and so is a file of its own."""
+    return module.split(".")[1] if module.count(".") else module
+
+
+def _house() -> tuple[list[str], set[tuple[str, str]]]:
+    """ARCHITECTURE.md's rooms, top down, and the imports it names as running up."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    section = text.split("## The house, folder by folder", 1)[1].split("\n## ", 1)[0]
+    rooms = re.compile(r"`app/(\w+)(?:\.py|/)`")
+    order = next(rooms.findall(p) for p in section.split("\n\n") if p.startswith("`app/"))
+    named: set[tuple[str, str]] = set()
+    for item in section.split("\n- ")[1:]:
+        upper, _, lower = item.split(":", 1)[0].partition(" → ")
+        named |= {(a, b) for a in rooms.findall(upper) for b in rooms.findall(lower)}
+    return order, named
+
+
+def test_the_folders_import_down_the_house_but_for_those_named() -> None:
+    files = {_module_of(p): p for p in (ROOT / "app").rglob("*.py")}
+    known = set(files)
+    order, named = _house()
+    assert sorted(order) == sorted({_room(m) for m in files} - {"app"})
+    floor = {room: -n for n, room in enumerate(order)}
+    upward = {
+        (_room(module), _room(target))
+        for module, path in files.items()
+        for target in _imports(path, module, known)
+        if _room(target) != "app" and floor[_room(target)] > floor[_room(module)]
+    }
+    assert sorted(upward) == sorted(named)
+    assert len(named) <= 12
 
 
 def test_a_noun_keeps_its_route_service_and_tables_together() -> None:

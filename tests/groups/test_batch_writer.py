@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from sqlmodel import col
 
-from app.records.models import StoredMessage
+from app.core.models import StoredMessage
 from tests.support.groups import count, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from app.broker import Delivery, MemoryBroker
-from app.streams.events import encode_frame
+from app.core.outbox import encode_frame
 from app.streams.service import WRITE_BYTES, StreamPlan, event_stream
 
 

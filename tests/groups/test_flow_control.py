@@ -12,8 +12,8 @@ from sqlmodel import col
 from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
 from agenthub.protocol.groups import POSTING, ConversationState, PostKind
+from app.core.models import StoredMessage
 from app.groups.models import GroupEvent
-from app.records.models import StoredMessage
 from tests.support.groups import MakeMember, count, team
 from tests.support.hub import problem
 from tests.support.live import LiveServer, streams_open

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from sqlmodel import col
 
+from app.core.models import StoredMessage
 from app.groups.models import GroupEvent, GroupTrigger
 from app.main import create_app
-from app.records.models import StoredMessage
 from tests.support.groups import count, create_group, open_session, post, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from app.core.models import StoredMessage
 from app.groups.models import Group
-from app.records.models import StoredMessage
 from tests.support.groups import count, open_session, team
 from tests.support.hub import MakeAgent, problem
 from tests.support.messages import chat, command, result

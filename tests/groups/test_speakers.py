@@ -16,10 +16,10 @@ from agenthub import HubClient
 from agenthub.events import EventStream, HubEvent
 from agenthub.protocol.messages import MAX_NEXT_SPEAKERS, parse_message
 from app.config import Settings
+from app.core.models import StoredMessage
 from app.errors import HubError
 from app.groups.models import GroupEvent
 from app.main import create_app
-from app.records.models import StoredMessage
 from app.records.record import Record
 from tests.support.groups import STREAM_SETTINGS, MakeMember, count, team
 from tests.support.hub import empty_tables, problem

@@ -6,8 +6,8 @@ import asyncio
 import contextlib
 
 from app.broker.memory import MemoryBroker
-from app.operator.events import OPERATOR_CHANNEL, message_summary, operator_delivery
-from app.operator.feed import OperatorFeed
+from app.core.operator_events import OPERATOR_CHANNEL, message_summary, operator_delivery
+from app.streams.operator_feed import OperatorFeed
 from app.streams.service import StreamPlan, event_stream
 
 

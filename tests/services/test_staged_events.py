@@ -1,7 +1,7 @@
 """Staged events reach the broker when the transaction that staged them commits, and only
-then, published by whoever owns it (``records.unit_of_work``): a savepoint released is no
+then, published by whoever owns it (``core.unit_of_work``): a savepoint released is no
 commit, a transaction that ends in an error delivers nothing of it, and a commit made by
-hand around the owner publishes nothing (``streams.events``)."""
+hand around the owner publishes nothing (``core.outbox``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from app.broker import Delivery
-from app.records.unit_of_work import transaction
-from app.streams.events import stage
+from app.core.unit_of_work import stage, transaction
 from tests.support.parts import parts
 
 CHANNEL = "staged-events-test"

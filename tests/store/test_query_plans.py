@@ -13,7 +13,7 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db import make_engine
-from app.streams.events import group_backlog
+from app.groups.events import group_backlog
 from app.tasks import store as tasks
 
 

@@ -1,4 +1,4 @@
-"""The writer's connection (``records.unit_of_work.WriterConnection``): on SQLite one kept
+"""The writer's connection (``core.unit_of_work.WriterConnection``): on SQLite one kept
 from batch to batch, and a new one after a batch failed on it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.core.unit_of_work import UnitOfWork, WriterConnection
 from app.db import make_engine
-from app.records.unit_of_work import UnitOfWork, WriterConnection
 
 
 async def test_the_writer_keeps_its_connection_and_lets_a_failed_one_go(tmp_path: Path) -> None:

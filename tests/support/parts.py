@@ -13,8 +13,8 @@ from app.certificates.revocation_list import RevocationLists
 from app.config import Settings
 from app.db import SessionFactory
 from app.metrics import HubMetrics
-from app.operator.feed import OperatorFeed
 from app.records.ingest import Ingest
+from app.streams.operator_feed import OperatorFeed
 from app.streams.presence import Presence
 
 

@@ -19,28 +19,116 @@ an error and then publishes what it staged (``commit``); an error lets the sessi
 back, its staged events with it. A request's session is one transaction for its route
 (``deps.get_session``), committed before the answer is sent; a route that acts on what it
 committed (ending streams after a deregistration) commits first itself.
+
+What a transaction will do once it ends is kept by its unit of work, never by its callers:
+the events it staged (``stage``, ``tell_operator``), the agents it saw (``saw_agent``), the
+tasks its moves may have ended (``task_may_have_ended``) and the tasks it holds as last
+written (``held_tasks``). An ORM session's are in its ``SessionWork``, which only this
+module reads.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.agents.last_seen import note_seen
-from app.broker import Broker
-from app.db import HubSession, hub_session
+from app.broker import Broker, Delivery
+from app.core.outbox import Outbox
+from app.db import SessionFactory
 from app.prepared import begin_writing, end_writing
-from app.streams.events import Outbox, publish_staged
 
 TaskKey = tuple[str, str]  # (task id, session id)
+NoteSeen = Callable[[AsyncConnection, Iterable[str]], Awaitable[None]]
+"""Writes when agents were seen, in the caller's transaction (``agents.last_seen``)."""
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class SessionWork:
+    """What an ORM session's transaction will do once it ends."""
+
+    outbox: Outbox = field(default_factory=Outbox)  # published after its COMMIT
+    seen: set[str] = field(default_factory=set)  # agents to note seen, after it ends
+    ended: set[TaskKey] = field(default_factory=set)  # tasks a move may have ended
+    tasks: dict[TaskKey, object] = field(default_factory=dict)  # as last written
+
+
+class HubSession(AsyncSession):
+    """The hub's ORM session: its ``work`` is what its transaction will do when it ends,
+    published to ``broker`` (or, the agents it saw, written by ``note_seen``) by whoever
+    commits (``commit``, ``transaction``, ``UnitOfWork.commit``)."""
+
+    def __init__(
+        self,
+        *args: Any,
+        broker: Broker | None = None,
+        note_seen: NoteSeen | None = None,
+        work: SessionWork | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.broker = broker
+        self.note_seen = note_seen
+        self.work = work or SessionWork()
+
+
+def make_session_factory(
+    engine: AsyncEngine, *, broker: Broker | None = None, note_seen: NoteSeen | None = None
+) -> SessionFactory:
+    """The hub's sessions (``HubSession``), knowing its ``broker`` and how the agents they
+    saw are written."""
+    return async_sessionmaker(
+        engine, class_=HubSession, expire_on_commit=False, broker=broker, note_seen=note_seen
+    )
+
+
+def _hub(db: AsyncSession) -> HubSession:
+    assert isinstance(db, HubSession), "the hub's sessions come from its session factory"
+    return db
+
+
+def stage(db: AsyncSession, channel: str, delivery: Delivery) -> None:
+    """Deliver on ``channel`` once the session's transaction commits."""
+    _hub(db).work.outbox.stage(channel, delivery)
+
+
+def tell_operator(db: AsyncSession, kind: str, data: dict[str, Any]) -> None:
+    """Tell the operator's stream, once the session's transaction commits."""
+    _hub(db).work.outbox.tell_operator(kind, data)
+
+
+def tell_operator_message(db: AsyncSession, body: dict[str, Any]) -> None:
+    """A message stored as ``body``, for the operator's stream."""
+    _hub(db).work.outbox.tell_operator_message(body)
+
+
+def saw_agent(db: AsyncSession, agent_id: str) -> None:
+    """Note the agent seen, once the session's transaction has ended (``write_seen``)."""
+    _hub(db).work.seen.add(agent_id)
+
+
+def task_may_have_ended(db: AsyncSession, key: TaskKey) -> None:
+    """A move of the task may have ended it: its triggers are looked up after COMMIT."""
+    _hub(db).work.ended.add(key)
+
+
+def held_tasks(db: AsyncSession) -> dict[TaskKey, Any]:
+    """The tasks this transaction holds as last written (``tasks.store``), by key."""
+    return _hub(db).work.tasks
+
+
+def publish_staged(db: AsyncSession) -> None:
+    """The session's transaction committed: hand what it staged to the hub's broker."""
+    session = _hub(db)
+    session.work.outbox.publish(session.broker)
 
 
 async def commit(db: AsyncSession) -> None:
@@ -59,12 +147,14 @@ async def write_seen(session: AsyncSession) -> None:
     caller's row after the rows the route locked, the writer's order reversed (a deadlock).
     Presence is best effort: a store that refuses it now is told at debug level, and the
     agent's next request writes it."""
-    hub = hub_session(session)
-    if not hub.seen:
+    hub = _hub(session)
+    if not hub.work.seen:
         return
-    seen, hub.seen = hub.seen, set()
+    seen, hub.work.seen = hub.work.seen, set()
+    if hub.note_seen is None:
+        return
     try:
-        await note_seen(await session.connection(), seen)
+        await hub.note_seen(await session.connection(), seen)
         await session.commit()
     except Exception as exc:
         await session.rollback()
@@ -118,15 +208,16 @@ class UnitOfWork:
         """An ORM session in this transaction, for the full path's services (made on first
         use): what they stage goes to this outbox, the tasks they may end to ``ended``."""
         if self._session is None:
-            session = HubSession(bind=self.conn, expire_on_commit=False, broker=self.broker)
-            session.outbox, session.ended = self.outbox, self.ended
-            self._session = session
+            work = SessionWork(outbox=self.outbox, ended=self.ended)
+            self._session = HubSession(
+                bind=self.conn, expire_on_commit=False, broker=self.broker, work=work
+            )
         return self._session
 
     def forget_tasks(self) -> None:
         """The batch path moved tasks: the full path reads them again, not its copies."""
         if self._session is not None:
-            hub_session(self._session).tasks.clear()
+            _hub(self._session).work.tasks.clear()
 
     async def commit(self) -> None:
         """COMMIT: what it staged may be published now (``publish``)."""

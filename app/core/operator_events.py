@@ -1,6 +1,6 @@
 """What the operator's hub-wide stream says: one small summary per thing that happened.
 
-The writers stage these with their other events (``events.tell_operator``), so they reach the
+The writers stage these with their other events (``core.outbox.tell_operator``), so they reach the
 broker's ``operator`` channel only once their transaction commits, from whichever replica
 wrote them; every replica's ``OperatorFeed`` numbers what it hears for its consoles. A frame
 here has no ``id:`` line: the feed that numbers it adds one.

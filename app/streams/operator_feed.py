@@ -1,6 +1,6 @@
 """The operator's hub-wide event stream, as this replica serves it: heard, numbered, kept.
 
-Writers stage summaries of what they did (``operator.events``) and the broker's
+Writers stage summaries of what they did (``core.operator_events``) and the broker's
 ``operator`` channel carries them, after their commits, to every replica that listens. Here
 one feed per replica listens while a console is connected (and ``LINGER_SECONDS`` after the
 last one left, so a reconnect resumes), numbers each event ``<boot>-<n>`` and keeps the last
@@ -23,7 +23,7 @@ from collections import deque
 
 from app.broker import Broker, Delivery, Subscription
 from app.broker.memory import MemoryBroker
-from app.operator.events import OPERATOR_CHANNEL
+from app.core.operator_events import OPERATOR_CHANNEL
 from app.stopping import stop
 
 RING_EVENTS = 10_000
