@@ -35,8 +35,8 @@ from agenthub.llm import (
     LLMCallError,
     LLMConfig,
     LLMConfigError,
-    take_part_in_groups,
 )
+from agenthub.llm_groups import take_part_in_groups
 from agenthub.partner import TaskContext, TaskHandler
 from agenthub.patterns import (
     AllDeclined,

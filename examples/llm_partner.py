@@ -37,7 +37,7 @@ from agenthub import (
     LLMConfig,
     LLMConfigError,
 )
-from agenthub.llm import take_part_in_groups
+from agenthub.llm_groups import take_part_in_groups
 
 HUB = os.environ.get("AGENTHUB_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("AGENTHUB_TOKEN")

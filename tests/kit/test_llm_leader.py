@@ -20,7 +20,8 @@ import httpx
 import pytest
 
 from agenthub import Agent, ChatCompletionsHandler, LLMCallError, LLMConfig
-from agenthub.llm import CHOOSE_PROMPT, PLAN_PROMPT, ChatModel, take_part_in_groups
+from agenthub.llm import CHOOSE_PROMPT, PLAN_PROMPT, ChatModel
+from agenthub.llm_groups import take_part_in_groups
 from agenthub.protocol.agents import AgentUpdate
 from tests.support.chat_server import FakeChatServer, fake_chat
 from tests.support.cli import AGENTHUB, clean_env
