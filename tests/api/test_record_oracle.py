@@ -111,7 +111,8 @@ def partner_may(cur: str | None, new: str) -> bool:
 class Rec:
     n: int
     who: str  # L leader (the group's owner), P p2p partner, Q and R group members, X outsider
-    where: str  # s session, g group, a relayed answer (by L, of P's result)
+    where: str  # s session, g its group, a relayed answer (by L, of P's result), o another
+    # session of L with P, where the same task ids are other tasks (``task`` ends ``@o``)
     kind: str  # cmd, res, upd, chunk, chat (about a task, with ``task``, or not)
     t: float
     task: str | None = None
@@ -121,7 +122,7 @@ class Rec:
     path: list[tuple[str, float]] = field(default_factory=list)  # a result's statusHistory
     signed: bool = False  # a relayed answer with its partner's signature
     nxt: list[str] = field(default_factory=list)  # a group post's nextSpeaker
-    mentions: list[str] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # ["all"]: every member
 
     @property
     def id(self) -> str:
@@ -240,6 +241,7 @@ def fold(msgs: list[Rec], ids: dict[str, str], partner: str) -> tuple[Facts, dic
 
 
 MEMBERS = ("L", "Q", "R", "W")  # the group's active members; L owns it, W only listens
+MUTED = "R"  # who may post once per post that mentions it
 Answer = tuple[int, str | None]  # a status, and the refusal's problem code if it names one
 
 
@@ -254,6 +256,7 @@ class Reference:
     partner: dict[str, str] = field(default_factory=dict)  # a task, once it exists: its partner
     place: dict[str, str] = field(default_factory=dict)  # and where it lives (s or g)
     floor: list[str] | None = None  # who holds the group's floor (None: it is open)
+    grants: int = 0  # the posts the muted member's mentions let it make
     frames: list[tuple[Any, ...]] = field(default_factory=list)  # the group's, after setup
     inbox: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in "PQR"})
 
@@ -278,6 +281,10 @@ class Reference:
             status = refused_or_status[0]
         self.order.append(r.stored_id)
         if r.where == "g":
+            if r.who == MUTED:
+                self.grants -= 1
+            elif MUTED in r.mentions or "all" in r.mentions:
+                self.grants += 1
             self.frames.append(("message", r.stored_id))
             if floor is not None:
                 self.floor = floor[0]
@@ -290,14 +297,17 @@ class Reference:
     def flow(self, r: Rec) -> tuple[Answer | None, tuple[list[str] | None, str] | None]:
         """The ``turns`` policy (docs/guide/groups.md): the named speakers and the owner
         post, a report passes the floor naming no one; a holder who posts opens it, or
-        passes it to whom it names; the owner breaks in without taking it."""
+        passes it to whom it names; the owner breaks in without taking it. And the muted
+        member posts once per post that mentions it."""
         holders = self.floor
         holds = holders is None or r.who in holders or r.who == "L"
         if not holds and (not r.report or r.nxt):
             return (409, "not-your-turn"), None
+        if r.who in r.nxt:
+            return (422, "self-named-speaker"), None
+        if r.who == MUTED and self.grants == 0:
+            return (403, "muted"), None
         if r.nxt:
-            if r.who in r.nxt:
-                return (422, "self-named-speaker"), None
             if any(n not in MEMBERS for n in r.nxt):
                 return (422, "speaker-not-member"), None
             return None, (list(dict.fromkeys(r.nxt)), "named")
@@ -363,7 +373,7 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
     be): per task mostly a legal walk of the tables, with stray commands and reports among
     them, some from the wrong side, some about a task posted where it does not live, a
     start naming another partner; group posts naming the next speakers."""
-    tasks = {"s0": "P", "s1": "P", "g0": "Q", "g1": "Q"}
+    tasks = {"s0": "P", "s1": "P", "g0": "Q", "g1": "Q", "s0@o": "P"}
     state: dict[str, str | None] = dict.fromkeys(tasks)
     started: set[str] = set()
     walk: dict[str, list[tuple[str, float]]] = {task: [] for task in tasks}
@@ -379,19 +389,19 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
         t += 0.1 if rng.random() < 0.93 else 6.0
         task = rng.choice(list(tasks))
         partner = tasks[task]
-        where = "g" if partner == "Q" else "s"
+        where = "g" if partner == "Q" else "o" if task.endswith("@o") else "s"
         roll = rng.random()
         if roll < 0.1:
             who = rng.choice(["L", "Q", "R"] if where == "g" else ["L", "P"])
             chat = Rec(i, who, where, "chat", t)
-            if where == "g" and rng.random() < 0.3:
-                chat.mentions = rng.sample(["L", "Q", "R", "W"], 1)
+            if where == "g" and rng.random() < 0.5:
+                chat.mentions = rng.choice([["all"], ["R"], ["R"], ["Q"], ["Q", "R"]])
             add(chat)
             continue
         if roll < 0.13:
             out.append(Rec(i, "X", where, "chat", t))
             continue
-        if roll < 0.17:  # about the task, where it does not live (a get, or talk)
+        if roll < 0.17 and where != "o":  # about the task, where it does not live (a get, or talk)
             kind, command = rng.choice([("cmd", "get"), ("chat", "")])
             add(Rec(i, "L", "s" if where == "g" else "g", kind, t, task, command=command))
             continue
@@ -418,7 +428,7 @@ def gen(rng: random.Random, n: int) -> list[Rec]:
             state[task] = new
             kind = rng.choice(["res", "upd"])
             who, how = partner, where
-            if partner == "P" and kind == "res" and rng.random() < 0.5:
+            if where == "s" and kind == "res" and rng.random() < 0.5:
                 who, how = "L", "a"  # its leader relays the partner's answer
             signed = how == "a" and rng.random() < 0.5
             path = [*walk[task], (new, t)] if how == "a" and rng.random() < 0.8 else []
@@ -453,11 +463,11 @@ def wire(r: Rec, ids: dict[str, str]) -> dict[str, Any]:
     sender = ids[r.sender]
     base: dict[str, Any] = {"id": r.id, "sentAt": iso(r.t), "senderId": sender}
     if r.task:
-        base["taskId"] = r.task
+        base["taskId"] = r.task.removesuffix("@o")
     if r.nxt:
         base["nextSpeaker"] = [ids[k] for k in r.nxt]
     if r.mentions:
-        base["mentions"] = [ids[k] for k in r.mentions]
+        base["mentions"] = "all" if r.mentions == ["all"] else [ids[k] for k in r.mentions]
     role = "leader" if r.who == "L" and r.where != "a" else "partner"
     if r.kind == "chat":
         text = [{"type": "text", "text": r.id}]
@@ -525,11 +535,11 @@ def deliveries(rng: random.Random, recs: list[Rec]) -> list[tuple[str, list[Rec]
             i += size
             continue
         run = [r]
-        if r.where == "s" and r.who in ("L", "P") and roll < 0.6:
+        if r.where in ("s", "o") and r.who in ("L", "P") and roll < 0.6:
             size = rng.randrange(2, 8)
             while i + len(run) < len(sent) and len(run) < size:
                 nxt = sent[i + len(run)]
-                if (nxt.where, nxt.who) != ("s", r.who):
+                if (nxt.where, nxt.who) != (r.where, r.who):
                     break
                 run.append(nxt)
         out.append(("batch" if len(run) > 1 else "one", run))
@@ -542,13 +552,18 @@ def deliveries(rng: random.Random, recs: list[Rec]) -> list[tuple[str, list[Rec]
 
 @dataclass
 class Place:
-    """The hub the records go to: its agents, the session and the group."""
+    """The hub the records go to: its agents, the sessions (``s`` and ``o``) and the
+    group."""
 
     hub: Any
     agents: dict[str, HubClient]
     ids: dict[str, str]
-    session: str
+    sessions: dict[str, str]
     group: str
+
+    @property
+    def session(self) -> str:
+        return self.sessions["s"]
 
     def record(self, r: Rec) -> Record:
         """``r`` as its route hands it to the writer."""
@@ -560,7 +575,7 @@ class Place:
         message = parse_message(wire(r, self.ids))
         if r.where == "g":
             return Record(self.ids[r.who], thumbprint, message, group_id=self.group)
-        return Record(self.ids[r.who], thumbprint, message, session_id=self.session)
+        return Record(self.ids[r.who], thumbprint, message, session_id=self.sessions[r.where])
 
 
 def problem_code(body: dict[str, Any]) -> str:
@@ -576,7 +591,7 @@ async def send(at: Place, how: str, run: list[Rec]) -> list[tuple[int, Any]]:
     if how == "batch":
         items = [wire(x, at.ids) for x in run]
         resp = await at.agents[r.who].request(
-            "POST", f"/v1/sessions/{at.session}/messages:batch", json={"items": items}
+            "POST", f"/v1/sessions/{at.sessions[r.where]}/messages:batch", json={"items": items}
         )
         assert resp.status_code == 200, resp.text
         return [
@@ -587,7 +602,7 @@ async def send(at: Place, how: str, run: list[Rec]) -> list[tuple[int, Any]]:
         body = relayed(r, at.agents, at.ids)
         resp = await at.agents["L"].request("POST", f"/v1/sessions/{at.session}/answers", json=body)
     else:
-        path = f"sessions/{at.session}" if r.where == "s" else f"groups/{at.group}"
+        path = f"groups/{at.group}" if r.where == "g" else f"sessions/{at.sessions[r.where]}"
         resp = await at.agents[r.who].request("POST", f"/v1/{path}/messages", json=wire(r, at.ids))
     body = resp.json()
     return [(resp.status_code, body if resp.status_code < 400 else problem_code(body))]
@@ -595,7 +610,8 @@ async def send(at: Place, how: str, run: list[Rec]) -> list[tuple[int, Any]]:
 
 async def setup(hub: Any, make_agent: MakeAgent) -> Place:
     """A session whose leader L calls P point to point, and a group of it under the
-    ``turns`` policy that L owns, with Q, R and W, who only listens."""
+    ``turns`` policy that L owns, with Q, R (muted) and W, who only listens; and another
+    session of L's with P."""
     agents = {k: await make_agent(k.lower()) for k in ("L", "P", "Q", "R", "W", "X")}
     ids = {k: str(a.agent_id) for k, a in agents.items()}
     receivers = [{"agentId": ids["P"], "mode": "p2p"}]
@@ -603,6 +619,10 @@ async def setup(hub: Any, make_agent: MakeAgent) -> Place:
     resp = await agents["L"].request("POST", "/v1/sessions", json={"receivers": receivers})
     assert resp.status_code == 201, resp.text
     session_id = resp.json()["id"]
+    other = {"receivers": [{"agentId": ids["P"], "mode": "p2p"}]}
+    resp = await agents["L"].request("POST", "/v1/sessions", json=other)
+    assert resp.status_code == 201, resp.text
+    sessions = {"s": session_id, "o": resp.json()["id"]}
     group = await create_group(
         agents["L"],
         session_id,
@@ -615,21 +635,26 @@ async def setup(hub: Any, make_agent: MakeAgent) -> Place:
             "POST", f"/v1/groups/{group['id']}/invitations/{ids[k]}/accept"
         )
         assert resp.status_code == 200, resp.text
-    return Place(hub, agents, ids, session_id, group["id"])
+    resp = await agents["L"].request("POST", f"/v1/groups/{group['id']}/members/{ids[MUTED]}/mute")
+    assert resp.status_code == 200, resp.text
+    return Place(hub, agents, ids, sessions, group["id"])
 
 
 async def held(at: Place) -> tuple[list[StoredMessage], list[Task], list[Any], dict[str, Any]]:
-    """What the hub holds: the session's rows (in the order stored) and tasks, the group's
+    """What the hub holds: the sessions' rows (in the order stored) and tasks (the other
+    session's named ``…@o``), the group's
     events (its stream's frames: posts and other events, by seq), the members' inboxes."""
     async with parts(at.hub).session_factory() as db:
         rows = (
             await db.exec(
                 select(StoredMessage)
-                .where(col(StoredMessage.session_id) == at.session)
+                .where(col(StoredMessage.session_id).in_(at.sessions.values()))
                 .order_by(col(StoredMessage.pk))
             )
         ).all()
-        tasks = (await db.exec(select(Task).where(col(Task.session_id) == at.session))).all()
+        tasks = (
+            await db.exec(select(Task).where(col(Task.session_id).in_(at.sessions.values())))
+        ).all()
         events = (
             await db.exec(select(GroupEvent).where(col(GroupEvent.group_id) == at.group))
         ).all()
@@ -689,7 +714,7 @@ async def test_engine_matches_reference(make_agent: MakeAgent, hub: Any, seed: i
     who = {v: k for k, v in ids.items()}
     stored = [r.message_id for r in rows if not r.message_id.startswith("m-")]
     got_tasks = {
-        t.id: (
+        t.id + ("@o" if t.session_id == at.sessions["o"] else ""): (
             t.state,
             [(s["state"], s["stateChangedAt"]) for s in t.status_history],
             [item["text"] for p in t.products for item in p["dataItems"]],
