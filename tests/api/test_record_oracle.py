@@ -644,8 +644,8 @@ async def setup(hub: Any, make_agent: MakeAgent) -> Place:
 
 async def held(at: Place) -> tuple[list[StoredMessage], list[Task], list[Any], dict[str, Any]]:
     """What the hub holds: the sessions' rows (in the order stored) and tasks (the other
-    session's named ``…@o``), the group's
-    events (its stream's frames: posts and other events, by seq), the members' inboxes."""
+    session's named ``…@o``), the group's events (its stream's frames, as it replays them
+    from SQL: posts and other events, by seq), the agents' inboxes."""
     async with parts(at.hub).session_factory() as db:
         rows = (
             await db.exec(
