@@ -297,8 +297,7 @@ class TaskBatch:
             return None
         told = []  # the operator's events, staged with the row (``plain.write_plain``)
         before = task.state
-        # what the step did, whatever came of the message: a result that waits may have
-        # applied the moves of its statusHistory first (``fold`` keeps them too)
+        # what the step did, whatever came of it (a waiting result's statusHistory: ``fold``)
         task.state = facts.state.value if facts.state else None
         task.status, task.status_history = facts.status, facts.status_history
         task.products = facts.products
