@@ -297,11 +297,11 @@ class TaskBatch:
             return None
         told = []  # the operator's events, staged with the row (``plain.write_plain``)
         before = task.state
-        if outcome is Outcome.APPLIED:
-            task.state = facts.state.value if facts.state else None
-            task.status, task.status_history = facts.status, facts.status_history
-            task.products = facts.products
-            task.commanded = facts.commanded
+        # what the step did, whatever came of it (a waiting result's statusHistory: ``fold``)
+        task.state = facts.state.value if facts.state else None
+        task.status, task.status_history = facts.status, facts.status_history
+        task.products = facts.products
+        task.commanded = facts.commanded
         task.last_key = sent
         task.pending += outcome is Outcome.NOT_YET
         task.version += 1

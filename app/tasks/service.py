@@ -219,7 +219,7 @@ async def apply_task_message(
     outcome = step(facts, message)
     if outcome is Outcome.NEVER:
         raise IllegalTaskMove(facts.why)
-    values = _values(facts) if outcome is Outcome.APPLIED else {}
+    values = _values(facts)  # what the step did, whatever came of the message (``fold``'s)
     values["last_key"] = key
     if outcome is Outcome.NOT_YET:
         values["pending"] = task.pending + 1

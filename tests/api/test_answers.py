@@ -219,3 +219,45 @@ async def test_every_id_a_peer_may_send_is_stored_under_each_form_the_hub_derive
     async with parts(hub).session_factory() as db:
         longest = await db.scalar(select(func.max(func.length(StoredMessage.message_id))))
     assert longest is not None and longest <= 200
+
+
+async def test_a_result_that_waits_keeps_the_moves_its_history_shows(
+    make_agent: MakeAgent,
+) -> None:
+    """A result whose own move the task cannot take yet still brings in the moves of its
+    ``statusHistory`` that the task can (the fold's catch-up), whichever path records it
+    (the writer's in memory, the relayed answer's, a fold again of everything) and in
+    whichever order its records arrive."""
+    accepted = {"state": "accepted", "stateChangedAt": "2026-01-01T00:00:01Z"}
+    working = {"state": "working", "stateChangedAt": "2026-01-01T00:00:02Z"}
+    asked = {"state": "awaiting-input", "stateChangedAt": "2026-01-01T00:00:03Z"}
+    done = {"state": "failed", "stateChangedAt": "2026-01-01T00:00:04Z"}
+    tasks, statuses = [], []
+    for how in ("own", "relayed", "reversed"):
+        p = await pair(make_agent)
+        task_id = "t"  # made by the partner's first report
+        first = [
+            result(p.pid, task_id, "accepted", status=accepted, sentAt=accepted["stateChangedAt"]),
+            result(p.pid, task_id, "working", status=working, sentAt=working["stateChangedAt"]),
+        ]
+        # awaiting-input to failed is no move of the partner's: the result waits
+        last = result(
+            p.pid,
+            task_id,
+            "failed",
+            status=done,
+            statusHistory=[accepted, working, asked, done],
+            sentAt=done["stateChangedAt"],
+        )
+        codes = []
+        for body in [*first, last] if how != "reversed" else [last, *reversed(first)]:
+            if how == "relayed" and body is last:
+                answer = orjson.dumps({"jsonrpc": "2.0", "id": "1", "result": body})
+                codes.append((await relay(p, answer)).status_code)
+            else:
+                codes.append((await p.partner.request("POST", p.path, json=body)).status_code)
+        statuses.append(codes)
+        task = await p.task(task_id)
+        tasks.append((task["state"], [s["state"] for s in task["statusHistory"]]))
+    assert statuses[:2] == [[201, 201, 202]] * 2
+    assert tasks == [("awaiting-input", ["accepted", "working", "awaiting-input"])] * 3
