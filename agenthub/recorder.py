@@ -6,12 +6,11 @@ lose it. A retry sends the same message id, so the hub stores it once.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import os
 from collections import deque
-from collections.abc import Awaitable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,21 +115,15 @@ class HubRecorder:
             linger=linger_seconds,
             fill=MAX_BATCH_ITEMS,
         )
-        self._opening: dict[str, asyncio.Future[Any]] = {}
+        self._bridges: dict[str, Mapping[str, Any]] = {}
 
-    def opening(self, session_id: str, opened: Awaitable[Any]) -> None:
-        """The session is being opened at the hub (``opened``, started now): its records
-        wait for it, and are given up if it fails."""
-        future = asyncio.ensure_future(opened)
-        self._opening[session_id] = future
-
-        def opened_or_failed(done: asyncio.Future[Any]) -> None:
-            if self._opening.get(session_id) is done:
-                del self._opening[session_id]
-            if not done.cancelled() and done.exception() is not None:
-                logger.warning("the hub did not open session %s: %s", session_id, done.exception())
-
-        future.add_done_callback(opened_or_failed)
+    def open_bridge(self, session_id: str, bridge: Mapping[str, Any]) -> None:
+        """The session is a bridge session of this agent's, with ``bridge``
+        (``SessionBridge``), not opened at the hub yet: its first records open it, their
+        batch carrying ``bridge`` (``POST …/messages:batch``), retried until the hub has
+        them; should the hub refuse to open it, they are given up. Its records must begin
+        with a message (a relayed answer opens nothing)."""
+        self._bridges[session_id] = bridge
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
@@ -213,35 +206,56 @@ class HubRecorder:
             self.outbox.close()
 
     async def _send(self, session_id: str, batch: list[_Item]) -> None:
-        opening = self._opening.get(session_id)
-        if opening is not None:
-            try:
-                await asyncio.shield(opening)
-            except Exception as exc:
-                for item in batch:
-                    why = f"the session could not be opened: {exc}"
-                    self._give_up(session_id, item, getattr(exc, "status", None), why, final=True)
-                return
-
-        if len(batch) > 1:
+        if len(batch) > 1 or (session_id in self._bridges and batch[0].route == "messages"):
             await self._deliver_batch(session_id, batch)
         else:
             await self._deliver(session_id, batch[0])
 
-    async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
-        """Post queued messages in one request (``…/messages:batch``); an item the hub could
-        not take yet, or a batch that did not get through, goes again one by one (the hub
-        folds a task's records in the order they were sent, whatever order they come in)."""
+    async def _post_batch(self, session_id: str, batch: list[_Item]) -> _Posted:
+        """One ``…/messages:batch`` request of ``batch`` (opening the session, when it is a
+        bridge session not opened yet): each item's outcome, or what went wrong."""
         path = f"/v1/sessions/{segment(session_id)}/messages:batch"
+        body: dict[str, Any] = {"items": [dict(item.body) for item in batch]}
+        bridge = self._bridges.get(session_id)
+        if bridge is not None:
+            body["bridge"] = dict(bridge)
         try:
             with tracing.attached(batch[0].trace), request_id(batch[0].request_id):
                 response = await self.hub.request(  # sent as part of what recorded it
-                    "POST", path, json={"items": [dict(item.body) for item in batch]}
+                    "POST", path, json=body
                 )
-            outcomes = response.json()["items"] if response.status_code == 200 else None
-        except (httpx.TransportError, HubRequestError, ValueError, KeyError, TypeError):
-            outcomes = None
+            if response.status_code != 200:
+                problem = problem_of(response)
+                return _Posted(None, response.status_code, problem, response.text[:500])
+            outcomes = response.json()["items"]
+        except (httpx.TransportError, HubRequestError) as exc:
+            return _Posted(None, getattr(exc, "status", None), None, str(exc))
+        except (ValueError, KeyError, TypeError) as exc:
+            return _Posted(None, None, None, f"no batch answer: {exc}")
         if not isinstance(outcomes, list) or len(outcomes) != len(batch):
+            return _Posted(None, None, None, "no outcome for each item")
+        if bridge is not None:
+            self._bridges.pop(session_id, None)  # opened now (or there already)
+        return _Posted(outcomes, 200, None, "")
+
+    async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
+        """Post queued messages in one request (``…/messages:batch``); an item the hub could
+        not take yet, or a batch that did not get through, goes again one by one (the hub
+        folds a task's records in the order they were sent, whatever order they come in).
+        A batch that opens its session is sent again whole until the hub takes it."""
+        posted = await self._post_batch(session_id, batch)
+        if session_id in self._bridges and posted.outcomes is None:
+            retry = self.backoff.start()
+            while posted.outcomes is None:
+                retryable = transient(posted.status, posted.problem)
+                if not retryable or not await retry.pause():
+                    why = f"the session could not be opened: {posted.status} {posted.detail}"
+                    for item in batch:
+                        self._give_up(session_id, item, posted.status, why, final=not retryable)
+                    return
+                posted = await self._post_batch(session_id, batch)
+        outcomes = posted.outcomes
+        if outcomes is None:
             for item in batch:
                 await self._deliver(session_id, item)
             return
@@ -292,6 +306,17 @@ class HubRecorder:
             if not retryable or not await retry.pause():
                 self._give_up(session_id, item, status, detail, final=not retryable)
                 return
+
+
+@dataclass(frozen=True, slots=True)
+class _Posted:
+    """What became of a batch request: each item's outcome, or the status (None: no
+    answer), the problem and what else was said."""
+
+    outcomes: list[Any] | None
+    status: int | None
+    problem: Any
+    detail: str
 
 
 def _in(session_id: str | None) -> Any:

@@ -206,6 +206,11 @@ class MessageBatch(WireModel):
     """Messages to record in one request, each on its own (``POST …/messages:batch``)."""
 
     items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
+    bridge: SessionBridge | None = Field(
+        default=None,
+        description="the items' session is a bridge session of the caller's, with this "
+        "bridge: opened first, as `POST /v1/sessions` opens it, unless it is there already",
+    )
 
 
 class BatchOutcome(WireModel):

@@ -31,6 +31,7 @@ from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.records import messages as message_service
 from app.records.record import Outcome
 from app.sessions import service
+from app.sessions.bridges import BridgeOpen
 
 router = hub_router(prefix="/v1/sessions", tags=["sessions"])
 
@@ -218,16 +219,31 @@ async def post_session_messages_batch(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    **Who**: a participant of the session, as every item's `senderId`.
+    With `bridge`, the session is a bridge session the caller leads (see `POST
+    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
+    and this `bridge`, unless a session with that id is there already (then it is kept as
+    it is). A bridge's leader opens a session for each context its callers begin, and
+    records it this way without a request for the opening.
+
+    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
+    leader (the caller opens it).
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type);
-    `429` (with `Retry-After`) when its items take the caller past
-    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type), or
+    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
+    application the operator registered (`unknown-bridge-caller`); `429` (with
+    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    An item's own refusal is in its outcome.
     """
     recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
     records = [recorder.record(m, session_id=session_id) for m in batch.items]
-    outcomes = await recorder.ingest.many(records)
+    opens = []
+    if batch.bridge is not None:
+        opens.append(BridgeOpen(session_id, recorder.claims.sub, batch.bridge))
+    outcomes = await recorder.ingest.many(records, opens)
+    for opened in opens:  # a bridge session it could not open: refused as a whole
+        if opened.refused is not None:
+            raise opened.refused
     return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 
 
