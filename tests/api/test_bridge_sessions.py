@@ -226,3 +226,82 @@ async def test_closing_a_bridge_session_tells_the_bridge_once(
     assert closed.status_code == 200, closed.text
     assert (await agent.request("GET", f"/v1/tasks/{task_id}")).json()["releasedAt"] is not None
     assert await count(hub, InboxEvent, InboxEvent.kind == "task.released") == 1
+
+
+def a_call(me: str, task_id: str) -> list[dict[str, Any]]:
+    """What a bridge records of one A2A call, in the order it records it."""
+    return [
+        command(me, "start", task_id=task_id, partnerId=me, dataItems=text("echo this")),
+        result(me, task_id, "accepted"),
+        result(me, task_id, "working"),
+        result(
+            me,
+            task_id,
+            "awaiting-completion",
+            products=[{"id": "p1", "dataItems": text("echo this")}],
+        ),
+        command(me, "complete", task_id=task_id),
+        result(me, task_id, "completed"),
+    ]
+
+
+async def test_a_batch_carrying_its_bridge_opens_the_session_it_records_in(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The session a batch with ``bridge`` opens is the one ``POST /v1/sessions`` opens for
+    that bridge; sent again, the batch changes nothing."""
+    agent, caller = await make_agent("bridge"), await make_agent("caller")
+    me = agent.agent_id
+    opened = await bridge_session(agent, callerId=caller.agent_id)
+    path = "/v1/sessions/a2a-opened-by-its-records"
+    body = {"items": a_call(me, "t-1"), "bridge": bridge(callerId=caller.agent_id)}
+    batch = await agent.request("POST", f"{path}/messages:batch", json=body)
+    assert batch.status_code == 200, batch.text
+    assert [o["status"] for o in batch.json()["items"]] == [201] * 6
+    session = (await agent.request("GET", path)).json()
+    keys = ("sender", "receivers", "bridge", "state", "title", "goal")
+    assert {k: session[k] for k in keys} == {k: opened[k] for k in keys}
+    task = (await agent.request("GET", "/v1/tasks/t-1")).json()
+    assert (task["sessionId"], task["state"]) == ("a2a-opened-by-its-records", "completed")
+    again = await agent.request("POST", f"{path}/messages:batch", json=body)
+    assert [o["status"] for o in again.json()["items"]] == [200] * 6
+    assert await count(hub, Session) == 2
+    assert await count(hub, SessionParticipant) == 2
+
+
+async def test_a_batchs_bridge_keeps_the_session_that_is_there(make_agent: MakeAgent) -> None:
+    """A session there already is kept as it is: the bridge's own, or another's (whose
+    records the bridge may not post)."""
+    agent, other = await make_agent("bridge"), await make_agent("other")
+    me = agent.agent_id
+    session = await bridge_session(agent)
+    path = f"/v1/sessions/{session['id']}"
+    body = {"items": a_call(me, "t-1"), "bridge": bridge(contextId="ctx-2")}
+    batch = await agent.request("POST", f"{path}/messages:batch", json=body)
+    assert [o["status"] for o in batch.json()["items"]] == [201] * 6
+    assert (await agent.request("GET", path)).json() == session
+    theirs = {"items": a_call(other.agent_id, "t-2"), "bridge": bridge()}
+    problem(await other.request("POST", f"{path}/messages:batch", json=theirs), 404)
+    assert (await agent.request("GET", path)).json() == session
+
+
+async def test_a_batch_whose_bridge_is_refused_is_422_and_stores_nothing(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    agent = await make_agent("bridge")
+    path = "/v1/sessions/a2a-refused/messages:batch"
+    items = a_call(agent.agent_id, "t-1")
+    for refused_bridge, code in (
+        (bridge(callerId="1.2.156.3088.1.AGH.NOBODY"), "unregistered-agent"),
+        (bridge(callerId="app-0000", callerKind="application"), "unknown-bridge-caller"),
+        (bridge(protocol="mcp"), None),
+        (bridge(contextId=""), None),
+        ({"protocol": "a2a"}, None),
+    ):
+        body = {"items": items, "bridge": refused_bridge}
+        refused = problem(await agent.request("POST", path, json=body), 422)
+        if code is not None:
+            assert refused["type"].endswith(f"/{code}"), refused
+    assert await count(hub, Session) == 0
+    assert await count(hub, SessionParticipant) == 0
+    assert await count(hub, Task) == 0

@@ -127,3 +127,33 @@ async def test_a_lingering_lane_sends_once_its_batch_is_full() -> None:
         assert sent == [[0, 1, 2]] and lanes.backlog() == 1
     finally:
         await lanes.aclose()
+
+
+async def test_a_bridge_sessions_first_records_open_it(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """``open_bridge``: the session's first batch carries its bridge (one record too), and
+    the hub opens it with them; a bridge the hub refuses gives its records up, saying so."""
+    agent = await make_live_agent("bridge")
+    me = agent.agent_id
+    batches = await live_hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
+    ones = await live_hub.answered(201, "/v1/sessions/{sessionId}/messages")
+    agent.recorder.open_bridge("a2a-ctx-1", {"protocol": "a2a", "contextId": "ctx-1"})
+    agent.recorder.record("a2a-ctx-1", chat(me, "first"))
+    assert await agent.recorder.flush(20)
+    assert not agent.recorder.failures and agent.recorder.recorded == 1
+    session = (await agent.hub.request("GET", "/v1/sessions/a2a-ctx-1")).json()
+    assert session["bridge"]["contextId"] == "ctx-1"
+    assert [r["agentId"] for r in session["receivers"]] == [me]
+    agent.recorder.record("a2a-ctx-1", chat(me, "second"))  # opened: no bridge any more
+    assert await agent.recorder.flush(20)
+    assert await live_hub.answered(200, "/v1/sessions/{sessionId}/messages:batch") == batches + 1
+    assert await live_hub.answered(201, "/v1/sessions/{sessionId}/messages") == ones + 1
+    nobody = {"protocol": "a2a", "contextId": "ctx-2", "callerId": "1.2.156.3088.1.AGH.NOBODY"}
+    agent.recorder.open_bridge("a2a-ctx-2", nobody)
+    agent.recorder.record("a2a-ctx-2", chat(me, "lost"))
+    assert await agent.recorder.flush(20)
+    (failure,) = agent.recorder.failures
+    assert failure.status == 422 and "could not be opened" in failure.detail
+    missing = await agent.hub.request("GET", "/v1/sessions/a2a-ctx-2")
+    assert missing.status_code == 404
