@@ -6,6 +6,8 @@ lose it. A retry sends the same message id, so the hub stores it once.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import logging
 import os
@@ -45,6 +47,7 @@ request costs the agent and the hub far more than a record in it (``bench.p2p``)
 class _Item:
     route: str  # the session route it goes to: messages, or answers
     body: Mapping[str, Any]
+    size: int  # the body's bytes, as JSON
     outbox_id: int | None = None
     trace: str | None = None  # the traceparent of the span it was recorded in, when tracing
     request_id: str | None = None  # the request being handled when it was recorded
@@ -60,6 +63,11 @@ class RecordFailure:
 
 MAX_BATCH_ITEMS = 50
 MAX_BATCH_BYTES = 256 << 10
+MAX_REQUEST_ITEMS = 100  # the hub's most a batch request
+MAX_REQUEST_BYTES = 768 << 10  # under the hub's default body limit (1 MiB)
+MAX_REQUESTS_OUT = 2
+"""Batch requests the recorder has out at once: the sessions' batches that come meanwhile
+go together in the next (``POST /v1/sessions/messages:batch``)."""
 
 
 def _head_batch(queue: deque[_Item]) -> list[_Item]:
@@ -70,7 +78,7 @@ def _head_batch(queue: deque[_Item]) -> list[_Item]:
     for item in itertools.islice(queue, MAX_BATCH_ITEMS):
         if item.route != "messages":
             return batch or [item]
-        size += len(orjson.dumps(dict(item.body)))
+        size += item.size
         if batch and size > MAX_BATCH_BYTES:
             break
         batch.append(item)
@@ -116,13 +124,16 @@ class HubRecorder:
             fill=MAX_BATCH_ITEMS,
         )
         self._bridges: dict[str, Mapping[str, Any]] = {}
+        # the sessions' batches waiting for a request, and the requests' tasks
+        self._waiting: deque[_Waiting] = deque()
+        self._posting: set[asyncio.Task[None]] = set()
 
     def open_bridge(self, session_id: str, bridge: Mapping[str, Any]) -> None:
         """The session is a bridge session of this agent's, with ``bridge``
         (``SessionBridge``), not opened at the hub yet: its first records open it, their
-        batch carrying ``bridge`` (``POST …/messages:batch``), retried until the hub has
-        them; should the hub refuse to open it, they are given up. Its records must begin
-        with a message (a relayed answer opens nothing)."""
+        batch naming it in ``bridges``, retried until the hub has them; should the hub
+        refuse to open it, they are given up. Its records must begin with a message (a
+        relayed answer opens nothing)."""
         self._bridges[session_id] = bridge
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
@@ -154,7 +165,9 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        item = _Item(route, body, kept, tracing.current_traceparent(), current_request_id())
+        item = _Item(
+            route, body, _size(body), kept, tracing.current_traceparent(), current_request_id()
+        )
         self._lanes.put(session_id, item)
 
     def resume(self) -> None:
@@ -164,7 +177,7 @@ class HubRecorder:
             return
         self._resumed = True
         for kept in self.outbox.pending():
-            item = _Item(kept.route, kept.body, kept.id)
+            item = _Item(kept.route, kept.body, _size(kept.body), kept.id)
             self._lanes.put(kept.session_id, item)
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
@@ -202,47 +215,103 @@ class HubRecorder:
     async def aclose(self, timeout: float = 5.0) -> None:
         await self.flush(timeout)
         await self._lanes.aclose()
+        posting = list(self._posting)
+        for task in posting:
+            task.cancel()
+        for task in posting:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if self.outbox is not None:
             self.outbox.close()
 
     async def _send(self, session_id: str, batch: list[_Item]) -> None:
-        if len(batch) > 1 or (session_id in self._bridges and batch[0].route == "messages"):
+        if batch[0].route == "messages":
             await self._deliver_batch(session_id, batch)
         else:
             await self._deliver(session_id, batch[0])
 
     async def _post_batch(self, session_id: str, batch: list[_Item]) -> _Posted:
-        """One ``…/messages:batch`` request of ``batch`` (opening the session, when it is a
-        bridge session not opened yet): each item's outcome, or what went wrong."""
-        path = f"/v1/sessions/{segment(session_id)}/messages:batch"
-        body: dict[str, Any] = {"items": [dict(item.body) for item in batch]}
-        bridge = self._bridges.get(session_id)
-        if bridge is not None:
-            body["bridge"] = dict(bridge)
+        """``batch`` sent in a batch request, with the batches of other sessions waiting
+        then (``_post_waiting``): each item's outcome, or what went wrong."""
+        waiting = _Waiting(session_id, batch, asyncio.get_running_loop().create_future())
+        self._waiting.append(waiting)
+        if len(self._posting) < MAX_REQUESTS_OUT:
+            task = asyncio.create_task(self._post_waiting(), name="agenthub-recorder-post")
+            self._posting.add(task)
+            task.add_done_callback(self._posting.discard)
+        return await waiting.posted
+
+    async def _post_waiting(self) -> None:
+        """Send what waits, in requests of up to ``MAX_REQUEST_ITEMS``, until nothing does.
+        The lanes whose batches are ready in this turn of the loop join the first."""
+        await asyncio.sleep(0)
+        while self._waiting:
+            taken = [self._waiting.popleft()]
+            items, size = len(taken[0].batch), sum(i.size for i in taken[0].batch)
+            while self._waiting:
+                batch = self._waiting[0].batch
+                items, size = items + len(batch), size + sum(i.size for i in batch)
+                if items > MAX_REQUEST_ITEMS or size > MAX_REQUEST_BYTES:
+                    break
+                taken.append(self._waiting.popleft())
+            try:
+                posted = await self._post_together(taken)
+            except BaseException as exc:  # stopped: the lanes waiting on it stop too
+                for waiting in taken:
+                    if not waiting.posted.done():
+                        waiting.posted.set_exception(exc)
+                raise
+            for waiting, outcome in zip(taken, posted, strict=True):
+                if not waiting.posted.done():
+                    waiting.posted.set_result(outcome)
+
+    async def _post_together(self, taken: list[_Waiting]) -> list[_Posted]:
+        """One ``POST /v1/sessions/messages:batch`` of the batches ``taken`` (opening the
+        bridge sessions among them not opened yet): what became of each."""
+        items = []
+        for waiting in taken:
+            for item in waiting.batch:
+                body = item.body
+                if body.get("sessionId") is None:  # the request names each item's session
+                    body = {**body, "sessionId": waiting.session_id}
+                items.append(dict(body))
+        sessions = {w.session_id for w in taken}
+        bridges = {s: dict(self._bridges[s]) for s in sessions if s in self._bridges}
+        json: dict[str, Any] = {"items": items}
+        if bridges:
+            json["bridges"] = bridges
+        first = taken[0].batch[0]
         try:
-            with tracing.attached(batch[0].trace), request_id(batch[0].request_id):
+            with tracing.attached(first.trace), request_id(first.request_id):
                 response = await self.hub.request(  # sent as part of what recorded it
-                    "POST", path, json=body
+                    "POST", "/v1/sessions/messages:batch", json=json
                 )
             if response.status_code != 200:
-                problem = problem_of(response)
-                return _Posted(None, response.status_code, problem, response.text[:500])
+                failed = _Posted(
+                    None, response.status_code, problem_of(response), response.text[:500]
+                )
+                return [failed] * len(taken)
             outcomes = response.json()["items"]
         except (httpx.TransportError, HubRequestError) as exc:
-            return _Posted(None, getattr(exc, "status", None), None, str(exc))
+            return [_Posted(None, getattr(exc, "status", None), None, str(exc))] * len(taken)
         except (ValueError, KeyError, TypeError) as exc:
-            return _Posted(None, None, None, f"no batch answer: {exc}")
-        if not isinstance(outcomes, list) or len(outcomes) != len(batch):
-            return _Posted(None, None, None, "no outcome for each item")
-        if bridge is not None:
-            self._bridges.pop(session_id, None)  # opened now (or there already)
-        return _Posted(outcomes, 200, None, "")
+            return [_Posted(None, None, None, f"no batch answer: {exc}")] * len(taken)
+        if not isinstance(outcomes, list) or len(outcomes) != len(items):
+            return [_Posted(None, None, None, "no outcome for each item")] * len(taken)
+        for session_id in bridges:
+            self._bridges.pop(session_id, None)  # opened now (or there already, or refused)
+        posted, at = [], 0
+        for waiting in taken:
+            posted.append(_Posted(outcomes[at : at + len(waiting.batch)], 200, None, ""))
+            at += len(waiting.batch)
+        return posted
 
     async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
-        """Post queued messages in one request (``…/messages:batch``); an item the hub could
-        not take yet, or a batch that did not get through, goes again one by one (the hub
-        folds a task's records in the order they were sent, whatever order they come in).
-        A batch that opens its session is sent again whole until the hub takes it."""
+        """Post queued messages in a batch request (with other sessions' waiting then); an
+        item the hub could not take yet, or a batch that did not get through, goes again one
+        by one (the hub folds a task's records in the order they were sent, whatever order
+        they come in). A batch that opens its session is sent again whole until the hub
+        takes it."""
         posted = await self._post_batch(session_id, batch)
         if session_id in self._bridges and posted.outcomes is None:
             retry = self.backoff.start()
@@ -306,6 +375,19 @@ class HubRecorder:
             if not retryable or not await retry.pause():
                 self._give_up(session_id, item, status, detail, final=not retryable)
                 return
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    """A session's batch waiting for a request, and what became of it once sent."""
+
+    session_id: str
+    batch: list[_Item]
+    posted: asyncio.Future[_Posted]
+
+
+def _size(body: Mapping[str, Any]) -> int:
+    return len(orjson.dumps(dict(body)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,10 +206,18 @@ class MessageBatch(WireModel):
     """Messages to record in one request, each on its own (``POST …/messages:batch``)."""
 
     items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
-    bridge: SessionBridge | None = Field(
-        default=None,
-        description="the items' session is a bridge session of the caller's, with this "
-        "bridge: opened first, as `POST /v1/sessions` opens it, unless it is there already",
+
+
+class SessionsBatch(WireModel):
+    """Messages of any of the caller's sessions to record in one request, each in the
+    session its ``sessionId`` names (``POST /v1/sessions/messages:batch``)."""
+
+    items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
+    bridges: dict[str, SessionBridge] = Field(
+        default_factory=dict,
+        max_length=MAX_BATCH,
+        description="bridge sessions of the caller's, by id: each opened first, as `POST "
+        "/v1/sessions` opens it, unless a session with that id is there already",
     )
 
 

@@ -1,8 +1,8 @@
-"""Bridge sessions opened by the record itself: a batch of messages whose ``bridge`` names
-the session they are of (``POST …/messages:batch``) opens it, in the writer's transaction,
-when it is not there yet. A bridge's leader opens a session for every context its callers
-begin; a request of its own, with its own transaction, for each cost more than the records
-in it.
+"""Bridge sessions opened by the record itself: a batch of messages whose ``bridges`` name
+sessions they are of (``POST /v1/sessions/messages:batch``) opens them, in the writer's
+transaction, when they are not there yet. A bridge's leader opens a session for every
+context its callers begin; a request of its own, with its own transaction, for each cost
+more than the records in it.
 
 What it opens is what ``POST /v1/sessions`` opens for the same bridge: the session, its
 leader its only participant (its own receiver, mode p2p), the operator told. One there
@@ -30,22 +30,19 @@ from app.sessions.models import Session, SessionParticipant
 from app.sessions.modes import P2P
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BridgeOpen:
     """A bridge session to open unless it is there: its id, its leader (the caller of the
-    batch), its bridge; once the writer tried, why it refused to open it, if it did."""
+    batch), its bridge."""
 
     session_id: str
     leader_id: str
     bridge: SessionBridge
-    refused: HubError | None = None
 
 
 async def open_bridges(work: UnitOfWork, opens: list[BridgeOpen]) -> dict[str, HubError]:
     """Open the sessions of ``opens`` not there yet, in ``work``'s transaction; each one
-    refused (its caller unknown), with why, by its id (and in its ``refused``)."""
-    for o in opens:
-        o.refused = None
+    refused (its caller unknown), with why, by its id."""
     wanted = list({o.session_id: o for o in opens}.values())
     if not wanted:
         return {}
@@ -91,8 +88,6 @@ async def open_bridges(work: UnitOfWork, opens: list[BridgeOpen]) -> dict[str, H
     if sessions:
         await run_many(work.conn, _INSERT_SESSION, sessions)
         await run_many(work.conn, _INSERT_PLACE, places)
-    for o in opens:
-        o.refused = refused.get(o.session_id)
     return refused
 
 

@@ -14,6 +14,7 @@ from agenthub.protocol.sessions import (
     RelayedAnswer,
     SessionCreate,
     SessionPage,
+    SessionsBatch,
     SessionUpdate,
     SessionView,
 )
@@ -29,6 +30,7 @@ from app.deps import (
 )
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.records import messages as message_service
+from app.records.errors import MisaddressedMessage
 from app.records.record import Outcome
 from app.sessions import service
 from app.sessions.bridges import BridgeOpen
@@ -203,6 +205,49 @@ async def post_session_message(
 
 
 @router.post(
+    "/messages:batch",
+    response_model=BatchResult,
+    responses=problem_responses(401, 413, 422, 429),
+)
+async def post_sessions_messages_batch(batch: SessionsBatch, recorder: RecorderDep) -> Response:
+    """Record up to 100 point-to-point messages of any of the caller's sessions in one
+    request (an agent's recorder, whose sessions' records queue up together), in order: each
+    item is recorded, in the session its `sessionId` names, as `POST
+    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
+    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
+    (a session the caller takes no part in is that item's `404`; an item that names no
+    session, its `422` `misaddressed-message`).
+
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
+    with its `bridge`: each is opened first, in the same transaction as the items, unless a
+    session with that id is there already (then it is kept as it is). A bridge opens a
+    session for every context its callers begin, and opens it this way, with its first
+    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
+    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
+    the `422` of each item of that session.
+
+    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    leader of a bridge it opens.
+
+    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
+    100, an item of no message type, a bridge that does not fit); `429` (with
+    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+    An item's own refusal is in its outcome.
+    """
+    recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
+    records = []
+    for message in batch.items:
+        record = recorder.record(message, session_id=message.session_id)
+        if message.session_id is None:
+            record.error = MisaddressedMessage("An item here names its session (sessionId).")
+        records.append(record)
+    caller = recorder.claims.sub
+    opens = [BridgeOpen(id_, caller, bridge) for id_, bridge in batch.bridges.items()]
+    outcomes = await recorder.ingest.many(records, opens)
+    return JsonBody({"items": [_item(outcome) for outcome in outcomes]})
+
+
+@router.post(
     "/{sessionId}/messages:batch",
     response_model=BatchResult,
     responses=problem_responses(400, 401, 404, 413, 422, 429),
@@ -219,31 +264,16 @@ async def post_session_messages_batch(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    With `bridge`, the session is a bridge session the caller leads (see `POST
-    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-    and this `bridge`, unless a session with that id is there already (then it is kept as
-    it is). A bridge's leader opens a session for each context its callers begin, and
-    records it this way without a request for the opening.
-
-    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-    leader (the caller opens it).
+    **Who**: a participant of the session, as every item's `senderId`.
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type), or
-    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-    application the operator registered (`unknown-bridge-caller`); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
     """
     recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
     records = [recorder.record(m, session_id=session_id) for m in batch.items]
-    opens = []
-    if batch.bridge is not None:
-        opens.append(BridgeOpen(session_id, recorder.claims.sub, batch.bridge))
-    outcomes = await recorder.ingest.many(records, opens)
-    for opened in opens:  # a bridge session it could not open: refused as a whole
-        if opened.refused is not None:
-            raise opened.refused
+    outcomes = await recorder.ingest.many(records)
     return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 
 

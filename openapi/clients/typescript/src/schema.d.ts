@@ -1480,6 +1480,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/messages:batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Sessions Messages Batch
+         * @description Record up to 100 point-to-point messages of any of the caller's sessions in one
+         *     request (an agent's recorder, whose sessions' records queue up together), in order: each
+         *     item is recorded, in the session its `sessionId` names, as `POST
+         *     /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
+         *     of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
+         *     (a session the caller takes no part in is that item's `404`; an item that names no
+         *     session, its `422` `misaddressed-message`).
+         *
+         *     `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
+         *     with its `bridge`: each is opened first, in the same transaction as the items, unless a
+         *     session with that id is there already (then it is kept as it is). A bridge opens a
+         *     session for every context its callers begin, and opens it this way, with its first
+         *     records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
+         *     no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
+         *     the `422` of each item of that session.
+         *
+         *     **Who**: an agent, as every item's `senderId`; each session's participant, or the
+         *     leader of a bridge it opens.
+         *
+         *     **Errors** of the whole request: `422` for a body that is no batch (no items, more than
+         *     100, an item of no message type, a bridge that does not fit); `429` (with
+         *     `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
+         *     An item's own refusal is in its outcome.
+         */
+        post: operations["post_sessions_messages_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}": {
         parameters: {
             query?: never;
@@ -1664,21 +1706,12 @@ export interface paths {
          *     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
          *     so a batch sent again changes nothing.
          *
-         *     With `bridge`, the session is a bridge session the caller leads (see `POST
-         *     /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-         *     and this `bridge`, unless a session with that id is there already (then it is kept as
-         *     it is). A bridge's leader opens a session for each context its callers begin, and
-         *     records it this way without a request for the opening.
-         *
-         *     **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-         *     leader (the caller opens it).
+         *     **Who**: a participant of the session, as every item's `senderId`.
          *
          *     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-         *     for a body that is no batch (no items, more than 100, an item of no message type), or
-         *     for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-         *     application the operator registered (`unknown-bridge-caller`); `429` (with
-         *     `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-         *     An item's own refusal is in its outcome.
+         *     for a body that is no batch (no items, more than 100, an item of no message type);
+         *     `429` (with `Retry-After`) when its items take the caller past
+         *     `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
          */
         post: operations["post_session_messages_batch"];
         delete?: never;
@@ -2444,8 +2477,6 @@ export interface components {
          * @description Messages to record in one request, each on its own (``POST …/messages:batch``).
          */
         MessageBatch: {
-            /** @description the items' session is a bridge session of the caller's, with this bridge: opened first, as `POST /v1/sessions` opens it, unless it is there already */
-            bridge?: components["schemas"]["SessionBridge"] | null;
             /** Items */
             items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
         };
@@ -3033,6 +3064,22 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+        };
+        /**
+         * SessionsBatch
+         * @description Messages of any of the caller's sessions to record in one request, each in the
+         *     session its ``sessionId`` names (``POST /v1/sessions/messages:batch``).
+         */
+        SessionsBatch: {
+            /**
+             * Bridges
+             * @description bridge sessions of the caller's, by id: each opened first, as `POST /v1/sessions` opens it, unless a session with that id is there already
+             */
+            bridges?: {
+                [key: string]: components["schemas"]["SessionBridge"];
+            };
+            /** Items */
+            items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
         };
         /** Skill */
         Skill: {
@@ -7571,6 +7618,84 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_sessions_messages_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionsBatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,13 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.message import Message
   from ..models.product_chunk import ProductChunk
-  from ..models.session_bridge import SessionBridge
   from ..models.task_command import TaskCommand
   from ..models.task_result import TaskResult
   from ..models.task_status_update import TaskStatusUpdate
@@ -33,12 +31,9 @@ class MessageBatch:
 
         Attributes:
             items (list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]):
-            bridge (None | SessionBridge | Unset): the items' session is a bridge session of the caller's, with this bridge:
-                opened first, as `POST /v1/sessions` opens it, unless it is there already
      """
 
     items: list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]
-    bridge: None | SessionBridge | Unset = UNSET
 
 
 
@@ -47,7 +42,6 @@ class MessageBatch:
     def to_dict(self) -> dict[str, Any]:
         from ..models.message import Message # noqa: PLC0415
         from ..models.product_chunk import ProductChunk # noqa: PLC0415
-        from ..models.session_bridge import SessionBridge # noqa: PLC0415
         from ..models.task_command import TaskCommand # noqa: PLC0415
         from ..models.task_result import TaskResult # noqa: PLC0415
         from ..models.task_status_update import TaskStatusUpdate # noqa: PLC0415
@@ -69,22 +63,12 @@ class MessageBatch:
 
 
 
-        bridge: dict[str, Any] | None | Unset
-        if isinstance(self.bridge, Unset):
-            bridge = UNSET
-        elif isinstance(self.bridge, SessionBridge):
-            bridge = self.bridge.to_dict()
-        else:
-            bridge = self.bridge
-
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "items": items,
         })
-        if bridge is not UNSET:
-            field_dict["bridge"] = bridge
 
         return field_dict
 
@@ -94,7 +78,6 @@ class MessageBatch:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.message import Message # noqa: PLC0415
         from ..models.product_chunk import ProductChunk # noqa: PLC0415
-        from ..models.session_bridge import SessionBridge # noqa: PLC0415
         from ..models.task_command import TaskCommand # noqa: PLC0415
         from ..models.task_result import TaskResult # noqa: PLC0415
         from ..models.task_status_update import TaskStatusUpdate # noqa: PLC0415
@@ -156,29 +139,8 @@ class MessageBatch:
             items.append(items_item)
 
 
-        def _parse_bridge(data: object) -> None | SessionBridge | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                bridge_type_0 = SessionBridge.from_dict(data)
-
-
-
-                return bridge_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | SessionBridge | Unset, data)
-
-        bridge = _parse_bridge(d.pop("bridge", UNSET))
-
-
         message_batch = cls(
             items=items,
-            bridge=bridge,
         )
 
         return message_batch

@@ -130,21 +130,12 @@ def sync_detailed(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    With `bridge`, the session is a bridge session the caller leads (see `POST
-    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-    and this `bridge`, unless a session with that id is there already (then it is kept as
-    it is). A bridge's leader opens a session for each context its callers begin, and
-    records it this way without a request for the opening.
-
-    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-    leader (the caller opens it).
+    **Who**: a participant of the session, as every item's `senderId`.
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type), or
-    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-    application the operator registered (`unknown-bridge-caller`); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
 
     Args:
         session_id (str):
@@ -188,21 +179,12 @@ def sync(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    With `bridge`, the session is a bridge session the caller leads (see `POST
-    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-    and this `bridge`, unless a session with that id is there already (then it is kept as
-    it is). A bridge's leader opens a session for each context its callers begin, and
-    records it this way without a request for the opening.
-
-    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-    leader (the caller opens it).
+    **Who**: a participant of the session, as every item's `senderId`.
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type), or
-    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-    application the operator registered (`unknown-bridge-caller`); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
 
     Args:
         session_id (str):
@@ -241,21 +223,12 @@ async def asyncio_detailed(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    With `bridge`, the session is a bridge session the caller leads (see `POST
-    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-    and this `bridge`, unless a session with that id is there already (then it is kept as
-    it is). A bridge's leader opens a session for each context its callers begin, and
-    records it this way without a request for the opening.
-
-    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-    leader (the caller opens it).
+    **Who**: a participant of the session, as every item's `senderId`.
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type), or
-    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-    application the operator registered (`unknown-bridge-caller`); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
 
     Args:
         session_id (str):
@@ -299,21 +272,12 @@ async def asyncio(
     stored `message`, or the `problem`. Idempotent per item on (`senderId`, `id`, content),
     so a batch sent again changes nothing.
 
-    With `bridge`, the session is a bridge session the caller leads (see `POST
-    /v1/sessions`): opened first, in the same transaction as the items, with the path's id
-    and this `bridge`, unless a session with that id is there already (then it is kept as
-    it is). A bridge's leader opens a session for each context its callers begin, and
-    records it this way without a request for the opening.
-
-    **Who**: a participant of the session, as every item's `senderId`; with `bridge`, its
-    leader (the caller opens it).
+    **Who**: a participant of the session, as every item's `senderId`.
 
     **Errors** of the whole request: `404` for a session the caller takes no part in; `422`
-    for a body that is no batch (no items, more than 100, an item of no message type), or
-    for a `bridge` whose `callerId` is no registered agent (`unregistered-agent`) or no
-    application the operator registered (`unknown-bridge-caller`); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    for a body that is no batch (no items, more than 100, an item of no message type);
+    `429` (with `Retry-After`) when its items take the caller past
+    `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`. An item's own refusal is in its outcome.
 
     Args:
         session_id (str):
