@@ -207,44 +207,37 @@ async def post_session_message(
 @router.post(
     "/messages:batch",
     response_model=BatchResult,
-    responses=problem_responses(401, 413, 422, 429),
+    responses=problem_responses(401, 404, 413, 422, 429),
 )
 async def post_sessions_messages_batch(batch: SessionsBatch, recorder: RecorderDep) -> Response:
     """Record up to 100 point-to-point messages of any of the caller's sessions in one
-    request (an agent's recorder, whose sessions' records queue up together), in order: each
-    item is recorded, in the session its `sessionId` names, as `POST
-    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-    (a session the caller takes no part in is that item's `404`; an item that names no
-    session, its `422` `misaddressed-message`).
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
 
-    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-    with its `bridge`: each is opened first, in the same transaction as the items, unless a
-    session with that id is there already (then it is kept as it is). A bridge opens a
-    session for every context its callers begin, and opens it this way, with its first
-    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-    the `422` of each item of that session.
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
 
-    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
     leader of a bridge it opens.
 
-    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-    100, an item of no message type, a bridge that does not fit); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
     """
     recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
-    records = []
-    for message in batch.items:
-        record = recorder.record(message, session_id=message.session_id)
-        if message.session_id is None:
+    records = [recorder.record(m, session_id=m.session_id) for m in batch.items]
+    for record in records:
+        if record.session_id is None:
             record.error = MisaddressedMessage("An item here names its session (sessionId).")
-        records.append(record)
-    caller = recorder.claims.sub
-    opens = [BridgeOpen(id_, caller, bridge) for id_, bridge in batch.bridges.items()]
+    opens = [BridgeOpen(i, recorder.claims.sub, b) for i, b in batch.bridges.items()]
     outcomes = await recorder.ingest.many(records, opens)
-    return JsonBody({"items": [_item(outcome) for outcome in outcomes]})
+    return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 
 
 @router.post(

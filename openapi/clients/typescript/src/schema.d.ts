@@ -1492,28 +1492,24 @@ export interface paths {
         /**
          * Post Sessions Messages Batch
          * @description Record up to 100 point-to-point messages of any of the caller's sessions in one
-         *     request (an agent's recorder, whose sessions' records queue up together), in order: each
-         *     item is recorded, in the session its `sessionId` names, as `POST
-         *     /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-         *     of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-         *     (a session the caller takes no part in is that item's `404`; an item that names no
-         *     session, its `422` `misaddressed-message`).
+         *     request (an agent's recorder, whose sessions' records queue up together), each in the
+         *     session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+         *     its items and answers with their outcomes (an item that names no session is its `422`
+         *     `misaddressed-message`).
          *
-         *     `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-         *     with its `bridge`: each is opened first, in the same transaction as the items, unless a
-         *     session with that id is there already (then it is kept as it is). A bridge opens a
-         *     session for every context its callers begin, and opens it this way, with its first
-         *     records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-         *     no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-         *     the `422` of each item of that session.
+         *     `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+         *     is opened first, in the same transaction as the items, unless a session with that id is
+         *     there already (kept as it is). A bridge opens a session for every context its callers
+         *     begin, this way, with its first records. A bridge refused (its `callerId` no registered
+         *     agent, `unregistered-agent`, or no application the operator registered,
+         *     `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
          *
-         *     **Who**: an agent, as every item's `senderId`; each session's participant, or the
+         *     **Who**: an agent, as every item's `senderId`: each session's participant, or the
          *     leader of a bridge it opens.
          *
-         *     **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-         *     100, an item of no message type, a bridge that does not fit); `429` (with
-         *     `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-         *     An item's own refusal is in its outcome.
+         *     **Errors** of the whole request: `404` when the caller takes part in none of the
+         *     items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+         *     no message type, a bridge that does not fit); `429` as for a session's batch.
          */
         post: operations["post_sessions_messages_batch"];
         delete?: never;
@@ -7669,6 +7665,15 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,6 +63,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -115,28 +122,24 @@ def sync_detailed(
     """ Post Sessions Messages Batch
 
      Record up to 100 point-to-point messages of any of the caller's sessions in one
-    request (an agent's recorder, whose sessions' records queue up together), in order: each
-    item is recorded, in the session its `sessionId` names, as `POST
-    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-    (a session the caller takes no part in is that item's `404`; an item that names no
-    session, its `422` `misaddressed-message`).
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
 
-    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-    with its `bridge`: each is opened first, in the same transaction as the items, unless a
-    session with that id is there already (then it is kept as it is). A bridge opens a
-    session for every context its callers begin, and opens it this way, with its first
-    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-    the `422` of each item of that session.
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
 
-    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
     leader of a bridge it opens.
 
-    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-    100, an item of no message type, a bridge that does not fit); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
 
     Args:
         body (SessionsBatch): Messages of any of the caller's sessions to record in one request,
@@ -172,28 +175,24 @@ def sync(
     """ Post Sessions Messages Batch
 
      Record up to 100 point-to-point messages of any of the caller's sessions in one
-    request (an agent's recorder, whose sessions' records queue up together), in order: each
-    item is recorded, in the session its `sessionId` names, as `POST
-    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-    (a session the caller takes no part in is that item's `404`; an item that names no
-    session, its `422` `misaddressed-message`).
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
 
-    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-    with its `bridge`: each is opened first, in the same transaction as the items, unless a
-    session with that id is there already (then it is kept as it is). A bridge opens a
-    session for every context its callers begin, and opens it this way, with its first
-    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-    the `422` of each item of that session.
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
 
-    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
     leader of a bridge it opens.
 
-    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-    100, an item of no message type, a bridge that does not fit); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
 
     Args:
         body (SessionsBatch): Messages of any of the caller's sessions to record in one request,
@@ -224,28 +223,24 @@ async def asyncio_detailed(
     """ Post Sessions Messages Batch
 
      Record up to 100 point-to-point messages of any of the caller's sessions in one
-    request (an agent's recorder, whose sessions' records queue up together), in order: each
-    item is recorded, in the session its `sessionId` names, as `POST
-    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-    (a session the caller takes no part in is that item's `404`; an item that names no
-    session, its `422` `misaddressed-message`).
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
 
-    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-    with its `bridge`: each is opened first, in the same transaction as the items, unless a
-    session with that id is there already (then it is kept as it is). A bridge opens a
-    session for every context its callers begin, and opens it this way, with its first
-    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-    the `422` of each item of that session.
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
 
-    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
     leader of a bridge it opens.
 
-    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-    100, an item of no message type, a bridge that does not fit); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
 
     Args:
         body (SessionsBatch): Messages of any of the caller's sessions to record in one request,
@@ -281,28 +276,24 @@ async def asyncio(
     """ Post Sessions Messages Batch
 
      Record up to 100 point-to-point messages of any of the caller's sessions in one
-    request (an agent's recorder, whose sessions' records queue up together), in order: each
-    item is recorded, in the session its `sessionId` names, as `POST
-    /v1/sessions/{sessionId}/messages` would record it, on its own; `items` says what became
-    of each, in the same order, as `POST /v1/sessions/{sessionId}/messages:batch` says it
-    (a session the caller takes no part in is that item's `404`; an item that names no
-    session, its `422` `misaddressed-message`).
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
 
-    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id, each
-    with its `bridge`: each is opened first, in the same transaction as the items, unless a
-    session with that id is there already (then it is kept as it is). A bridge opens a
-    session for every context its callers begin, and opens it this way, with its first
-    records. A bridge refused (its `callerId` no registered agent, `unregistered-agent`, or
-    no application the operator registered, `unknown-bridge-caller`) opens nothing, and is
-    the `422` of each item of that session.
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
 
-    **Who**: an agent, as every item's `senderId`; each session's participant, or the
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
     leader of a bridge it opens.
 
-    **Errors** of the whole request: `422` for a body that is no batch (no items, more than
-    100, an item of no message type, a bridge that does not fit); `429` (with
-    `Retry-After`) when its items take the caller past `AGENTHUB_POSTS_PER_SECOND_PER_AGENT`.
-    An item's own refusal is in its outcome.
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
 
     Args:
         body (SessionsBatch): Messages of any of the caller's sessions to record in one request,
