@@ -6,17 +6,15 @@ lose it. A retry sends the same message id, so the hub stores it once.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import os
 from collections import deque
-from collections.abc import Awaitable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
-import orjson
 
 import agenthub.tracing as tracing
 from agenthub.errors import HubRequestError
@@ -24,6 +22,7 @@ from agenthub.hub import HubClient
 from agenthub.lanes import Backoff, Lanes, problem_of, transient
 from agenthub.outbox import Outbox
 from agenthub.paths import segment
+from agenthub.record_requests import BatchRequests, Queued, body_size
 from agenthub.transport import current_request_id, request_id
 
 logger = logging.getLogger(__name__)
@@ -42,15 +41,6 @@ records (the command, the partner's moves) come a few hundred microseconds apart
 request costs the agent and the hub far more than a record in it (``bench.p2p``)."""
 
 
-@dataclass(frozen=True)
-class _Item:
-    route: str  # the session route it goes to: messages, or answers
-    body: Mapping[str, Any]
-    outbox_id: int | None = None
-    trace: str | None = None  # the traceparent of the span it was recorded in, when tracing
-    request_id: str | None = None  # the request being handled when it was recorded
-
-
 @dataclass
 class RecordFailure:
     session_id: str
@@ -63,15 +53,15 @@ MAX_BATCH_ITEMS = 50
 MAX_BATCH_BYTES = 256 << 10
 
 
-def _head_batch(queue: deque[_Item]) -> list[_Item]:
+def _head_batch(queue: deque[Queued]) -> list[Queued]:
     """The head of the queue, with the messages after it that go with it in one batch
     request (a head that is no message, a relayed answer, goes alone)."""
-    batch: list[_Item] = []
+    batch: list[Queued] = []
     size = 0
     for item in itertools.islice(queue, MAX_BATCH_ITEMS):
         if item.route != "messages":
             return batch or [item]
-        size += len(orjson.dumps(dict(item.body)))
+        size += item.size
         if batch and size > MAX_BATCH_BYTES:
             break
         batch.append(item)
@@ -109,28 +99,22 @@ class HubRecorder:
         # records two or three a request, and the requests, not the records, were a third of
         # its CPU (bench.p2p at 16 callers, py-spy). One lane a session once held callers at
         # the backlog bound, while the hub spent ~1 ms a record; it spends ~0.3 now.
-        self._lanes: Lanes[str, _Item] = Lanes(
+        self._lanes: Lanes[str, Queued] = Lanes(
             self._send,
             take=_head_batch,
             name="agenthub-recorder",
             linger=linger_seconds,
             fill=MAX_BATCH_ITEMS,
         )
-        self._opening: dict[str, asyncio.Future[Any]] = {}
+        self._requests = BatchRequests(hub)
 
-    def opening(self, session_id: str, opened: Awaitable[Any]) -> None:
-        """The session is being opened at the hub (``opened``, started now): its records
-        wait for it, and are given up if it fails."""
-        future = asyncio.ensure_future(opened)
-        self._opening[session_id] = future
-
-        def opened_or_failed(done: asyncio.Future[Any]) -> None:
-            if self._opening.get(session_id) is done:
-                del self._opening[session_id]
-            if not done.cancelled() and done.exception() is not None:
-                logger.warning("the hub did not open session %s: %s", session_id, done.exception())
-
-        future.add_done_callback(opened_or_failed)
+    def open_bridge(self, session_id: str, bridge: Mapping[str, Any]) -> None:
+        """The session is a bridge session of this agent's, with ``bridge``
+        (``SessionBridge``), not opened at the hub yet: its first records open it, their
+        batch naming it in ``bridges``, retried until the hub has them; should the hub
+        refuse to open it, they are given up. Its records must begin with a message (a
+        relayed answer opens nothing)."""
+        self._requests.bridges[session_id] = bridge
 
     def record(self, session_id: str, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for the session's history; returns at once."""
@@ -161,7 +145,9 @@ class HubRecorder:
     ) -> None:
         self.resume()
         kept = self.outbox.add(session_id, task_id, route, body) if self.outbox else None
-        item = _Item(route, body, kept, tracing.current_traceparent(), current_request_id())
+        item = Queued(
+            route, body, body_size(body), kept, tracing.current_traceparent(), current_request_id()
+        )
         self._lanes.put(session_id, item)
 
     def resume(self) -> None:
@@ -171,7 +157,7 @@ class HubRecorder:
             return
         self._resumed = True
         for kept in self.outbox.pending():
-            item = _Item(kept.route, kept.body, kept.id)
+            item = Queued(kept.route, kept.body, body_size(kept.body), kept.id)
             self._lanes.put(kept.session_id, item)
 
     async def admit(self, session_id: str, timeout: float | None = None) -> None:
@@ -209,39 +195,35 @@ class HubRecorder:
     async def aclose(self, timeout: float = 5.0) -> None:
         await self.flush(timeout)
         await self._lanes.aclose()
+        await self._requests.aclose()
         if self.outbox is not None:
             self.outbox.close()
 
-    async def _send(self, session_id: str, batch: list[_Item]) -> None:
-        opening = self._opening.get(session_id)
-        if opening is not None:
-            try:
-                await asyncio.shield(opening)
-            except Exception as exc:
-                for item in batch:
-                    why = f"the session could not be opened: {exc}"
-                    self._give_up(session_id, item, getattr(exc, "status", None), why, final=True)
-                return
-
-        if len(batch) > 1:
+    async def _send(self, session_id: str, batch: list[Queued]) -> None:
+        if batch[0].route == "messages":
             await self._deliver_batch(session_id, batch)
         else:
             await self._deliver(session_id, batch[0])
 
-    async def _deliver_batch(self, session_id: str, batch: list[_Item]) -> None:
-        """Post queued messages in one request (``…/messages:batch``); an item the hub could
-        not take yet, or a batch that did not get through, goes again one by one (the hub
-        folds a task's records in the order they were sent, whatever order they come in)."""
-        path = f"/v1/sessions/{segment(session_id)}/messages:batch"
-        try:
-            with tracing.attached(batch[0].trace), request_id(batch[0].request_id):
-                response = await self.hub.request(  # sent as part of what recorded it
-                    "POST", path, json={"items": [dict(item.body) for item in batch]}
-                )
-            outcomes = response.json()["items"] if response.status_code == 200 else None
-        except (httpx.TransportError, HubRequestError, ValueError, KeyError, TypeError):
-            outcomes = None
-        if not isinstance(outcomes, list) or len(outcomes) != len(batch):
+    async def _deliver_batch(self, session_id: str, batch: list[Queued]) -> None:
+        """Post queued messages in a batch request (with other sessions' waiting then); an
+        item the hub could not take yet, or a batch that did not get through, goes again one
+        by one (the hub folds a task's records in the order they were sent, whatever order
+        they come in). A batch that opens its session is sent again whole until the hub
+        takes it."""
+        posted = await self._requests.post(session_id, batch)
+        if session_id in self._requests.bridges and posted.outcomes is None:
+            retry = self.backoff.start()
+            while posted.outcomes is None:
+                retryable = transient(posted.status, posted.problem)
+                if not retryable or not await retry.pause():
+                    why = f"the session could not be opened: {posted.status} {posted.detail}"
+                    for item in batch:
+                        self._give_up(session_id, item, posted.status, why, final=not retryable)
+                    return
+                posted = await self._requests.post(session_id, batch)
+        outcomes = posted.outcomes
+        if outcomes is None:
             for item in batch:
                 await self._deliver(session_id, item)
             return
@@ -255,13 +237,13 @@ class HubRecorder:
             else:
                 self._give_up(session_id, item, status, str(problem)[:500], final=True)
 
-    def _recorded(self, item: _Item) -> None:
+    def _recorded(self, item: Queued) -> None:
         self.recorded += 1
         if self.outbox is not None and item.outbox_id is not None:
             self.outbox.settle([item.outbox_id])
 
     def _give_up(
-        self, session_id: str, item: _Item, status: int | None, detail: str, *, final: bool
+        self, session_id: str, item: Queued, status: int | None, detail: str, *, final: bool
     ) -> None:
         """Stop sending ``item``: refused for good (``final``), or still failing at the retry
         deadline (an outbox keeps it for the next ``resume``)."""
@@ -271,7 +253,7 @@ class HubRecorder:
         if final and self.outbox is not None and item.outbox_id is not None:
             self.outbox.settle([item.outbox_id])
 
-    async def _deliver(self, session_id: str, item: _Item) -> None:
+    async def _deliver(self, session_id: str, item: Queued) -> None:
         retry = self.backoff.start()
         path = f"/v1/sessions/{segment(session_id)}/{item.route}"
         while True:

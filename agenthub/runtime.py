@@ -128,17 +128,25 @@ class PartnerRuntime:
         runner = task.runner = asyncio.create_task(run(), name=f"task-{task.id}")
         runner.add_done_callback(lambda done: _forget_runner(task, done))
 
-    async def apply(self, command: TaskCommand, *, caller_id: str) -> tuple[PartnerTask, bool]:
+    async def apply(
+        self,
+        command: TaskCommand,
+        *,
+        caller_id: str,
+        taken: Callable[[], None] | None = None,
+    ) -> tuple[PartnerTask, bool]:
         """Apply the leader's command: the task, and whether the command moved it. A
         command the task's state does not allow is ignored (AIP §4.5), only kept in the
-        task's ``commandHistory``."""
+        task's ``commandHistory``. ``taken`` is called once the command is the task's
+        (refused by none of the runtime's checks), before the partner records anything it
+        moves: the A2A bridge records the command there, ahead of the moves it makes."""
         if command.sender_id != caller_id:
             raise RpcFault(
                 RpcErrorCode.AUTHORIZATION_FAILED,
                 "The command's senderId is not the authenticated caller.",
             )
         if command.command == TaskCommandType.START:
-            return self._start(command, caller_id)
+            return self._start(command, caller_id, taken)
         task = self.task_of(caller_id, command.task_id)
         if task is None:
             raise RpcFault(
@@ -150,6 +158,8 @@ class PartnerRuntime:
         if task.state is None:  # the handler is still deciding: a start goes to its first state
             await self.settle(task, first_state_only=True)
         task.keep_command(command)
+        if taken is not None:
+            taken()
         if leader_command_target(task.state, command.command) is None:
             return task, False
         ctx = self._context(task, command)
@@ -166,7 +176,9 @@ class PartnerRuntime:
     def task_of(self, leader_id: str, task_id: str | None) -> PartnerTask | None:
         return self.tasks.get((leader_id, task_id or ""))
 
-    def _start(self, command: TaskCommand, caller_id: str) -> tuple[PartnerTask, bool]:
+    def _start(
+        self, command: TaskCommand, caller_id: str, taken: Callable[[], None] | None
+    ) -> tuple[PartnerTask, bool]:
         if command.task_id is None:
             command = command.model_copy(update={"task_id": f"task-{uuid.uuid4().hex}"})
         assert command.task_id is not None
@@ -174,6 +186,8 @@ class PartnerRuntime:
         if existing is not None:  # a start again: ignored (AIP §4.5), a retry not kept twice
             if not existing.has_command(command.id):
                 existing.keep_command(command)
+            if taken is not None:
+                taken()
             return existing, False
         _check_timeout(command)
         # only the task's own leader's configs: a stranger's, set in advance, never attach
@@ -189,6 +203,8 @@ class PartnerRuntime:
         live = self._live.setdefault(caller_id, set())
         live.add(task.id)
         task.live = live
+        if taken is not None:
+            taken()
         self._run(task, self.handler.on_start, self._context(task, command))
         return task, True
 

@@ -10,8 +10,9 @@ and artifact updates (``agenthub.a2a.relay``; ``agenthub.a2a.convert`` says how 
 Every A2A context is a session at the hub, a *bridged* one: the A2A caller records nothing,
 so the partner records the leader side too, as the bridge (its commands carry its own id;
 the session names the caller when it proved who it is: a registered agent, or an application
-the operator registered). The session is opened in the background once the context's first
-task is accepted by the runtime; the recorder holds its records until it is.
+the operator registered). The session is opened by its first records once the context's first
+task is accepted by the runtime: their batch carries the bridge (``HubRecorder.open_bridge``),
+and the hub opens the session in the same transaction as it stores them.
 """
 
 from __future__ import annotations
@@ -64,10 +65,8 @@ RECORD_WAIT_SECONDS = 2.0
 """The longest a new task waits for the hub's record to catch up (``HubRecorder.admit_any``);
 past it the task is refused, to be sent again later."""
 MAX_CONTEXTS = 10_000
-"""Contexts whose hub session the bridge knows it opened; an older one is opened again
-(the hub answers 409, which is fine)."""
-
-SessionOpener = Callable[[str, dict[str, Any]], Awaitable[Any]]
+"""Contexts whose hub session the bridge knows it opened; an older one's records carry its
+bridge again (the hub keeps the session that is there)."""
 
 
 class CallerUser(User):
@@ -105,7 +104,6 @@ class A2ABridge:
         agent_id: str,
         runtime: PartnerRuntime,
         recorder: HubRecorder | None,
-        open_session: SessionOpener | None,
         callbacks: CallbackPolicy,
         push_url_ok: Callable[[str], Awaitable[bool]],
         card: AgentCard,
@@ -113,7 +111,6 @@ class A2ABridge:
         self.agent_id = agent_id
         self.runtime = runtime
         self.recorder = recorder
-        self.open_session = open_session
         self.speakers = Speakers()
         self._opened: OrderedDict[str, None] = OrderedDict()
         configs = InMemoryPushNotificationConfigStore()
@@ -165,27 +162,21 @@ class A2ABridge:
         return f"a2a-{digest[:40]}"
 
     def _open(self, caller: CallerUser, context_id: str, session_id: str) -> None:
-        """Open the session at the hub in the background, the first time; the recorder
-        holds its records until then."""
+        """Have the session's first records open it at the hub, the first time."""
         if session_id in self._opened:
             self._opened.move_to_end(session_id)
             return
         self._opened[session_id] = None
         while len(self._opened) > MAX_CONTEXTS:
             self._opened.popitem(last=False)
-        if self.recorder is None or self.open_session is None:
+        if self.recorder is None:
             return
         bridge: dict[str, Any] = {"protocol": "a2a", "contextId": context_id}
         if caller.registered:
             bridge["callerId"] = caller.user_name
         if caller.registered and caller.kind != "agent":  # agent: the default, which a hub
             bridge["callerKind"] = caller.kind  # that knows no callerKind takes too
-        body = {
-            "id": session_id,
-            "receivers": [{"agentId": self.agent_id, "mode": "p2p"}],
-            "bridge": bridge,
-        }
-        self.recorder.opening(session_id, self.open_session(session_id, body))
+        self.recorder.open_bridge(session_id, bridge)
 
     async def apply(
         self,
@@ -200,7 +191,10 @@ class A2ABridge:
         """A command on the caller's behalf, applied to the runtime as the caller's, then
         recorded at the hub as the bridge's (the leader side of the bridged session; the hub
         folds a task's records by ``sentAt``). A command the runtime refuses is recorded
-        nowhere, and is the A2A error it is; a start it takes opens the session first."""
+        nowhere, and is the A2A error it is; one it takes is queued before the moves it
+        makes, in the order it was sent (a command queued after its own move reaches the
+        hub sorting before what the task has, and is folded again there, one at a time);
+        a start opens the session first."""
         try:
             recorded = leader_command(
                 name,
@@ -210,16 +204,22 @@ class A2ABridge:
                 partner_id=self.agent_id if name == TaskCommandType.START else None,
                 data_items=(items_of(message.parts) if message is not None else None) or None,
             )
-            command = recorded.model_copy(update={"sender_id": caller.user_name})
-            task, _ = await self.runtime.apply(command, caller_id=caller.user_name)
+        except ValidationError as exc:
+            raise InvalidParamsError(message=f"The message does not fit: {exc}") from exc
+        command = recorded.model_copy(update={"sender_id": caller.user_name})
+
+        def taken() -> None:
+            if self.recorder is not None:
+                if name == TaskCommandType.START:
+                    self._open(caller, context_id, session_id)
+                self.recorder.record(session_id, recorded.to_wire())
+
+        try:
+            task, _ = await self.runtime.apply(command, caller_id=caller.user_name, taken=taken)
         except ValidationError as exc:
             raise InvalidParamsError(message=f"The message does not fit: {exc}") from exc
         except RpcFault as fault:
             raise _a2a_error(fault) from fault
-        if self.recorder is not None:
-            if name == TaskCommandType.START:  # before the handler's first record is sent
-                self._open(caller, context_id, session_id)
-            self.recorder.record(session_id, recorded.to_wire())
         return task
 
 

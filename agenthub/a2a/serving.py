@@ -22,7 +22,6 @@ from agenthub.callbacks import CallbackPolicy, check_callback_form
 from agenthub.directory import PEER_CACHE_SECONDS, PeerDirectory
 from agenthub.errors import HubRequestError, UnsafeCallbackError
 from agenthub.hub import HubClient
-from agenthub.lanes import Backoff, problem_of, transient
 from agenthub.paths import segment
 from agenthub.protocol.oauth import ClientKind
 from agenthub.recorder import HubRecorder
@@ -75,7 +74,6 @@ ANONYMOUS_REST_PATHS = frozenset(
 )
 """The HTTP+JSON paths (below the binding's URL; v1.0's, then v0.3's) of a send and a
 stream: what an anonymous caller may ask for."""
-OPEN_SESSION_BACKOFF = Backoff(0.05, 5.0, deadline=120.0)
 
 
 def _card_unavailable(exc: Exception) -> Response:
@@ -135,7 +133,6 @@ class A2AServing:
                 agent_id=self.agent_id,
                 runtime=self.runtime,
                 recorder=self.recorder,
-                open_session=self._open_session,
                 callbacks=self.callbacks,
                 push_url_ok=self._push_url_ok,
                 card=await self._card(request),
@@ -267,20 +264,3 @@ class A2AServing:
             logger.info("refused an A2A push URL %s: %s", url, exc)
             return False
         return True
-
-    async def _open_session(self, session_id: str, body: dict[str, Any]) -> None:
-        """Open a bridged session at the hub, retried while the hub is away; one that is
-        already there (this partner opened it before a restart) is kept."""
-        retry = OPEN_SESSION_BACKOFF.start()
-        while True:
-            status: int | None = None
-            problem: Any = None
-            try:
-                response = await self.hub.request("POST", "/v1/sessions", json=body)
-                status, problem = response.status_code, problem_of(response)
-            except (httpx.TransportError, HubRequestError) as exc:
-                problem = {"title": "the hub did not answer", "detail": str(exc)}
-            if status is not None and (status < 300 or status == 409):
-                return
-            if not transient(status, problem) or not await retry.pause():
-                raise HubRequestError(status or 503, problem if isinstance(problem, dict) else {})

@@ -105,7 +105,10 @@ class GbzDataItem(WireModel):
         max_length=255, description="a MIME type", json_schema_extra={"pattern": MIME_TYPE}
     )
     metadata: dict[str, Any] = Field(description="describes the payload's structure")
-    payload: Any = Field(description="the content: any JSON value but null")
+    payload: Any = Field(
+        description="the content: any JSON value but null",
+        json_schema_extra={"not": {"type": "null"}},
+    )
 
     @field_validator("type")
     @classmethod

@@ -208,6 +208,19 @@ class MessageBatch(WireModel):
     items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+class SessionsBatch(WireModel):
+    """Messages of any of the caller's sessions to record in one request, each in the
+    session its ``sessionId`` names (``POST /v1/sessions/messages:batch``)."""
+
+    items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
+    bridges: dict[str, SessionBridge] = Field(
+        default_factory=dict,
+        max_length=MAX_BATCH,
+        description="bridge sessions of the caller's, by id: each opened first, as `POST "
+        "/v1/sessions` opens it, unless a session with that id is there already",
+    )
+
+
 class BatchOutcome(WireModel):
     """What became of one item: its status as ``POST …/messages`` would answer it, and the
     stored message (2xx) or the problem (4xx)."""

@@ -59,6 +59,7 @@ from app.records.plain import write_plain
 from app.records.record import Outcome, Path, Record, Standing
 from app.records.stored import encodable, received_wire
 from app.records.task_batch import TaskBatch
+from app.sessions.bridges import BridgeOpen, open_bridges
 from app.stopping import stop
 from app.tasks.errors import TaskBusy
 from app.tasks.store import StaleTask
@@ -75,6 +76,7 @@ MAX_MOVE_ATTEMPTS = 5  # a record whose task keeps moving under it: refused as t
 @dataclass(eq=False)
 class _Submission:
     records: list[Record]
+    opens: list[BridgeOpen]  # the bridge sessions to open first, unless they are there
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -124,9 +126,12 @@ class Ingest:
             raise outcome
         return outcome
 
-    async def many(self, records: list[Record]) -> list[Outcome | HubError]:
-        """Record the messages in order, each on its own: each one's outcome or refusal.
-        A store failure is raised for all of them."""
+    async def many(
+        self, records: list[Record], opens: list[BridgeOpen] | None = None
+    ) -> list[Outcome | HubError]:
+        """Record the messages in order, each on its own: each one's outcome or refusal;
+        ``opens``: the bridge sessions to open first, in the same transaction
+        (``app.sessions.bridges``). A store failure is raised for all of them."""
         for record in records:
             if record.message is not None:  # a body that cannot be stored is refused here
                 try:
@@ -135,7 +140,7 @@ class Ingest:
                     record.error = refused
         if self._task is None or self._task.done():
             raise RuntimeError("The hub's writer is not running.")
-        submission = _Submission(records)
+        submission = _Submission(records, opens or [])
         self._queue.append(submission)
         self._wake.set()
         await asyncio.shield(submission.done)
@@ -181,15 +186,16 @@ class Ingest:
 
     async def _write(self, submissions: list[_Submission]) -> None:
         batch = [r for s in submissions for r in s.records if r.error is None]
+        opens = [o for s in submissions for o in s.opens]
         work: UnitOfWork | None = None
         try:
             if batch:
                 try:
-                    work = await self._commit(batch, guarded=False)
+                    work = await self._commit(batch, opens, guarded=False)
                 except IntegrityError:  # an unguarded flush met one after all: again, guarded
                     for record in batch:
                         record.reset()
-                    work = await self._commit(batch, guarded=True)
+                    work = await self._commit(batch, opens, guarded=True)
                 self.batches += 1
                 written = [r for r in batch if r.outcome is not None]
                 self.written += len(written)
@@ -214,11 +220,18 @@ class Ingest:
         if work is not None:
             work.publish()
 
-    async def _commit(self, batch: list[Record], *, guarded: bool) -> UnitOfWork:
+    async def _commit(
+        self, batch: list[Record], opens: list[BridgeOpen], *, guarded: bool
+    ) -> UnitOfWork:
         """Write the batch in one transaction, committed: its unit of work, whose outbox is
         to publish. ``guarded``: flush in savepoints even on SQLite (see ``_flush``)."""
         async with self._conn.connection() as conn, UnitOfWork.begin(conn, self.broker) as work:
             guarded = guarded or not work.locked
+            refused = await open_bridges(work, opens)
+            for record in batch:  # of a session it could not open: refused as it was
+                if record.session_id in refused:
+                    record.error = refused[record.session_id]
+            batch = [r for r in batch if r.error is None]
             standing = await Standing.read(work.conn, batch)
             tasks = TaskBatch(work)
             tasks.forget(batch)  # read on the first task record offered

@@ -14,6 +14,7 @@ from agenthub.protocol.sessions import (
     RelayedAnswer,
     SessionCreate,
     SessionPage,
+    SessionsBatch,
     SessionUpdate,
     SessionView,
 )
@@ -29,8 +30,10 @@ from app.deps import (
 )
 from app.errors import HubError, NotFound, Unauthenticated, problem_body
 from app.records import messages as message_service
+from app.records.errors import MisaddressedMessage
 from app.records.record import Outcome
 from app.sessions import service
+from app.sessions.bridges import BridgeOpen
 
 router = hub_router(prefix="/v1/sessions", tags=["sessions"])
 
@@ -199,6 +202,42 @@ async def post_session_message(
     """
     body, status_code = await recorder.one(message, session_id=session_id)
     return JsonBody(body, status_code=status_code)
+
+
+@router.post(
+    "/messages:batch",
+    response_model=BatchResult,
+    responses=problem_responses(401, 404, 413, 422, 429),
+)
+async def post_sessions_messages_batch(batch: SessionsBatch, recorder: RecorderDep) -> Response:
+    """Record up to 100 point-to-point messages of any of the caller's sessions in one
+    request (an agent's recorder, whose sessions' records queue up together), each in the
+    session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+    its items and answers with their outcomes (an item that names no session is its `422`
+    `misaddressed-message`).
+
+    `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+    is opened first, in the same transaction as the items, unless a session with that id is
+    there already (kept as it is). A bridge opens a session for every context its callers
+    begin, this way, with its first records. A bridge refused (its `callerId` no registered
+    agent, `unregistered-agent`, or no application the operator registered,
+    `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
+
+    **Who**: an agent, as every item's `senderId`: each session's participant, or the
+    leader of a bridge it opens.
+
+    **Errors** of the whole request: `404` when the caller takes part in none of the
+    items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+    no message type, a bridge that does not fit); `429` as for a session's batch.
+    """
+    recorder.admission.posts_of(recorder.claims.sub, len(batch.items))
+    records = [recorder.record(m, session_id=m.session_id) for m in batch.items]
+    for record in records:
+        if record.session_id is None:
+            record.error = MisaddressedMessage("An item here names its session (sessionId).")
+    opens = [BridgeOpen(i, recorder.claims.sub, b) for i, b in batch.bridges.items()]
+    outcomes = await recorder.ingest.many(records, opens)
+    return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 
 
 @router.post(

@@ -166,7 +166,7 @@ async def measure(
     """The baselines first, on an idle hub (each warmed up, then at concurrency 1, then at
     16); then each kit target the same way, its warm-up's records drained before it starts."""
     results: dict[str, dict[str, Any]] = {name: {} for name in calls}
-    order = [*BASELINES, *(name for name in calls if name not in BASELINES)]
+    order = [*(b for b in BASELINES if b in calls), *(n for n in calls if n not in BASELINES)]
     for name in order:
         call, settle = calls[name], recorded.get(name)
         meter.server_pid = servers.pids[name]
@@ -291,8 +291,9 @@ def _settles(
     }
 
 
-async def run(seconds: float) -> dict[str, Any]:
-    """Start the servers, time the three targets for ``seconds`` per phase, stop everything."""
+async def run(seconds: float, only: frozenset[str] | None = None) -> dict[str, Any]:
+    """Start the servers, time the targets for ``seconds`` per phase (``only``: these kit
+    targets, beside the baselines), stop everything."""
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp, harness.processes() as started:
         servers = await start_servers(Path(tmp), started)
@@ -308,7 +309,30 @@ async def run(seconds: float) -> dict[str, Any]:
                 )
             )
             settles = _settles(targets, servers, meter, operator)
-            results = await measure(targets.calls, seconds, meter, settles, servers)
+            calls = {
+                name: call
+                for name, call in targets.calls.items()
+                if only is None or name in only or name in BASELINES
+            }
+            results = await measure(calls, seconds, meter, settles, servers)
+            if only is not None:
+                return {
+                    "machine": harness.machine(),
+                    "load_average_before_after": [
+                        round(load_before[0], 2),
+                        round(os.getloadavg()[0], 2),
+                    ],
+                    "seconds_per_phase": seconds,
+                    **results,
+                    "rps_over_a2a_rps": {
+                        name: {
+                            label: _ratio(numbers["rps"], results["a2a_sdk"][label]["rps"])
+                            for label, numbers in results[name].items()
+                        }
+                        for name in results
+                        if name not in BASELINES
+                    },
+                }
             checked = await checks(targets, servers)
             handshake = await handshake_ms(targets.kit_mtls, servers.tls_partner_url)
     ratio = ratios(results)
@@ -337,6 +361,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS:g} s per phase")
     parser.add_argument("--json", type=Path, help="also write the report here")
     parser.add_argument(
+        "--only",
+        help="comma-separated kit targets to time (kit_rpc, kit_rpc_mtls, kit_a2a) beside the "
+        "baselines; the report then has their figures and their ratios to a2a-sdk alone",
+    )
+    parser.add_argument(
         "--trace",
         action="store_true",
         help="every process traces, every span sampled, OTLP/HTTP to a sink that keeps "
@@ -347,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     with harness.processes() as started:
         if args.trace:
             _trace_everything(started)
-        report = run_until_signalled(run(seconds))
+        only = frozenset(args.only.split(",")) if args.only else None
+        report = run_until_signalled(run(seconds, only))
     report["traced"] = bool(args.trace)
     return harness.publish_report(report, args.json)
 

@@ -226,3 +226,108 @@ async def test_closing_a_bridge_session_tells_the_bridge_once(
     assert closed.status_code == 200, closed.text
     assert (await agent.request("GET", f"/v1/tasks/{task_id}")).json()["releasedAt"] is not None
     assert await count(hub, InboxEvent, InboxEvent.kind == "task.released") == 1
+
+
+def a_call(me: str, task_id: str, session_id: str) -> list[dict[str, Any]]:
+    """What a bridge records of one A2A call, in the order it records it."""
+    return [
+        {**m, "sessionId": session_id}
+        for m in (
+            command(me, "start", task_id=task_id, partnerId=me, dataItems=text("echo this")),
+            result(me, task_id, "accepted"),
+            result(me, task_id, "working"),
+            result(
+                me,
+                task_id,
+                "awaiting-completion",
+                products=[{"id": "p1", "dataItems": text("echo this")}],
+            ),
+            command(me, "complete", task_id=task_id),
+            result(me, task_id, "completed"),
+        )
+    ]
+
+
+BATCH = "/v1/sessions/messages:batch"
+
+
+async def test_a_batch_naming_bridges_opens_the_sessions_it_records_in(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """The session a batch's ``bridges`` open is the one ``POST /v1/sessions`` opens for
+    that bridge; items of several sessions go in one request; sent again, the batch
+    changes nothing."""
+    agent, caller = await make_agent("bridge"), await make_agent("caller")
+    me = agent.agent_id
+    opened = await bridge_session(agent, callerId=caller.agent_id)
+    items = [*a_call(me, "t-1", "a2a-one"), *a_call(me, "t-2", "a2a-two")]
+    bridges = {
+        "a2a-one": bridge(callerId=caller.agent_id),
+        "a2a-two": bridge(contextId="ctx-2", callerId=caller.agent_id),
+    }
+    body = {"items": items, "bridges": bridges}
+    batch = await agent.request("POST", BATCH, json=body)
+    assert batch.status_code == 200, batch.text
+    assert [o["status"] for o in batch.json()["items"]] == [201] * 12
+    session = (await agent.request("GET", "/v1/sessions/a2a-one")).json()
+    keys = ("sender", "receivers", "bridge", "state", "title", "goal")
+    assert {k: session[k] for k in keys} == {k: opened[k] for k in keys}
+    two = (await agent.request("GET", "/v1/sessions/a2a-two")).json()
+    assert two["bridge"]["contextId"] == "ctx-2"
+    for task_id, session_id in (("t-1", "a2a-one"), ("t-2", "a2a-two")):
+        task = (await agent.request("GET", f"/v1/tasks/{task_id}")).json()
+        assert (task["sessionId"], task["state"]) == (session_id, "completed")
+    again = await agent.request("POST", BATCH, json=body)
+    assert [o["status"] for o in again.json()["items"]] == [200] * 12
+    assert await count(hub, Session) == 3
+    assert await count(hub, SessionParticipant) == 3
+
+
+async def test_a_batchs_bridge_keeps_the_session_that_is_there(make_agent: MakeAgent) -> None:
+    """A session there already is kept as it is: the bridge's own, or another's (whose
+    records the bridge may not post: 404)."""
+    agent, other = await make_agent("bridge"), await make_agent("other")
+    me = agent.agent_id
+    session = await bridge_session(agent)
+    path = f"/v1/sessions/{session['id']}"
+    items = a_call(me, "t-1", session["id"])
+    body = {"items": items, "bridges": {session["id"]: bridge(contextId="ctx-2")}}
+    batch = await agent.request("POST", BATCH, json=body)
+    assert [o["status"] for o in batch.json()["items"]] == [201] * 6
+    assert (await agent.request("GET", path)).json() == session
+    theirs = {"items": a_call(other.agent_id, "t-2", session["id"]), "bridges": body["bridges"]}
+    problem(await other.request("POST", BATCH, json=theirs), 404)
+    assert (await agent.request("GET", path)).json() == session
+
+
+async def test_a_refused_bridge_is_its_items_422_and_opens_nothing(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A bridge the hub refuses is the 422 of each item of its session (the other
+    sessions' items go in); one that does not fit, or an item naming no session, is the
+    request's or the item's 422."""
+    agent = await make_agent("bridge")
+    me = agent.agent_id
+    for n, (refused_bridge, code) in enumerate(
+        (
+            (bridge(callerId="1.2.156.3088.1.AGH.NOBODY"), "unregistered-agent"),
+            (bridge(callerId="app-0000", callerKind="application"), "unknown-bridge-caller"),
+        )
+    ):
+        items = [*a_call(me, f"t-{n}", "a2a-refused"), *a_call(me, f"f-{n}", f"a2a-fine-{n}")]
+        bridges = {"a2a-refused": refused_bridge, f"a2a-fine-{n}": bridge()}
+        batch = await agent.request("POST", BATCH, json={"items": items, "bridges": bridges})
+        outcomes = batch.json()["items"]
+        assert [o["status"] for o in outcomes[:6]] == [422] * 6
+        assert all(o["problem"]["type"].endswith(f"/{code}") for o in outcomes[:6])
+        assert [o["status"] for o in outcomes[6:]] == [201] * 6
+    for bad in (bridge(protocol="mcp"), bridge(contextId=""), {"protocol": "a2a"}):
+        body = {"items": a_call(me, "t-3", "a2a-bad"), "bridges": {"a2a-bad": bad}}
+        problem(await agent.request("POST", BATCH, json=body), 422)
+    unplaced = {"items": [command(me, "start", task_id="t-9", partnerId=me)]}
+    (outcome,) = (await agent.request("POST", BATCH, json=unplaced)).json()["items"]
+    assert outcome["status"] == 422
+    assert outcome["problem"]["type"].endswith("/misaddressed-message")
+    assert await count(hub, Session) == 2  # the fine ones
+    assert await count(hub, SessionParticipant) == 2
+    assert await count(hub, Task) == 2

@@ -29,6 +29,7 @@ RECORD_PATHS = (
     "/v1/groups/g/messages",
     "/v1/sessions/s/messages",
     "/v1/sessions/s/messages:batch",
+    "/v1/sessions/messages:batch",
     "/v1/sessions/s/answers",
 )
 
@@ -62,6 +63,7 @@ def test_the_record_routes_and_only_they_take_the_lean_handler(hub: Any) -> None
     )
     assert lean == [
         ("POST", "/v1/groups/{groupId}/messages"),
+        ("POST", "/v1/sessions/messages:batch"),
         ("POST", "/v1/sessions/{sessionId}/answers"),
         ("POST", "/v1/sessions/{sessionId}/messages"),
         ("POST", "/v1/sessions/{sessionId}/messages:batch"),

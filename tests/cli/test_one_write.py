@@ -1,4 +1,4 @@
-"""A response's head leaves with its body in one write (``app.http_protocol._OneWrite``),
+"""A response's head leaves with its body in one write (``agenthub.http_guard.OneWrite``),
 over a real transport (a socket pair on this loop)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from app.http_protocol import _OneWrite
+from agenthub.http_guard import OneWrite
 
 
 class Counting:
@@ -31,15 +31,15 @@ class Counting:
 
 
 @asynccontextmanager
-async def _pair() -> AsyncIterator[tuple[_OneWrite, Counting, asyncio.StreamReader]]:
-    """``_OneWrite`` over one end of a socket pair (its writes counted), the other's reader."""
+async def _pair() -> AsyncIterator[tuple[OneWrite, Counting, asyncio.StreamReader]]:
+    """``OneWrite`` over one end of a socket pair (its writes counted), the other's reader."""
     loop = asyncio.get_running_loop()
     ours, theirs = socket.socketpair()
     transport, _ = await loop.create_connection(asyncio.Protocol, sock=ours)
     reader, peer = await asyncio.open_connection(sock=theirs)
     counting = Counting(transport)
     try:
-        yield _OneWrite(counting, loop), counting, reader  # type: ignore[arg-type]
+        yield OneWrite(counting, loop), counting, reader  # type: ignore[arg-type]
     finally:
         transport.close()
         peer.close()

@@ -177,6 +177,10 @@ async def test_send_completes_and_is_recorded(
     assert session["bridge"]["protocol"] == "a2a"
     assert session["bridge"]["contextId"] == task.context_id
     assert session["bridge"]["callerId"] == caller.agent_id
+    listed = await partner.hub.request("GET", f"/v1/sessions/{recorded['sessionId']}/messages")
+    said = [m.get("command") or m["status"]["state"] for m in listed.json()["items"]]
+    # each of the bridge's commands reached the hub ahead of the moves it made
+    assert said == ["start", "accepted", "working", "awaiting-completion", "complete", "completed"]
     assert not partner.recorder.failures
 
 

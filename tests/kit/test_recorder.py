@@ -49,7 +49,7 @@ async def test_a_backlog_goes_to_the_hub_in_batches(
         "GET", f"/v1/sessions/{session.id}/messages", params={"limit": 500}
     )
     assert [m["id"] for m in history.json()["items"]] == [m["id"] for m in sent]
-    batches = await live_hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
+    batches = await live_hub.answered(200, "/v1/sessions/messages:batch")
     assert 3 <= batches <= 5, batches
 
 
@@ -102,7 +102,7 @@ async def test_records_put_apart_go_in_one_request_and_a_flush_does_not_wait_for
 async def _record_requests(hub: LiveHub) -> int:
     """Requests the hub answered with messages recorded: one at a time, or a batch."""
     one = await hub.answered(201, "/v1/sessions/{sessionId}/messages")
-    return one + await hub.answered(200, "/v1/sessions/{sessionId}/messages:batch")
+    return one + await hub.answered(200, "/v1/sessions/messages:batch")
 
 
 async def test_a_lingering_lane_sends_once_its_batch_is_full() -> None:
@@ -127,3 +127,41 @@ async def test_a_lingering_lane_sends_once_its_batch_is_full() -> None:
         assert sent == [[0, 1, 2]] and lanes.backlog() == 1
     finally:
         await lanes.aclose()
+
+
+async def test_a_bridge_sessions_first_records_open_it(
+    live_hub: LiveHub, make_live_agent: MakeLiveAgent
+) -> None:
+    """``open_bridge``: the session's first batch names its bridge (one record too), and
+    the hub opens it with them; the sessions' batches waiting together go in one request;
+    a bridge the hub refuses gives its records up, saying why."""
+    agent = await make_live_agent("bridge")
+    me = agent.agent_id
+    route = "/v1/sessions/messages:batch"
+    batches = await live_hub.answered(200, route)
+    agent.recorder.open_bridge("a2a-ctx-1", {"protocol": "a2a", "contextId": "ctx-1"})
+    agent.recorder.record("a2a-ctx-1", chat(me, "first"))
+    assert await agent.recorder.flush(20)
+    assert not agent.recorder.failures and agent.recorder.recorded == 1
+    session = (await agent.hub.request("GET", "/v1/sessions/a2a-ctx-1")).json()
+    assert session["bridge"]["contextId"] == "ctx-1"
+    assert [r["agentId"] for r in session["receivers"]] == [me]
+    assert await live_hub.answered(200, route) == batches + 1
+    for n in range(2, 6):  # queued at once: one request for them all
+        agent.recorder.open_bridge(f"a2a-ctx-{n}", {"protocol": "a2a", "contextId": f"ctx-{n}"})
+        agent.recorder.record(f"a2a-ctx-{n}", chat(me, f"first of {n}"))
+    agent.recorder.record("a2a-ctx-1", chat(me, "second"))  # opened: no bridge any more
+    assert await agent.recorder.flush(20)
+    assert not agent.recorder.failures and agent.recorder.recorded == 6
+    assert await live_hub.answered(200, route) <= batches + 3
+    for n in range(1, 6):
+        history = await agent.hub.request("GET", f"/v1/sessions/a2a-ctx-{n}/messages")
+        assert len(history.json()["items"]) == (2 if n == 1 else 1)
+    nobody = {"protocol": "a2a", "contextId": "ctx-9", "callerId": "1.2.156.3088.1.AGH.NOBODY"}
+    agent.recorder.open_bridge("a2a-ctx-9", nobody)
+    agent.recorder.record("a2a-ctx-9", chat(me, "lost"))
+    assert await agent.recorder.flush(20)
+    (failure,) = agent.recorder.failures
+    assert failure.status == 422 and "unregistered-agent" in failure.detail
+    missing = await agent.hub.request("GET", "/v1/sessions/a2a-ctx-9")
+    assert missing.status_code == 404

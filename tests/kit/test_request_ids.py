@@ -49,7 +49,7 @@ async def test_a_call_outside_any_handler_shares_one_id_with_its_records(
         (r.agent_id, r.request_id)  # type: ignore[attr-defined]
         for r in caplog.records
         if r.name == "app.access"
-        and r.route.startswith("/v1/sessions/{")  # type: ignore[attr-defined]
+        and r.route.startswith("/v1/sessions/")  # type: ignore[attr-defined]
         and r.method == "POST"  # type: ignore[attr-defined]
     }
     ids = {request for _, request in records}

@@ -1480,6 +1480,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/messages:batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Sessions Messages Batch
+         * @description Record up to 100 point-to-point messages of any of the caller's sessions in one
+         *     request (an agent's recorder, whose sessions' records queue up together), each in the
+         *     session its `sessionId` names, as `POST /v1/sessions/{sessionId}/messages:batch` records
+         *     its items and answers with their outcomes (an item that names no session is its `422`
+         *     `misaddressed-message`).
+         *
+         *     `bridges` names bridge sessions the caller leads (see `POST /v1/sessions`), by id: each
+         *     is opened first, in the same transaction as the items, unless a session with that id is
+         *     there already (kept as it is). A bridge opens a session for every context its callers
+         *     begin, this way, with its first records. A bridge refused (its `callerId` no registered
+         *     agent, `unregistered-agent`, or no application the operator registered,
+         *     `unknown-bridge-caller`) opens nothing, and is the `422` of each item of its session.
+         *
+         *     **Who**: an agent, as every item's `senderId`: each session's participant, or the
+         *     leader of a bridge it opens.
+         *
+         *     **Errors** of the whole request: `404` when the caller takes part in none of the
+         *     items' sessions; `422` for a body that is no batch (no items, more than 100, an item of
+         *     no message type, a bridge that does not fit); `429` as for a session's batch.
+         */
+        post: operations["post_sessions_messages_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}": {
         parameters: {
             query?: never;
@@ -3022,6 +3060,22 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+        };
+        /**
+         * SessionsBatch
+         * @description Messages of any of the caller's sessions to record in one request, each in the
+         *     session its ``sessionId`` names (``POST /v1/sessions/messages:batch``).
+         */
+        SessionsBatch: {
+            /**
+             * Bridges
+             * @description bridge sessions of the caller's, by id: each opened first, as `POST /v1/sessions` opens it, unless a session with that id is there already
+             */
+            bridges?: {
+                [key: string]: components["schemas"]["SessionBridge"];
+            };
+            /** Items */
+            items: (components["schemas"]["Message"] | components["schemas"]["TaskCommand"] | components["schemas"]["TaskResult"] | components["schemas"]["TaskStatusUpdate"] | components["schemas"]["ProductChunk"])[];
         };
         /** Skill */
         Skill: {
@@ -7560,6 +7614,93 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_sessions_messages_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionsBatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

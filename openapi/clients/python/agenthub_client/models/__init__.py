@@ -119,6 +119,8 @@ from .session_update import SessionUpdate
 from .session_update_state_type_0 import SessionUpdateStateType0
 from .session_view import SessionView
 from .session_view_state import SessionViewState
+from .sessions_batch import SessionsBatch
+from .sessions_batch_bridges import SessionsBatchBridges
 from .skill import Skill
 from .structured_data_item import StructuredDataItem
 from .structured_data_item_data import StructuredDataItemData
@@ -263,6 +265,8 @@ __all__ = (
     "SessionReceiver",
     "SessionReceiverMode",
     "SessionReceiverParamsType0",
+    "SessionsBatch",
+    "SessionsBatchBridges",
     "SessionSender",
     "SessionUpdate",
     "SessionUpdateStateType0",
