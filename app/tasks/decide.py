@@ -16,6 +16,9 @@ and the place the message is posted to, reading nothing and writing nothing.
 
 The fold itself is ``app.tasks.projection``; the full path (``tasks.service``) and the record
 engine's in-memory path (``records.task_batch``) both ask here and apply what they are told.
+
+Kept whole: the rule and the values it answers with read top to bottom in one place, so
+that a check of a task message is written, and found, once.
 """
 
 from __future__ import annotations
