@@ -184,6 +184,7 @@ class TaskBatch:
     _tasks: dict[Key, HeldTask | None] = field(default_factory=dict)
     _blocked: set[Key] = field(default_factory=set)  # the full path's, for the batch
     _partners: dict[str, set[str]] = field(default_factory=dict)  # by session: who may be one
+    _places: dict[str, TaskPlace] = field(default_factory=dict)  # by session, for ``decide``
     _new: dict[Key, HeldTask] = field(default_factory=dict)
     _moved: dict[Key, HeldTask] = field(default_factory=dict)
     _inbox: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
@@ -226,6 +227,8 @@ class TaskBatch:
                 partners = self._partners.setdefault(session_id, set())
                 if mode != GROUP:  # a receiver in group mode only is no p2p task's partner
                     partners.add(agent_id)
+            for session_id in sessions:
+                self._places.pop(session_id, None)  # made before its partners were read
 
     async def take(self, record: Record) -> dict[str, Any] | None:
         """The record's row, with its outcome set, if this path decides it; else ``None``
@@ -259,8 +262,11 @@ class TaskBatch:
         except HubError:
             return None
         held = self._tasks[key]
-        partners = self._partners.get(at.session_id, set())
-        place = TaskPlace(at.session_id, None, partners, at.leader_id, at.bridged)
+        place = self._places.get(at.session_id)
+        if place is None:
+            partners = self._partners.get(at.session_id, set())
+            place = TaskPlace(at.session_id, None, partners, at.leader_id, at.bridged)
+            self._places[at.session_id] = place
         stored = NOTHING_STORED if held is None else None  # ``load`` found none stored for it
         move = decide(held, message, place, task_id=key[0], stored=stored)
         if not isinstance(move, TaskMove):

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Container, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol
 
 from agenthub.protocol.messages import (
     ProductChunk,
@@ -63,6 +64,7 @@ from app.tasks.projection import (
 
 MessageKey = tuple[str, str]  # (sender, id): how a fold tells a task's messages apart
 _REPORTS = (TaskResult, TaskStatusUpdate, ProductChunk)
+_MOVES = (TaskCommand, *_REPORTS)  # the messages that move a task
 
 
 class TaskRow(Protocol):
@@ -145,9 +147,9 @@ class NewTask:
     dependencies: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class TaskMove:
-    """What a task message does: its task, whether it went in now, and what that sets off."""
+class TaskMove(NamedTuple):
+    """What a task message does: its task, whether it went in now, and what that sets off.
+    (A tuple: one is made for every task record, and a tuple is made fastest.)"""
 
     task_id: str | None
     outcome: Outcome = Outcome.APPLIED
@@ -155,7 +157,7 @@ class TaskMove:
     leader_id: str | None = None  # and its leader
     final: bool = False  # the task is final: its triggers may fire
     new: NewTask | None = None  # the task this message makes (its row is written first)
-    values: Mapping[str, Any] = field(default_factory=dict)  # the task's row takes these
+    values: Mapping[str, Any] = MappingProxyType({})  # the task's row takes these
     waits: tuple[MessageKey, ...] | None = None  # the stored messages that wait, exactly
     unwaits: tuple[MessageKey, ...] = ()  # stored messages that wait no more
     inbox: str | None = None  # the partner whose inbox gets a copy of the command
@@ -179,7 +181,7 @@ def decide(
     if task is not None and task.group_id != place.group_id:
         where = f"group {task.group_id!r}" if task.group_id else "the session, outside its groups"
         return TaskElsewhere(f"Task {task.id!r} lives in {where}: post about it there.")
-    if not isinstance(message, (TaskCommand, *_REPORTS)):
+    if not isinstance(message, _MOVES):
         return TaskMove(task_id)  # plain talk about a task moves nothing
     if task is None:
         return _first(message, place, task_id, stored, refs)
@@ -187,9 +189,10 @@ def decide(
         return _again(task, message, task_id, refs)
     if why := role_error(task.leader_id, task.partner_id, message):
         return WrongTaskRole(why)
-    behind = task.last_key is not None and sort_key(message) < task.last_key
+    key = sort_key(message)
+    behind = task.last_key is not None and key < task.last_key
     if not behind and not task.pending:
-        return _step(task, message, task_id)
+        return _step(task, message, task_id, key)
     if stored is not None and not stored.waiting:
         return _refold(task.leader_id, task.partner_id, message, task_id, stored)
     if behind or (stored is not None and len(stored.messages) != task.pending):
@@ -247,10 +250,7 @@ def _first(
         return TaskMove(task_id, Outcome.NOT_YET)  # kept: it waits for its task
     if stored is None or stored.waiting:
         return Needs(Read.ALL)  # what waited for the task folds in with this message
-    move = _refold(new.leader_id, new.partner_id, message, task_id, stored)
-    if isinstance(move, TaskMove):
-        return replace(move, new=new)
-    return move
+    return _refold(new.leader_id, new.partner_id, message, task_id, stored, new)
 
 
 def _check_refs(message: TaskCommand, task_id: str, refs: Refs | None) -> HubError | Needs | None:
@@ -292,14 +292,15 @@ def _again(
     return _move(task.leader_id, task.partner_id, message, task_id, Outcome.SAME, final, values)
 
 
-def _step(task: TaskRow, message: AnyTaskMessage, task_id: str) -> HubError | TaskMove:
-    """The usual case: the message sorts after all the task has, and nothing of it waits."""
+def _step(task: TaskRow, message: AnyTaskMessage, task_id: str, key: str) -> HubError | TaskMove:
+    """The usual case: the message (sorting by ``key``) comes after all the task has, and
+    nothing of it waits."""
     facts = task_facts(task)
     outcome = step(facts, message)
     if outcome is Outcome.NEVER:
         return IllegalTaskMove(facts.why)
     values = _values(facts) if outcome is Outcome.APPLIED else {}
-    values["last_key"] = sort_key(message)
+    values["last_key"] = key
     if outcome is Outcome.NOT_YET:
         values["pending"] = task.pending + 1
     final = is_final(facts.state)
@@ -307,24 +308,36 @@ def _step(task: TaskRow, message: AnyTaskMessage, task_id: str) -> HubError | Ta
 
 
 def _refold(
-    leader_id: str, partner_id: str, message: AnyTaskMessage, task_id: str, stored: Stored
+    leader_id: str,
+    partner_id: str,
+    message: AnyTaskMessage,
+    task_id: str,
+    stored: Stored,
+    new: NewTask | None = None,
 ) -> HubError | TaskMove:
-    """Fold the task again from every message it has, this one included; the stored ones
-    that wait are marked again."""
+    """Fold the task (``new``: the one this message makes) again from every message it has,
+    this one included; the stored ones that wait are marked again."""
     this = (message.sender_id, message.id)
     others = {key: m for key, m in stored.messages.items() if key != this}
-    messages = [*others.values(), message]
-    facts, outcomes = fold(leader_id, partner_id, messages)
+    if others:
+        messages = [*others.values(), message]
+        facts, outcomes = fold(leader_id, partner_id, messages)
+        last_key = max(sort_key(m) for m in messages)
+    else:  # the fold of one message is its step, from nothing
+        facts = TaskFacts(leader_id, partner_id)
+        outcomes = {this: step(facts, message)}
+        last_key = sort_key(message)
     outcome = outcomes[this]
     if outcome is Outcome.NEVER:
         return IllegalTaskMove(facts.why or "This move cannot apply to the task any more.")
     values = _values(facts)
-    values["last_key"] = max(sort_key(m) for m in messages)
+    values["last_key"] = last_key
     values["pending"] = sum(1 for o in outcomes.values() if o is Outcome.NOT_YET)
     waits = tuple(key for key in others if outcomes.get(key) is Outcome.NOT_YET)
     final = is_final(facts.state)
-    move = _move(leader_id, partner_id, message, task_id, outcome, final, values)
-    return replace(move, waits=waits)
+    return _move(
+        leader_id, partner_id, message, task_id, outcome, final, values, new=new, waits=waits
+    )
 
 
 def _fold_on(
@@ -343,8 +356,9 @@ def _fold_on(
     values["pending"] = len(still)
     unwaits = tuple(key for key in waiting.messages if key in outcomes)
     final = is_final(facts.state)
-    move = _move(task.leader_id, task.partner_id, message, task_id, outcome, final, values)
-    return replace(move, unwaits=unwaits)
+    return _move(
+        task.leader_id, task.partner_id, message, task_id, outcome, final, values, unwaits=unwaits
+    )
 
 
 def _move(
@@ -355,12 +369,17 @@ def _move(
     outcome: Outcome,
     final: bool,
     values: dict[str, Any],
+    new: NewTask | None = None,
+    waits: tuple[MessageKey, ...] | None = None,
+    unwaits: tuple[MessageKey, ...] = (),
 ) -> TaskMove:
     """The move, with the copy of a leader's command its partner gets (none for ``get`` and
     ``re-stream``, nor for a bridge's record of its caller's command)."""
     moves = isinstance(message, TaskCommand) and message.command not in NO_MOVE_COMMANDS
     inbox = partner_id if moves and partner_id != message.sender_id else None
-    return TaskMove(task_id, outcome, partner_id, leader_id, final, values=values, inbox=inbox)
+    return TaskMove(
+        task_id, outcome, partner_id, leader_id, final, new, values, waits, unwaits, inbox
+    )
 
 
 def task_state(task: TaskRow) -> TaskState | None:
