@@ -1,20 +1,20 @@
 """A batch's point-to-point task records, folded in memory (the record engine's fast path).
 
 The writer (``records.ingest``) offers each admitted point-to-point task record here before
-its full path. A record whose move ``app.tasks.projection.step`` decides from the task as the
-batch holds it is *taken*: the task known (or made by this record, with nothing stored for
-it before), nothing of it waiting, the record sent after everything the task has. A taken
-record costs no statement of its own: its row goes into the writer's one INSERT, and
-``flush`` writes what the batch's taken records did to their tasks with a few statements for
-the whole batch (one INSERT of the tasks they made, one UPDATE run for all the tasks they
-moved, the leaders' commands into their partners' inboxes by ``append_inbox_events``).
+its full path. Each is decided by the task rule (``app.tasks.decide``) from the task as the
+batch holds it; a record it answers with a move is *taken*, and costs no statement of its
+own: its row goes into the writer's one INSERT, and ``flush`` writes what
+the batch's taken records did to their tasks with a few statements for the whole batch (one
+INSERT of the tasks they made, one UPDATE run for all the tasks they moved, the leaders'
+commands into their partners' inboxes by ``append_inbox_events``).
 
 Every task is read once a batch, in one SELECT (``load``), locked on PostgreSQL; SQLite's
-writer holds the write lock from its first read. Anything else — a refusal, a task with
-waiting messages, a record sorting before what its task has, a start naming parents or
-dependencies, a group-mode sender, an id used before — goes down the full
-path, which reads its task again and answers exactly as it always has; the tasks held here
-are then read again (``forget``).
+writer holds the write lock from its first read. A record the rule refuses, or cannot decide
+without reads this path does not make (the stored messages of a task with waiting messages,
+or of one a record sorts before; the tasks a start names as parent or dependencies), a
+group-mode sender's, an id used before, or one of a task whose messages were stored before
+it exists, goes down the full path, which asks the same rule and answers as its route
+documents; the tasks held here are then read again (``forget``).
 
 Kept whole: the fast path's statements sit beside the one class that runs them, so a
 reader sees every statement a batch's task records cost (that count is what this module is

@@ -1,5 +1,7 @@
 """Tasks as their messages project them: creating a task, and moving it as the state table
-allows (the fold itself is ``app.tasks.projection``, pure and order-free).
+allows, one message at a time (the rule is ``app.tasks.decide``, pure; its fold
+``app.tasks.projection``, order-free; this module reads what the rule asks for and writes what
+it decides).
 
 A task comes to exist from its leader's ``start``, or, point-to-point, from its partner's
 first report (its leader is then the session's): whichever side's record reaches the hub
