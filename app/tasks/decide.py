@@ -288,14 +288,14 @@ def _again(
             "parent_task_id": message.parent_task_id,
             "dependencies": list(message.dependencies or []),
         }
-    final = is_final(task_state(task))
+    final = is_final(_state(task))
     return _move(task.leader_id, task.partner_id, message, task_id, Outcome.SAME, final, values)
 
 
 def _step(task: TaskRow, message: AnyTaskMessage, task_id: str, key: str) -> HubError | TaskMove:
     """The usual case: the message (sorting by ``key``) comes after all the task has, and
     nothing of it waits."""
-    facts = task_facts(task)
+    facts = _facts(task)
     outcome = step(facts, message)
     if outcome is Outcome.NEVER:
         return IllegalTaskMove(facts.why)
@@ -346,7 +346,7 @@ def _fold_on(
     """Fold in one message sent after all the task has, from only those that wait
     (``projection.fold_on``)."""
     in_order = sorted(waiting.messages.values(), key=sort_key)
-    facts = task_facts(task)
+    facts = _facts(task)
     outcomes, still = fold_on(facts, in_order, message)
     outcome = outcomes[(message.sender_id, message.id)]
     if outcome is Outcome.NEVER:
@@ -382,16 +382,16 @@ def _move(
     )
 
 
-def task_state(task: TaskRow) -> TaskState | None:
+def _state(task: TaskRow) -> TaskState | None:
     return TaskState(task.state) if task.state else None
 
 
-def task_facts(task: TaskRow) -> TaskFacts:
+def _facts(task: TaskRow) -> TaskFacts:
     """What the task's row says, for the fold."""
     return TaskFacts(
         leader_id=task.leader_id,
         partner_id=task.partner_id,
-        state=task_state(task),
+        state=_state(task),
         status=task.status,
         status_history=list(task.status_history),
         products=list(task.products),
