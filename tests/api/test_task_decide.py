@@ -296,3 +296,19 @@ def test_a_refold_marks_what_still_waits() -> None:
     refolded = move(decide(task, report(2, "working"), P2P, task_id="t", stored=history))
     assert refolded.outcome is Outcome.APPLIED and refolded.values["state"] == "working"
     assert refolded.waits == (("P", "r5"),) and refolded.values["pending"] == 1
+
+
+def test_a_first_result_keeps_the_moves_its_history_shows_even_when_its_own_waits() -> None:
+    body = {
+        "type": "task-result",
+        "id": "r3",
+        "sentAt": at(3),
+        "senderRole": "partner",
+        "senderId": "P",
+        "taskId": "t",
+        "status": {"state": "awaiting-completion", "stateChangedAt": at(3)},
+        "statusHistory": [{"state": "accepted", "stateChangedAt": at(1)}],
+    }
+    made = move(decide(None, parse_message(body), P2P, task_id="t", stored=NOTHING_STORED))
+    assert made.outcome is Outcome.NOT_YET  # accepted, then awaiting-completion waits
+    assert made.values["state"] == "accepted" and made.values["pending"] == 1
