@@ -43,13 +43,7 @@ from app.sessions.errors import SessionClosed
 from app.sessions.message_pages import message_page
 from app.sessions.modes import check_p2p_report, p2p_partners
 from app.sessions.service import readable_session
-from app.tasks.service import (
-    NO_MOVE_COMMANDS,
-    AnyTaskMessage,
-    Outcome,
-    TaskMove,
-    apply_task_message,
-)
+from app.tasks.service import AnyTaskMessage, Outcome, TaskMove, apply_task_message
 
 INSERT_MESSAGE = Prepared(insert(StoredMessage))
 """Built once: building a statement costs more than running it on SQLite."""
@@ -143,16 +137,9 @@ async def after_task_move(
 ) -> None:
     """What a task message sets off: the partner's inbox copy now, and, once the move is
     committed, the triggers it may have made ready (``records.ingest`` fires them)."""
-    if move.task_id is None:
-        return
-    if (
-        isinstance(message, TaskCommand)
-        and message.command not in NO_MOVE_COMMANDS
-        and move.partner_id is not None
-        and move.partner_id != message.sender_id  # a bridge's record of its caller's command
-    ):
-        await append_inbox_event(db, move.partner_id, "task", message.to_wire())
-    if move.final:  # a trigger waits for final states: a move to a live one cannot fire it
+    if move.inbox is not None:
+        await append_inbox_event(db, move.inbox, "task", message.to_wire())
+    if move.final and move.task_id is not None:  # a trigger waits for final states
         task_may_have_ended(db, (move.task_id, session_id))  # their triggers: after COMMIT
 
 

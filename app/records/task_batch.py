@@ -1,20 +1,20 @@
 """A batch's point-to-point task records, folded in memory (the record engine's fast path).
 
 The writer (``records.ingest``) offers each admitted point-to-point task record here before
-its full path. A record whose move ``app.tasks.projection.step`` decides from the task as the
-batch holds it is *taken*: the task known (or made by this record, with nothing stored for
-it before), nothing of it waiting, the record sent after everything the task has. A taken
-record costs no statement of its own: its row goes into the writer's one INSERT, and
-``flush`` writes what the batch's taken records did to their tasks with a few statements for
-the whole batch (one INSERT of the tasks they made, one UPDATE run for all the tasks they
-moved, the leaders' commands into their partners' inboxes by ``append_inbox_events``).
+its full path. Each is decided by the task rule (``app.tasks.decide``) from the task as the
+batch holds it; a record it answers with a move is *taken*, and costs no statement of its
+own: its row goes into the writer's one INSERT, and ``flush`` writes what
+the batch's taken records did to their tasks with a few statements for the whole batch (one
+INSERT of the tasks they made, one UPDATE run for all the tasks they moved, the leaders'
+commands into their partners' inboxes by ``append_inbox_events``).
 
 Every task is read once a batch, in one SELECT (``load``), locked on PostgreSQL; SQLite's
-writer holds the write lock from its first read. Anything else — a refusal, a task with
-waiting messages, a record sorting before what its task has, a start naming parents or
-dependencies, a group-mode sender, an id used before — goes down the full
-path, which reads its task again and answers exactly as it always has; the tasks held here
-are then read again (``forget``).
+writer holds the write lock from its first read. A record the rule refuses, or cannot decide
+without reads this path does not make (the stored messages of a task with waiting messages,
+or of one a record sorts before; the tasks a start names as parent or dependencies), a
+group-mode sender's, an id used before, or one of a task whose messages were stored before
+it exists, goes down the full path, which asks the same rule and answers as its route
+documents; the tasks held here are then read again (``forget``).
 
 Kept whole: the fast path's statements sit beside the one class that runs them, so a
 reader sees every statement a batch's task records cost (that count is what this module is
@@ -31,14 +31,7 @@ from typing import Any, Protocol
 from sqlalchemy import bindparam, insert, select, update
 from sqlmodel import col
 
-from agenthub.protocol.messages import (
-    ProductChunk,
-    TaskCommand,
-    TaskCommandType,
-    TaskResult,
-    TaskStatusUpdate,
-)
-from agenthub.protocol.tasks import is_final
+from agenthub.protocol.messages import ProductChunk, TaskCommand, TaskResult, TaskStatusUpdate
 from app.core.models import StoredMessage
 from app.core.operator_events import message_summary, task_summary
 from app.core.unit_of_work import UnitOfWork
@@ -50,16 +43,9 @@ from app.records.messages import Participation, as_received, check_open
 from app.records.stored import Placement, stored_body, stored_row
 from app.sessions.models import SessionParticipant
 from app.sessions.modes import GROUP
+from app.tasks.decide import NOTHING_STORED, NewTask, TaskMove, TaskPlace, decide
 from app.tasks.models import Task
-from app.tasks.projection import (
-    NO_MOVE_COMMANDS,
-    AnyTaskMessage,
-    Outcome,
-    role_error,
-    sort_key,
-    step,
-)
-from app.tasks.service import partner_of, task_facts, task_state
+from app.tasks.projection import AnyTaskMessage, Outcome
 from app.tasks.store import TASK_TYPES
 
 
@@ -186,8 +172,6 @@ def task_record(record: Record) -> AnyTaskMessage | None:
     at = record.place
     if message is None or at is None or at.mode == GROUP:
         return None
-    if isinstance(message, TaskCommand) and (message.parent_task_id or message.dependencies):
-        return None
     return message
 
 
@@ -199,7 +183,8 @@ class TaskBatch:
     ended: set[Key] = field(default_factory=set)  # tasks a taken record may have ended
     _tasks: dict[Key, HeldTask | None] = field(default_factory=dict)
     _blocked: set[Key] = field(default_factory=set)  # the full path's, for the batch
-    _modes: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    _partners: dict[str, set[str]] = field(default_factory=dict)  # by session: who may be one
+    _places: dict[str, TaskPlace] = field(default_factory=dict)  # by session, for ``decide``
     _new: dict[Key, HeldTask] = field(default_factory=dict)
     _moved: dict[Key, HeldTask] = field(default_factory=dict)
     _inbox: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
@@ -234,12 +219,16 @@ class TaskBatch:
             stored = {(t or "", s) for t, s in await rows(conn, _STORED_FOR, params)}
             self._blocked |= absent & stored
             self._tasks.update(dict.fromkeys(absent - stored))
-        sessions = {k[1] for k in absent} - self._modes.keys()
+        sessions = {k[1] for k in absent} - self._partners.keys()
         if sessions:
             for session_id, agent_id, mode in await rows(
                 conn, _MODES, {"sessions": list(sessions)}
             ):
-                self._modes.setdefault(session_id, {})[agent_id] = mode
+                partners = self._partners.setdefault(session_id, set())
+                if mode != GROUP:  # a receiver in group mode only is no p2p task's partner
+                    partners.add(agent_id)
+            for session_id in sessions:
+                self._places.pop(session_id, None)  # made before its partners were read
 
     async def take(self, record: Record) -> dict[str, Any] | None:
         """The record's row, with its outcome set, if this path decides it; else ``None``
@@ -261,106 +250,67 @@ class TaskBatch:
     def _decide(
         self, record: Record, message: AnyTaskMessage, key: Key, wire: dict[str, Any] | None
     ) -> dict[str, Any] | None:
-        """What the record does to its task, decided in memory (``wire``: the message's
-        wire object as received, when the record has it): its row, or None for the full
-        path."""
+        """What the record does to its task, as ``app.tasks.decide`` decides it from the task
+        as the batch holds it (``wire``: the message's wire object as received, when the
+        record has it): its row, or None for the full path (a refusal, which the full path
+        makes as its route documents it, or a decision that needs reads this path does not
+        make)."""
         at = record.place
         assert at is not None
         try:
             check_open(message, at)
         except HubError:
             return None
-        task = self._tasks[key]
-        new = task is None
-        if task is None:
-            task = self._new_task(message, key, at.session_id, at.leader_id, at.bridged)
-            if task is None:
-                waits = (
-                    isinstance(message, TaskCommand) and message.command != TaskCommandType.START
-                )
-                return self._waiting(record, message, key, wire) if waits else None
-        elif (
-            task.group_id is not None
-            or task.pending
-            or role_error(task.leader_id, task.partner_id, message)
-        ):
-            return None
-        start = isinstance(message, TaskCommand) and message.command == TaskCommandType.START
-        if start and not new:
-            return self._again(record, message, task, key, wire)
-        sent = sort_key(message)
-        if not new and task.last_key is not None and sent < task.last_key:
-            return None  # sorts before what the task has: the full path folds it again
-        facts = task_facts(task)
-        outcome = step(facts, message)
-        if outcome is Outcome.NEVER:
+        held = self._tasks[key]
+        place = self._places.get(at.session_id)
+        if place is None:
+            partners = self._partners.get(at.session_id, set())
+            place = TaskPlace(at.session_id, None, partners, at.leader_id, at.bridged)
+            self._places[at.session_id] = place
+        stored = NOTHING_STORED if held is None else None  # ``load`` found none stored for it
+        move = decide(held, message, place, task_id=key[0], stored=stored)
+        if not isinstance(move, TaskMove):
             return None
         told = []  # the operator's events, staged with the row (``plain.write_plain``)
-        before = task.state
-        # what the step did, whatever came of it (a waiting result's statusHistory: ``fold``)
-        task.state = facts.state.value if facts.state else None
-        task.status, task.status_history = facts.status, facts.status_history
-        task.products = facts.products
-        task.commanded = facts.commanded
-        task.last_key = sent
-        task.pending += outcome is Outcome.NOT_YET
-        task.version += 1
-        task.updated_at = utcnow()
-        if new:
-            self._new[key] = task
+        task = held
+        if move.new is not None:
+            task = self._new_task(key, at.session_id, move.new)
             told.append(("task", task_summary(task, None)))
-        else:
-            self._moved.setdefault(key, task)
+        if task is None:  # it waits for its task: the task's later records in the batch take
+            self._blocked.add(key)  # the full path, which folds this one in
+            return self._row(record, message, wire, key[0], move.outcome)
+        before = task.state
+        if move.values:
+            for name, value in move.values.items():
+                setattr(task, name, value)
+            task.version += 1
+            task.updated_at = utcnow()
+            if move.new is None:
+                self._moved.setdefault(key, task)
         if task.state != before:
             told.append(("task", task_summary(task, task.state)))
-        if is_final(facts.state):
+        if move.final:
             self.ended.add(key)
-        wire = message.to_wire() if wire is None else wire
-        moves = isinstance(message, TaskCommand) and message.command not in NO_MOVE_COMMANDS
-        if moves and task.partner_id != message.sender_id:
-            self._inbox.append((task.partner_id, "task", wire))
-        return self._row(record, message, wire, task.id, outcome, told)
+        if move.inbox is not None:
+            wire = message.to_wire() if wire is None else wire
+            self._inbox.append((move.inbox, "task", wire))
+        return self._row(record, message, wire, key[0], move.outcome, told)
 
-    def _new_task(
-        self,
-        message: AnyTaskMessage,
-        key: Key,
-        session_id: str,
-        leader_id: str | None,
-        bridged: bool,
-    ) -> HeldTask | None:
-        """The task this record makes, if it makes one this path can take (``bridged``: in
-        a bridge session a start may name its sender as the partner)."""
+    def _new_task(self, key: Key, session_id: str, new: NewTask) -> HeldTask:
+        """The task a record makes, held until ``flush`` inserts it."""
         now = utcnow()
-        if isinstance(message, TaskCommand):
-            if message.command != TaskCommandType.START:
-                return None
-            try:
-                partner_id = partner_of(message)
-            except HubError:
-                return None  # the full path refuses it
-            modes = self._modes.get(session_id, {})
-            if partner_id == message.sender_id and not bridged:
-                return None
-            if partner_id not in modes or modes[partner_id] == GROUP:
-                return None
-            leader = message.sender_id
-        elif leader_id is not None and message.sender_id != leader_id:
-            partner_id, leader = message.sender_id, leader_id
-        else:
-            return None
         task = HeldTask(
             id=key[0],
             session_id=session_id,
             group_id=None,
-            parent_task_id=None,
-            leader_id=leader,
-            partner_id=partner_id,
+            parent_task_id=new.parent_task_id,
+            leader_id=new.leader_id,
+            partner_id=new.partner_id,
             state=None,
             status=None,
             products=[],
             status_history=[],
-            dependencies=[],
+            dependencies=list(new.dependencies),
             commanded=False,
             version=0,
             last_key=None,
@@ -369,40 +319,8 @@ class TaskBatch:
             updated_at=now,
             released_at=None,
         )
-        self._tasks[key] = task
+        self._tasks[key] = self._new[key] = task
         return task
-
-    def _again(
-        self,
-        record: Record,
-        message: AnyTaskMessage,
-        task: HeldTask,
-        key: Key,
-        wire: dict[str, Any] | None,
-    ) -> dict[str, Any] | None:
-        """A start of a task that exists: the same move, if it is its leader's to its partner
-        (the partner's report made the task first)."""
-        assert isinstance(message, TaskCommand)
-        try:
-            partner_id = partner_of(message)
-        except HubError:
-            return None
-        if (message.sender_id, partner_id) != (task.leader_id, task.partner_id):
-            return None
-        if is_final(task_state(task)):
-            self.ended.add(key)
-        wire = message.to_wire() if wire is None else wire
-        if task.partner_id != message.sender_id:
-            self._inbox.append((task.partner_id, "task", wire))
-        return self._row(record, message, wire, task.id, Outcome.SAME)
-
-    def _waiting(
-        self, record: Record, message: AnyTaskMessage, key: Key, wire: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        """A command for a task not made yet: kept, waiting for it; the task's later records
-        in the batch take the full path, which folds this one in."""
-        self._blocked.add(key)
-        return self._row(record, message, wire, key[0], Outcome.NOT_YET)
 
     def _row(
         self,

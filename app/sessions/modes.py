@@ -21,6 +21,7 @@ from agenthub.protocol.messages import TaskCommand, TaskCommandType
 from app.groups.models import Group
 from app.sessions.errors import NotAGroupReceiver, NotAP2pReceiver
 from app.sessions.models import SessionParticipant
+from app.tasks.decide import named_partner
 from app.tasks.models import Task
 from app.tasks.projection import AnyTaskMessage
 
@@ -42,10 +43,7 @@ async def _modes(db: AsyncSession, session_id: str) -> dict[str, str | None]:
 def _named_partner(message: AnyTaskMessage) -> str | None:
     if not isinstance(message, TaskCommand) or message.command != TaskCommandType.START:
         return None
-    if message.partner_id:
-        return message.partner_id
-    mentions = message.mentions
-    return mentions[0] if isinstance(mentions, list) and len(mentions) == 1 else None
+    return named_partner(message)
 
 
 async def p2p_partners(db: AsyncSession, message: AnyTaskMessage, session_id: str) -> set[str]:

@@ -105,12 +105,13 @@ def _of(task: Task) -> dict[str, str]:
 
 
 async def stored_task_messages(
-    db: AsyncSession, task: Task, *, waiting: bool = False
+    db: AsyncSession, task_id: str, session_id: str, *, waiting: bool = False
 ) -> dict[tuple[str, str], tuple[int, AnyTaskMessage]]:
     """The task's stored messages (``waiting``: those that wait), by (sender, id), each with
     its row's key."""
     conn = await db.connection()
-    rows = await conn.execute(_WAITING if waiting else _STORED, _of(task))
+    params = {"of_task": task_id, "of_session": session_id}
+    rows = await conn.execute(_WAITING if waiting else _STORED, params)
     found = {}
     for pk, record_id, body in rows:
         message = parse_message(body)
