@@ -111,7 +111,7 @@ async def phase(
     ``recorded``, the phase lasts until the hub holds every record of its calls, and its
     rate is its calls over that whole time."""
     latencies: list[float] = []
-    deadline = time.perf_counter() + seconds
+    deadline = 0.0  # from the meter's first reading: the phase lasts ``seconds`` at least
 
     async def caller() -> None:
         while time.perf_counter() < deadline:
@@ -121,6 +121,7 @@ async def phase(
 
     records_before = await recorded.recorded() if recorded else 0
     before = meter.read()
+    deadline = before.at + seconds
     await asyncio.wait_for(
         asyncio.gather(*(caller() for _ in range(concurrency))), seconds + PHASE_GRACE_SECONDS
     )
