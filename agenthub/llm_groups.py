@@ -60,14 +60,17 @@ async def _join(hub: HubClient, group_id: str) -> int | None:
     again; an accept whose answer was lost, then refused as already made, is a join."""
     retry = JOIN_BACKOFF.start()
     after: int | None = None
+    unanswered = False  # an accept went out and its answer was lost: it may have landed
     while True:
+        accepting = False
         try:
             if after is None:
                 after = (await hub.groups.get(group_id)).last_seq
+            accepting = True
             await hub.groups.accept(group_id)
             return after
         except HubRequestError as exc:
-            if after is not None and retry.tries > 1 and exc.code == "wrong-member-state":
+            if unanswered and exc.code == "wrong-member-state":
                 return after  # the accept tried before did land
             if not transient(exc.status, exc.problem) or not await retry.pause():
                 logger.info("group %s: not joined (%s)", group_id, exc)
@@ -76,6 +79,7 @@ async def _join(hub: HubClient, group_id: str) -> int | None:
             if not isinstance(exc, httpx.TransportError) or not await retry.pause():
                 logger.info("group %s: not joined (%s)", group_id, exc)
                 return None
+        unanswered = unanswered or accepting
 
 
 async def _speak_when_named(hub: HubClient, model: ChatModel, group_id: str, after: int) -> None:

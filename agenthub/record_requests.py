@@ -25,7 +25,7 @@ import orjson
 import agenthub.tracing as tracing
 from agenthub.errors import HubRequestError
 from agenthub.hub import HubClient
-from agenthub.lanes import problem_of
+from agenthub.lanes import problem_of, transient
 from agenthub.transport import request_id
 
 MAX_REQUEST_ITEMS = 100  # the hub's most a batch request
@@ -123,9 +123,12 @@ class BatchRequests:
                     "POST", "/v1/sessions/messages:batch", json=json
                 )
             if response.status_code != 200:
-                failed = Posted(
-                    None, response.status_code, problem_of(response), response.text[:500]
-                )
+                problem = problem_of(response)
+                if len(taken) > 1 and not transient(response.status_code, problem):
+                    # refused for good (one lane's item or bridge, or too large together):
+                    # each lane alone, so one lane's refusal is no other's
+                    return [(await self._post_together([w]))[0] for w in taken]
+                failed = Posted(None, response.status_code, problem, response.text[:500])
                 return [failed] * len(taken)
             outcomes = response.json()["items"]
         except (httpx.TransportError, HubRequestError) as exc:

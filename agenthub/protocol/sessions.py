@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from agenthub.protocol.base import Identifier, WireModel, patch_schema
 from agenthub.protocol.messages import AnyMessage, Product, TaskState, TaskStatus
@@ -213,12 +213,20 @@ class SessionsBatch(WireModel):
     session its ``sessionId`` names (``POST /v1/sessions/messages:batch``)."""
 
     items: list[AnyMessage] = Field(min_length=1, max_length=MAX_BATCH)
-    bridges: dict[str, SessionBridge] = Field(
+    bridges: dict[Identifier, SessionBridge] = Field(
         default_factory=dict,
         max_length=MAX_BATCH,
-        description="bridge sessions of the caller's, by id: each opened first, as `POST "
-        "/v1/sessions` opens it, unless a session with that id is there already",
+        description="bridge sessions of the caller's, by id (each the `sessionId` of an "
+        "item): each opened first, as `POST /v1/sessions` opens it, unless a session with "
+        "that id is there already",
     )
+
+    @model_validator(mode="after")
+    def _bridges_of_items(self) -> SessionsBatch:
+        named = {m.session_id for m in self.items}
+        if stray := sorted(set(self.bridges) - named):
+            raise ValueError(f"bridges name sessions no item is of: {', '.join(stray[:5])}")
+        return self
 
 
 class BatchOutcome(WireModel):

@@ -228,9 +228,10 @@ class Ingest:
         async with self._conn.connection() as conn, UnitOfWork.begin(conn, self.broker) as work:
             guarded = guarded or not work.locked
             refused = await open_bridges(work, opens)
-            for record in batch:  # of a session it could not open: refused as it was
-                if record.session_id in refused:
-                    record.error = refused[record.session_id]
+            for record in batch:  # of a session its leader could not open: refused as it was
+                why = refused.get((record.session_id or "", record.sender_id))
+                if why is not None:
+                    record.error = why
             batch = [r for r in batch if r.error is None]
             standing = await Standing.read(work.conn, batch)
             tasks = TaskBatch(work)

@@ -20,6 +20,7 @@ from sqlmodel import col
 from agenthub.protocol.sessions import SessionBridge
 from app.agents.errors import UnregisteredAgent
 from app.agents.models import Agent
+from app.auth.principal import check_token_key
 from app.core.unit_of_work import UnitOfWork
 from app.errors import HubError
 from app.models.types import utcnow
@@ -37,28 +38,49 @@ class BridgeOpen:
 
     session_id: str
     leader_id: str
+    key_thumbprint: str | None  # the key the leader's token is bound to (its cnf.jkt)
     bridge: SessionBridge
 
 
-async def open_bridges(work: UnitOfWork, opens: list[BridgeOpen]) -> dict[str, HubError]:
-    """Open the sessions of ``opens`` not there yet, in ``work``'s transaction; each one
-    refused (its caller unknown), with why, by its id."""
-    wanted = list({o.session_id: o for o in opens}.values())
+async def open_bridges(
+    work: UnitOfWork, opens: list[BridgeOpen]
+) -> dict[tuple[str, str], HubError]:
+    """Open the sessions of ``opens`` not there yet, in ``work``'s transaction (of two
+    opens of one id, the first); each one refused (its leader no longer registered with
+    the key its token is bound to, its caller unknown), with why, by (id, leader)."""
+    wanted: dict[str, BridgeOpen] = {}
+    for o in opens:
+        wanted.setdefault(o.session_id, o)
     if not wanted:
         return {}
-    agents = list({o.bridge.caller_id for o in wanted if _caller_kind(o) == "agent"})
-    apps = list({o.bridge.caller_id for o in wanted if _caller_kind(o) == "application"})
-    params = {"sessions": [o.session_id for o in wanted], "agents": agents, "apps": apps}
-    found = {(kind, value) for kind, value in await rows(work.conn, _THERE, params)}
-    refused: dict[str, HubError] = {}
+    agents = {o.bridge.caller_id for o in wanted.values() if _caller_kind(o) == "agent"}
+    apps = {o.bridge.caller_id for o in wanted.values() if _caller_kind(o) == "application"}
+    params = {
+        "sessions": list(wanted),
+        "agents": list(agents),
+        "apps": list(apps),
+        "leaders": list({o.leader_id for o in wanted.values()}),
+    }
+    found, keys = set(), {}
+    for kind, value, key in await rows(work.conn, _THERE, params):
+        if kind == "leader":
+            keys[value] = key
+        else:
+            found.add((kind, value))
+    refused: dict[tuple[str, str], HubError] = {}
     now = utcnow()
     sessions, places = [], []
-    for o in wanted:
+    for o in wanted.values():
+        try:  # the leader as ``POST /v1/sessions`` takes it (``CurrentAgent``)
+            check_token_key(o.key_thumbprint, keys.get(o.leader_id))
+        except HubError as stale:
+            refused[(o.session_id, o.leader_id)] = stale
+            continue
         if ("session", o.session_id) in found:
             continue
         why = _unknown_caller(o, found)
         if why is not None:
-            refused[o.session_id] = why
+            refused[(o.session_id, o.leader_id)] = why
             continue
         sessions.append(
             {
@@ -114,17 +136,22 @@ def _unknown_caller(o: BridgeOpen, found: set[tuple[str, str]]) -> HubError | No
 _THERE = Prepared(
     union_all(
         # the sessions there already
-        select(literal_column("'session'"), col(Session.id)).where(
+        select(literal_column("'session'"), col(Session.id), literal_column("NULL")).where(
             col(Session.id).in_(bindparam("sessions", expanding=True))
         ),
         # the callers that are registered agents
-        select(literal_column("'agent'"), col(Agent.id)).where(
+        select(literal_column("'agent'"), col(Agent.id), literal_column("NULL")).where(
             col(Agent.id).in_(bindparam("agents", expanding=True)),
             col(Agent.deleted_at).is_(None),
         ),
-        # and the applications the operator registered (revoked since is fine: it called)
-        select(literal_column("'application'"), col(OAuthClient.id)).where(
+        # the applications the operator registered (revoked since is fine: it called)
+        select(literal_column("'application'"), col(OAuthClient.id), literal_column("NULL")).where(
             col(OAuthClient.id).in_(bindparam("apps", expanding=True))
+        ),
+        # and the leaders still registered, with the thumbprints of their keys
+        select(literal_column("'leader'"), col(Agent.id), col(Agent.key_thumbprint)).where(
+            col(Agent.id).in_(bindparam("leaders", expanding=True)),
+            col(Agent.deleted_at).is_(None),
         ),
     )
 )

@@ -235,7 +235,9 @@ async def post_sessions_messages_batch(batch: SessionsBatch, recorder: RecorderD
     for record in records:
         if record.session_id is None:
             record.error = MisaddressedMessage("An item here names its session (sessionId).")
-    opens = [BridgeOpen(i, recorder.claims.sub, b) for i, b in batch.bridges.items()]
+    claims = recorder.claims
+    key = claims.cnf.get("jkt")
+    opens = [BridgeOpen(i, claims.sub, key, b) for i, b in batch.bridges.items()]
     outcomes = await recorder.ingest.many(records, opens)
     return JsonBody({"items": [_item(outcome) for outcome in _whole(outcomes)]})
 

@@ -9,7 +9,11 @@ import httpx
 from sqlalchemy import func, select
 
 from agenthub import HubClient
+from agenthub.protocol.messages import parse_message
+from agenthub.protocol.sessions import SessionBridge
 from app.inbox.models import InboxEvent
+from app.records.record import Record
+from app.sessions.bridges import BridgeOpen
 from app.sessions.models import Session, SessionParticipant
 from app.tasks.models import Task
 from tests.support.hub import MakeAgent, problem
@@ -331,3 +335,57 @@ async def test_a_refused_bridge_is_its_items_422_and_opens_nothing(
     assert await count(hub, Session) == 2  # the fine ones
     assert await count(hub, SessionParticipant) == 2
     assert await count(hub, Task) == 2
+
+
+async def test_a_batchs_bridges_are_held_to_the_rules_of_post_sessions(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """A bridge's id is a session id (1 to 200 characters) that an item is of; its leader
+    is the caller, still registered with the key its token is bound to: else nothing opens."""
+    agent = await make_agent("bridge")
+    me = agent.agent_id
+    for session_id in ("", "x" * 201):
+        body = {"items": a_call(me, "t-1", session_id), "bridges": {session_id: bridge()}}
+        problem(await agent.request("POST", BATCH, json=body), 422)
+    stray = {"items": a_call(me, "t-1", "a2a-one"), "bridges": {"a2a-elsewhere": bridge()}}
+    problem(await agent.request("POST", BATCH, json=stray), 422)
+    assert await count(hub, Session) == 0
+    token = await agent.access_token()  # taken while registered, then the agent leaves
+    gone = await agent.request("DELETE", f"/v1/agents/{me}")
+    assert gone.status_code in (200, 204), gone.text
+    ghost = {"items": a_call(me, "t-1", "a2a-ghost"), "bridges": {"a2a-ghost": bridge()}}
+    headers = {"Authorization": f"Bearer {token}"}
+    # the token as it was, past the kit (which would ask for another, and be refused)
+    response = await agent._http.post(f"{agent.base_url}{BATCH}", json=ghost, headers=headers)
+    assert response.status_code != 200 or all(
+        o["status"] == 401 for o in response.json()["items"]
+    ), response.text
+    assert await count(hub, Session, Session.id == "a2a-ghost") == 0
+
+
+async def test_two_bridges_of_one_id_in_one_transaction_open_the_first(
+    make_agent: MakeAgent, hub: Any
+) -> None:
+    """Opens of one session id by two agents in the writer's one transaction: the first
+    opens it, and the other's refusal (an unknown caller) is no one else's."""
+    first, second = await make_agent("first"), await make_agent("second")
+
+    def records(agent: HubClient) -> list[Record]:
+        return [
+            Record(str(agent.agent_id), agent.key.thumbprint, parse_message(m), session_id="a2a-x")
+            for m in a_call(str(agent.agent_id), f"t-{agent.agent_id}", "a2a-x")
+        ]
+
+    opens = [
+        BridgeOpen("a2a-x", str(first.agent_id), first.key.thumbprint, SessionBridge(**bridge())),
+        BridgeOpen(
+            "a2a-x",
+            str(second.agent_id),
+            second.key.thumbprint,
+            SessionBridge(**bridge(callerId="1.2.156.3088.1.AGH.NOBODY")),
+        ),
+    ]
+    outcomes = await parts(hub).ingest.many([*records(first), *records(second)], opens)
+    assert [o[1] if isinstance(o, tuple) else o.status for o in outcomes] == [201] * 6 + [404] * 6
+    session = (await first.request("GET", "/v1/sessions/a2a-x")).json()
+    assert session["sender"]["agentId"] == first.agent_id

@@ -3069,7 +3069,7 @@ export interface components {
         SessionsBatch: {
             /**
              * Bridges
-             * @description bridge sessions of the caller's, by id: each opened first, as `POST /v1/sessions` opens it, unless a session with that id is there already
+             * @description bridge sessions of the caller's, by id (each the `sessionId` of an item): each opened first, as `POST /v1/sessions` opens it, unless a session with that id is there already
              */
             bridges?: {
                 [key: string]: components["schemas"]["SessionBridge"];

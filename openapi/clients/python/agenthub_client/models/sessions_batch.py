@@ -34,8 +34,8 @@ class SessionsBatch:
 
         Attributes:
             items (list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]):
-            bridges (SessionsBatchBridges | Unset): bridge sessions of the caller's, by id: each opened first, as `POST
-                /v1/sessions` opens it, unless a session with that id is there already
+            bridges (SessionsBatchBridges | Unset): bridge sessions of the caller's, by id (each the `sessionId` of an
+                item): each opened first, as `POST /v1/sessions` opens it, unless a session with that id is there already
      """
 
     items: list[Message | ProductChunk | TaskCommand | TaskResult | TaskStatusUpdate]

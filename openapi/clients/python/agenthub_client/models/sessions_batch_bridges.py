@@ -23,8 +23,8 @@ T = TypeVar("T", bound="SessionsBatchBridges")
 
 @_attrs_define
 class SessionsBatchBridges:
-    """ bridge sessions of the caller's, by id: each opened first, as `POST /v1/sessions` opens it, unless a session with
-    that id is there already
+    """ bridge sessions of the caller's, by id (each the `sessionId` of an item): each opened first, as `POST /v1/sessions`
+    opens it, unless a session with that id is there already
 
      """
 
