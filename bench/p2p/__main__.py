@@ -318,12 +318,7 @@ async def run(seconds: float, only: frozenset[str] | None = None) -> dict[str, A
             results = await measure(calls, seconds, meter, settles, servers)
             if only is not None:
                 return {
-                    "machine": harness.machine(),
-                    "load_average_before_after": [
-                        round(load_before[0], 2),
-                        round(os.getloadavg()[0], 2),
-                    ],
-                    "seconds_per_phase": seconds,
+                    **_head(load_before, seconds),
                     **results,
                     "rps_over_a2a_rps": {
                         name: {
@@ -338,9 +333,7 @@ async def run(seconds: float, only: frozenset[str] | None = None) -> dict[str, A
             handshake = await handshake_ms(targets.kit_mtls, servers.tls_partner_url)
     ratio = ratios(results)
     return {
-        "machine": harness.machine(),
-        "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
-        "seconds_per_phase": seconds,
+        **_head(load_before, seconds),
         "concurrency": CONCURRENCY,
         "measured": (
             "baselines first, on an idle hub; a kit phase ends when the hub holds every "
@@ -353,6 +346,15 @@ async def run(seconds: float, only: frozenset[str] | None = None) -> dict[str, A
         "target": verdict(ratio),
         "mtls_handshake": handshake,
         "checks": checked,
+    }
+
+
+def _head(load_before: tuple[float, float, float], seconds: float) -> dict[str, Any]:
+    """What every report opens with: the machine, its load before and after, the phases."""
+    return {
+        "machine": harness.machine(),
+        "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+        "seconds_per_phase": seconds,
     }
 
 
